@@ -1,0 +1,454 @@
+//! The base string URI and the signature base string ([RFC 5849 §3.4.1]).
+//!
+//! The base string URI is the request URL with scheme and host lower-cased,
+//! the default port (`:80` for http, `:443` for https) dropped, the path kept
+//! exactly as sent (an empty path becomes `/`), and no query or fragment
+//! ([§3.4.1.2]). The signature base string joins the upper-cased method, the
+//! encoded base string URI and the encoded normalised parameters with `&`
+//! ([§3.4.1.1]). It is written into a [`Sink`], never built and copied.
+//!
+//! The URL is read strictly as an RFC 3986 absolute URI: anything that a client
+//! would have to rewrite before sending (a raw space, a non-ASCII byte, a
+//! malformed `%`) is refused with its offset, because signing text that differs
+//! from what goes on the wire is the classic cause of `401 Could not
+//! authenticate you`.
+//!
+//! [RFC 5849 §3.4.1]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4.1
+//! [§3.4.1.1]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4.1.1
+//! [§3.4.1.2]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4.1.2
+
+use std::fmt;
+
+use crate::encode::{check_escapes, encode_to};
+use crate::error::{Error, Part};
+use crate::params::Normalized;
+use crate::sink::Sink;
+
+/// `sub-delims` of RFC 3986 §2.2.
+const fn is_sub_delim(b: u8) -> bool {
+    matches!(
+        b,
+        b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
+    )
+}
+
+/// `pchar` of RFC 3986 §3.3, less `%` (escapes are checked on their own).
+const fn is_pchar(b: u8) -> bool {
+    crate::encode::is_unreserved(b) || is_sub_delim(b) || b == b':' || b == b'@'
+}
+
+/// The parts of an absolute `http`/`https` URL, borrowed from it.
+///
+/// ```
+/// use oauth1_signer::RequestUrl;
+///
+/// let url = RequestUrl::parse("HTTPS://API.X.com:443/1.1/statuses/update.json?include_entities=true#top")?;
+/// assert!(url.is_https());
+/// assert_eq!(url.host(), "API.X.com");
+/// assert_eq!(url.port(), Some(443));
+/// assert_eq!(url.path(), "/1.1/statuses/update.json");
+/// assert_eq!(url.query(), Some("include_entities=true"));
+/// assert_eq!(url.base_string_uri().to_string(), "https://api.x.com/1.1/statuses/update.json");
+/// # Ok::<(), oauth1_signer::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RequestUrl<'a> {
+    https: bool,
+    host: &'a str,
+    port: Option<u16>,
+    path: &'a str,
+    query: Option<&'a str>,
+    query_offset: usize,
+}
+
+impl<'a> RequestUrl<'a> {
+    /// Splits an absolute URL into its parts, checking each against RFC 3986.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidUrl`](crate::ErrorKind::InvalidUrl) for a relative
+    /// URL, a scheme other than http or https, a missing host, user
+    /// information, or a bad port;
+    /// [`ErrorKind::InvalidByte`](crate::ErrorKind::InvalidByte) for a byte that
+    /// must be percent-encoded before it can be sent (a space, a non-ASCII byte);
+    /// [`ErrorKind::MalformedEscape`](crate::ErrorKind::MalformedEscape) for a
+    /// bad `%`. Offsets count from the start of the URL.
+    pub fn parse(url: &'a str) -> Result<RequestUrl<'a>, Error> {
+        let bytes = url.as_bytes();
+        let colon = bytes
+            .iter()
+            .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))
+            .filter(|&i| bytes[i] == b':' && i > 0 && bytes[0].is_ascii_alphabetic())
+            .ok_or_else(|| {
+                Error::invalid_url(0, "not an absolute URL (expected it to start with http:// or https://)")
+            })?;
+        let scheme = &url[..colon];
+        let https = if scheme.eq_ignore_ascii_case("https") {
+            true
+        } else if scheme.eq_ignore_ascii_case("http") {
+            false
+        } else {
+            return Err(Error::invalid_url(
+                0,
+                "unsupported scheme (only http and https requests can be signed)",
+            ));
+        };
+        let rest = &url[colon + 1..];
+        let Some(rest) = rest.strip_prefix("//") else {
+            return Err(Error::invalid_url(colon + 1, "missing host (expected '//' after the scheme)"));
+        };
+        let auth_start = colon + 3;
+        let auth_len = rest
+            .bytes()
+            .position(|b| matches!(b, b'/' | b'?' | b'#'))
+            .unwrap_or(rest.len());
+        let (host, port) = parse_authority(&rest[..auth_len], auth_start)?;
+
+        let after = &rest[auth_len..];
+        let after_start = auth_start + auth_len;
+        let path_len = after
+            .bytes()
+            .position(|b| matches!(b, b'?' | b'#'))
+            .unwrap_or(after.len());
+        let path = &after[..path_len];
+        check_chars(path.as_bytes(), after_start, |b| is_pchar(b) || b == b'/', "a character allowed in a URL path; percent-encode it")?;
+
+        let mut query = None;
+        let mut query_offset = 0;
+        if let Some(q) = after[path_len..].strip_prefix('?') {
+            let q_len = q.bytes().position(|b| b == b'#').unwrap_or(q.len());
+            query_offset = after_start + path_len + 1;
+            let q = &q[..q_len];
+            check_chars(q.as_bytes(), query_offset, |b| is_pchar(b) || b == b'/' || b == b'?', "a character allowed in a URL query; percent-encode it")?;
+            query = Some(q);
+        }
+        Ok(RequestUrl {
+            https,
+            host,
+            port,
+            path,
+            query,
+            query_offset,
+        })
+    }
+
+    /// Whether the scheme is `https`.
+    pub fn is_https(&self) -> bool {
+        self.https
+    }
+
+    /// The host as written (not yet lower-cased); an IPv6 address keeps its brackets.
+    pub fn host(&self) -> &'a str {
+        self.host
+    }
+
+    /// The port, if the URL names one (an empty port, as in `http://h:/`, is none).
+    pub fn port(&self) -> Option<u16> {
+        self.port
+    }
+
+    /// The path exactly as written; empty if the URL has none.
+    pub fn path(&self) -> &'a str {
+        self.path
+    }
+
+    /// The query without its `?`, if there is one.
+    pub fn query(&self) -> Option<&'a str> {
+        self.query
+    }
+
+    /// Byte offset of the query within the URL, for error messages.
+    pub(crate) fn query_offset(&self) -> usize {
+        self.query_offset
+    }
+
+    /// The base string URI of this URL (§3.4.1.2).
+    pub fn base_string_uri(&self) -> BaseStringUri<'a> {
+        let default = if self.https { 443 } else { 80 };
+        BaseStringUri {
+            https: self.https,
+            host: self.host,
+            port: self.port.filter(|&p| p != default),
+            path: self.path,
+        }
+    }
+}
+
+fn check_chars(bytes: &[u8], base: usize, allowed: impl Fn(u8) -> bool, expected: &'static str) -> Result<(), Error> {
+    if let Some(i) = bytes.iter().position(|&b| b != b'%' && !allowed(b)) {
+        return Err(Error::invalid_byte(Part::Url, base + i, bytes[i], expected));
+    }
+    check_escapes(bytes, false, Part::Url, base).map(|_| ())
+}
+
+fn parse_authority(auth: &str, base: usize) -> Result<(&str, Option<u16>), Error> {
+    if let Some(at) = auth.find('@') {
+        return Err(Error::invalid_url(
+            base + at,
+            "user information in the URL is never sent in the Host header; remove it",
+        ));
+    }
+    let (host, port_text, port_at) = if auth.starts_with('[') {
+        let Some(close) = auth.find(']') else {
+            return Err(Error::invalid_url(base, "IPv6 address without its closing ']'"));
+        };
+        let host = &auth[..=close];
+        check_host(&host[1..close], base + 1, |b| b.is_ascii_hexdigit() || b == b':' || b == b'.')?;
+        match &auth[close + 1..] {
+            "" => (host, None, 0),
+            rest => match rest.strip_prefix(':') {
+                Some(p) => (host, Some(p), close + 2),
+                None => return Err(Error::invalid_url(base + close + 1, "expected ':' and a port after the IPv6 address")),
+            },
+        }
+    } else {
+        match auth.rfind(':') {
+            Some(c) => (&auth[..c], Some(&auth[c + 1..]), c + 1),
+            None => (auth, None, 0),
+        }
+    };
+    if host.is_empty() {
+        return Err(Error::invalid_url(base, "missing host"));
+    }
+    if !host.starts_with('[') {
+        check_host(host, base, |b| crate::encode::is_unreserved(b) || is_sub_delim(b))?;
+    }
+    let port = match port_text {
+        None | Some("") => None,
+        Some(p) => {
+            if let Some(i) = p.bytes().position(|b| !b.is_ascii_digit()) {
+                return Err(Error::invalid_url(base + port_at + i, "the port must be decimal digits"));
+            }
+            Some(p.parse::<u16>().map_err(|_| Error::invalid_url(base + port_at, "the port is larger than 65535"))?)
+        }
+    };
+    Ok((host, port))
+}
+
+fn check_host(host: &str, base: usize, allowed: impl Fn(u8) -> bool) -> Result<(), Error> {
+    match host.bytes().position(|b| !allowed(b)) {
+        Some(i) => Err(Error::invalid_byte(
+            Part::Url,
+            base + i,
+            host.as_bytes()[i],
+            "a character allowed in a host name (percent-encoded and non-ASCII hosts are not supported; use the punycode form)",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Writes `text` through `map` byte by byte, then percent-encoded, into `sink`.
+fn encode_mapped<S: Sink + ?Sized>(text: &[u8], map: fn(&u8) -> u8, sink: &mut S) {
+    let mut buf = [0u8; 64];
+    for chunk in text.chunks(buf.len()) {
+        let out = &mut buf[..chunk.len()];
+        for (o, b) in out.iter_mut().zip(chunk) {
+            *o = map(b);
+        }
+        encode_to(out, sink);
+    }
+}
+
+/// The base string URI (§3.4.1.2): `scheme://host[:port]/path`, normalised.
+///
+/// Its `Display` is the URI itself; [`write_encoded`](Self::write_encoded)
+/// writes it percent-encoded, as it stands in the signature base string.
+///
+/// ```
+/// use oauth1_signer::base_string_uri;
+///
+/// assert_eq!(base_string_uri("http://EXAMPLE.COM:80/r%20v/X?id=123")?.to_string(), "http://example.com/r%20v/X");
+/// assert_eq!(base_string_uri("https://www.example.net:8080/?q=1")?.to_string(), "https://www.example.net:8080/");
+/// # Ok::<(), oauth1_signer::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BaseStringUri<'a> {
+    https: bool,
+    host: &'a str,
+    port: Option<u16>,
+    path: &'a str,
+}
+
+/// The base string URI of `url` (§3.4.1.2).
+///
+/// # Errors
+/// As [`RequestUrl::parse`].
+pub fn base_string_uri(url: &str) -> Result<BaseStringUri<'_>, Error> {
+    Ok(RequestUrl::parse(url)?.base_string_uri())
+}
+
+impl BaseStringUri<'_> {
+    fn scheme(&self) -> &'static str {
+        if self.https {
+            "https"
+        } else {
+            "http"
+        }
+    }
+
+    fn path_or_root(&self) -> &str {
+        if self.path.is_empty() {
+            "/"
+        } else {
+            self.path
+        }
+    }
+
+    /// Writes the URI percent-encoded (as it appears in the base string).
+    pub fn write_encoded<S: Sink + ?Sized>(&self, sink: &mut S) {
+        sink.put(self.scheme().as_bytes());
+        sink.put(b"%3A%2F%2F");
+        encode_mapped(self.host.as_bytes(), u8::to_ascii_lowercase, sink);
+        if let Some(port) = self.port {
+            sink.put(b"%3A");
+            sink.put(itoa_u16(port, &mut [0; 5]));
+        }
+        encode_to(self.path_or_root().as_bytes(), sink);
+    }
+}
+
+/// Decimal digits of `n`, written into `buf`.
+fn itoa_u16(mut n: u16, buf: &mut [u8; 5]) -> &[u8] {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[i..];
+        }
+    }
+}
+
+impl fmt::Display for BaseStringUri<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}://{}", self.scheme(), self.host.to_ascii_lowercase())?;
+        if let Some(port) = self.port {
+            write!(f, ":{port}")?;
+        }
+        f.write_str(self.path_or_root())
+    }
+}
+
+/// An HTTP method, checked to be an RFC 9110 token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Method<'a>(&'a str);
+
+impl<'a> Method<'a> {
+    /// Checks that `method` is a non-empty HTTP token (`GET`, `post`, `PATCH`...).
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidByte`](crate::ErrorKind::InvalidByte) naming the first
+    /// byte that cannot be part of a method, or an empty method.
+    pub fn parse(method: &'a str) -> Result<Method<'a>, Error> {
+        if method.is_empty() {
+            return Err(Error::invalid_byte(Part::Method, 0, b' ', "a method name; it is empty"));
+        }
+        let is_tchar = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
+        match method.bytes().position(|b| !is_tchar(b)) {
+            Some(i) => Err(Error::invalid_byte(Part::Method, i, method.as_bytes()[i], "a character allowed in an HTTP method")),
+            None => Ok(Method(method)),
+        }
+    }
+
+    /// The method as given.
+    pub fn as_str(&self) -> &'a str {
+        self.0
+    }
+}
+
+/// The signature base string (§3.4.1.1): `METHOD&uri&params`, each part encoded.
+///
+/// Nothing is built until it is written: [`write_to`](Self::write_to) streams
+/// the bytes into any [`Sink`] (the MAC when signing, a `String` when tracing),
+/// and `Display` writes the same bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct BaseString<'p, 'a> {
+    method: Method<'a>,
+    uri: BaseStringUri<'a>,
+    params: Normalized<'p, 'a>,
+}
+
+impl<'p, 'a> BaseString<'p, 'a> {
+    /// Joins the three parts of a base string.
+    pub fn new(method: Method<'a>, uri: BaseStringUri<'a>, params: Normalized<'p, 'a>) -> Self {
+        BaseString { method, uri, params }
+    }
+
+    /// Streams the base string into `sink`.
+    pub fn write_to<S: Sink + ?Sized>(&self, sink: &mut S) {
+        encode_mapped(self.method.0.as_bytes(), u8::to_ascii_uppercase, sink);
+        sink.put(b"&");
+        self.uri.write_encoded(sink);
+        sink.put(b"&");
+        self.params.write_encoded(sink);
+    }
+}
+
+impl fmt::Display for BaseString<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        self.write_to(&mut s);
+        f.write_str(&s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn uri(url: &str) -> String {
+        base_string_uri(url).unwrap().to_string()
+    }
+
+    fn encoded(url: &str) -> String {
+        let mut s = String::new();
+        base_string_uri(url).unwrap().write_encoded(&mut s);
+        s
+    }
+
+    #[test]
+    fn normalises_scheme_host_and_default_ports() {
+        assert_eq!(uri("HTTP://Example.COM:80/a"), "http://example.com/a");
+        assert_eq!(uri("https://example.com:443"), "https://example.com/");
+        assert_eq!(uri("http://example.com:443/"), "http://example.com:443/");
+        assert_eq!(uri("https://example.com:80/"), "https://example.com:80/");
+        assert_eq!(uri("http://[::1]:8080/x"), "http://[::1]:8080/x");
+        assert_eq!(uri("http://h:/"), "http://h/");
+        assert_eq!(uri("http://h/A%2fb"), "http://h/A%2fb");
+    }
+
+    #[test]
+    fn encodes_for_the_base_string() {
+        assert_eq!(encoded("http://EXAMPLE.COM:8080/r%20v/X?id=1"), "http%3A%2F%2Fexample.com%3A8080%2Fr%2520v%2FX");
+        assert_eq!(encoded("http://[::1]/"), "http%3A%2F%2F%5B%3A%3A1%5D%2F");
+    }
+
+    #[test]
+    fn rejects_what_cannot_be_signed() {
+        for (url, offset) in [
+            ("/relative", 0),
+            ("ftp://x/", 0),
+            ("http:x", 5),
+            ("http://", 7),
+            ("http://u:p@h/", 10),
+            ("http://h:8o/", 10),
+            ("http://h:70000/", 9),
+            ("http://h/a b", 10),
+            ("http://h/?q=é", 12),
+            ("http://h/%zz", 9),
+            ("http://h/?a=%4", 12),
+            ("http://h%41/", 8),
+            ("http://[::1/", 7),
+        ] {
+            let err = RequestUrl::parse(url).unwrap_err();
+            assert_eq!(err.offset().map(|(_, at)| at), Some(offset), "{url}: {err}");
+        }
+    }
+
+    #[test]
+    fn method_must_be_a_token() {
+        assert!(Method::parse("get").is_ok());
+        assert_eq!(Method::parse("GE T").unwrap_err().offset(), Some((Part::Method, 2)));
+        assert!(Method::parse("").is_err());
+    }
+}

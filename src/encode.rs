@@ -1,0 +1,509 @@
+//! Strict percent-encoding and strict decoding ([RFC 5849 §3.6]).
+//!
+//! Encoding copies the unreserved bytes `A-Z a-z 0-9 - . _ ~` ([RFC 3986 §2.3])
+//! and writes every other byte of the input as `%XX` with upper-case hex:
+//! `! * ' ( )` too, a space as `%20` (never `+`), and each byte of a non-ASCII
+//! character's UTF-8 form. Decoding turns `%XX` (either case) back into the byte
+//! and refuses a `%` that is not followed by two hex digits, naming its offset.
+//! Decoded values are bytes: `%FF` is a valid value even though it is not UTF-8.
+//!
+//! [RFC 5849 §3.6]: https://www.rfc-editor.org/rfc/rfc5849#section-3.6
+//! [RFC 3986 §2.3]: https://www.rfc-editor.org/rfc/rfc3986#section-2.3
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::error::{Error, Part};
+use crate::sink::Sink;
+
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+/// Whether RFC 3986 lets `byte` stand for itself: `A-Z a-z 0-9 - . _ ~`.
+#[inline]
+pub const fn is_unreserved(byte: u8) -> bool {
+    matches!(byte, b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~')
+}
+
+/// One table entry: up to seven output bytes, little-endian, with their count in
+/// the top byte. The encoder writes all eight bytes and advances by the count, so
+/// the inner loop has no branch on the input.
+const fn entry(bytes: &[u8]) -> u64 {
+    let mut e = 0u64;
+    let mut i = 0;
+    while i < bytes.len() {
+        e |= (bytes[i] as u64) << (8 * i);
+        i += 1;
+    }
+    e | ((bytes.len() as u64) << 56)
+}
+
+/// `b` once encoded: itself, or `%XX`.
+const ONCE: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        t[b] = if is_unreserved(byte) {
+            entry(&[byte])
+        } else {
+            entry(&[b'%', HEX[b >> 4], HEX[b & 15]])
+        };
+        b += 1;
+    }
+    t
+};
+
+/// `b` encoded twice, as the normalised parameters appear inside the base
+/// string: itself, or `%25XX`.
+const TWICE: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        t[b] = if is_unreserved(byte) {
+            entry(&[byte])
+        } else {
+            entry(&[b'%', b'2', b'5', HEX[b >> 4], HEX[b & 15]])
+        };
+        b += 1;
+    }
+    t
+};
+
+/// How many input bytes the encoder handles per write into the sink.
+const BLOCK: usize = 128;
+
+/// Encodes `input` through `table` and writes the result into `sink` in blocks.
+#[inline]
+fn encode_with<S: Sink + ?Sized>(input: &[u8], table: &[u64; 256], sink: &mut S) {
+    // Largest entry is 5 bytes; each step writes 8, so leave 3 bytes of slack.
+    let mut buf = [0u8; BLOCK * 5 + 3];
+    for block in input.chunks(BLOCK) {
+        let mut pos = 0;
+        for &b in block {
+            let e = table[b as usize];
+            if let Some(dst) = buf.get_mut(pos..pos + 8) {
+                dst.copy_from_slice(&e.to_le_bytes());
+            }
+            pos += (e >> 56) as usize;
+        }
+        sink.put(&buf[..pos.min(buf.len())]);
+    }
+}
+
+/// Writes the strict percent-encoding of `input` into `sink`.
+#[inline]
+pub(crate) fn encode_to<S: Sink + ?Sized>(input: &[u8], sink: &mut S) {
+    encode_with(input, &ONCE, sink);
+}
+
+/// Writes the percent-encoding of the percent-encoding of `input` into `sink`.
+#[inline]
+pub(crate) fn encode_twice_to<S: Sink + ?Sized>(input: &[u8], sink: &mut S) {
+    encode_with(input, &TWICE, sink);
+}
+
+/// Number of bytes the strict encoding of `input` takes.
+pub fn encoded_len(input: &[u8]) -> usize {
+    input
+        .iter()
+        .map(|&b| if is_unreserved(b) { 1 } else { 3 })
+        .sum()
+}
+
+/// Percent-encodes `input` as RFC 5849 §3.6 requires.
+///
+/// The result is lazy: it allocates nothing until it is written somewhere. It
+/// is a [`Display`](fmt::Display), an [`Iterator`] over `&str` pieces, converts
+/// into a `Cow<str>` that borrows when nothing needed encoding, and can be
+/// written into any [`Sink`] with [`PercentEncode::write_to`].
+///
+/// ```
+/// use oauth1_signer::percent_encode;
+///
+/// assert_eq!(
+///     percent_encode("Ladies + Gentlemen".as_bytes()).to_string(),
+///     "Ladies%20%2B%20Gentlemen"
+/// );
+/// assert_eq!(percent_encode(b"(!*')").to_string(), "%28%21%2A%27%29");
+/// assert_eq!(percent_encode("☃".as_bytes()).to_string(), "%E2%98%83");
+/// ```
+#[inline]
+pub fn percent_encode(input: &[u8]) -> PercentEncode<'_> {
+    PercentEncode { rest: input }
+}
+
+/// [`percent_encode`] of the UTF-8 bytes of a `str`.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use oauth1_signer::percent_encode_str;
+///
+/// let same: Cow<str> = percent_encode_str("no-escapes_needed.~").into();
+/// assert!(matches!(same, Cow::Borrowed(_)));
+/// assert_eq!(percent_encode_str("a b").to_string(), "a%20b");
+/// ```
+#[inline]
+pub fn percent_encode_str(input: &str) -> PercentEncode<'_> {
+    percent_encode(input.as_bytes())
+}
+
+/// The lazy result of [`percent_encode`].
+#[derive(Clone, Debug)]
+pub struct PercentEncode<'a> {
+    rest: &'a [u8],
+}
+
+impl PercentEncode<'_> {
+    /// Writes the encoding into `sink`, without allocating.
+    ///
+    /// ```
+    /// use oauth1_signer::percent_encode;
+    ///
+    /// let mut out = Vec::new();
+    /// percent_encode(b"a=b&c").write_to(&mut out);
+    /// assert_eq!(out, b"a%3Db%26c");
+    /// ```
+    #[inline]
+    pub fn write_to<S: Sink + ?Sized>(&self, sink: &mut S) {
+        encode_to(self.rest, sink);
+    }
+
+    /// Number of bytes the encoding takes.
+    pub fn len(&self) -> usize {
+        encoded_len(self.rest)
+    }
+
+    /// Whether the encoding is empty (the input was empty).
+    pub fn is_empty(&self) -> bool {
+        self.rest.is_empty()
+    }
+}
+
+impl<'a> Iterator for PercentEncode<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let (&first, tail) = self.rest.split_first()?;
+        if is_unreserved(first) {
+            let run = self
+                .rest
+                .iter()
+                .position(|&b| !is_unreserved(b))
+                .unwrap_or(self.rest.len());
+            let (head, tail) = self.rest.split_at(run);
+            self.rest = tail;
+            // Unreserved bytes are ASCII, so this never fails.
+            std::str::from_utf8(head).ok()
+        } else {
+            self.rest = tail;
+            Some(escape_str(first))
+        }
+    }
+}
+
+/// `%XX` for one byte, from a static table so the iterator can hand out `&str`.
+fn escape_str(byte: u8) -> &'static str {
+    const ALL: &str = concat!(
+        "%00%01%02%03%04%05%06%07%08%09%0A%0B%0C%0D%0E%0F",
+        "%10%11%12%13%14%15%16%17%18%19%1A%1B%1C%1D%1E%1F",
+        "%20%21%22%23%24%25%26%27%28%29%2A%2B%2C%2D%2E%2F",
+        "%30%31%32%33%34%35%36%37%38%39%3A%3B%3C%3D%3E%3F",
+        "%40%41%42%43%44%45%46%47%48%49%4A%4B%4C%4D%4E%4F",
+        "%50%51%52%53%54%55%56%57%58%59%5A%5B%5C%5D%5E%5F",
+        "%60%61%62%63%64%65%66%67%68%69%6A%6B%6C%6D%6E%6F",
+        "%70%71%72%73%74%75%76%77%78%79%7A%7B%7C%7D%7E%7F",
+        "%80%81%82%83%84%85%86%87%88%89%8A%8B%8C%8D%8E%8F",
+        "%90%91%92%93%94%95%96%97%98%99%9A%9B%9C%9D%9E%9F",
+        "%A0%A1%A2%A3%A4%A5%A6%A7%A8%A9%AA%AB%AC%AD%AE%AF",
+        "%B0%B1%B2%B3%B4%B5%B6%B7%B8%B9%BA%BB%BC%BD%BE%BF",
+        "%C0%C1%C2%C3%C4%C5%C6%C7%C8%C9%CA%CB%CC%CD%CE%CF",
+        "%D0%D1%D2%D3%D4%D5%D6%D7%D8%D9%DA%DB%DC%DD%DE%DF",
+        "%E0%E1%E2%E3%E4%E5%E6%E7%E8%E9%EA%EB%EC%ED%EE%EF",
+        "%F0%F1%F2%F3%F4%F5%F6%F7%F8%F9%FA%FB%FC%FD%FE%FF",
+    );
+    let i = byte as usize * 3;
+    &ALL[i..i + 3]
+}
+
+impl fmt::Display for PercentEncode<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for piece in self.clone() {
+            f.write_str(piece)?;
+        }
+        Ok(())
+    }
+}
+
+impl<'a> From<PercentEncode<'a>> for Cow<'a, str> {
+    fn from(enc: PercentEncode<'a>) -> Cow<'a, str> {
+        if enc.rest.iter().all(|&b| is_unreserved(b)) {
+            if let Ok(s) = std::str::from_utf8(enc.rest) {
+                return Cow::Borrowed(s);
+            }
+        }
+        let mut out = String::with_capacity(enc.len());
+        enc.write_to(&mut out);
+        Cow::Owned(out)
+    }
+}
+
+#[inline]
+const fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        _ => None,
+    }
+}
+
+/// Checks every `%` in `input` and says whether decoding would change anything.
+///
+/// `base` is added to offsets in errors, so that an error inside a URL's query
+/// names its byte offset within the whole URL.
+pub(crate) fn check_escapes(input: &[u8], form: bool, part: Part, base: usize) -> Result<bool, Error> {
+    let mut changes = false;
+    let mut i = 0;
+    while i < input.len() {
+        match input[i] {
+            b'%' => {
+                let ok = matches!(
+                    (input.get(i + 1), input.get(i + 2)),
+                    (Some(&h), Some(&l)) if hex_value(h).is_some() && hex_value(l).is_some()
+                );
+                if !ok {
+                    return Err(Error::malformed_escape(part, input, i).shifted(base));
+                }
+                changes = true;
+                i += 3;
+            }
+            b'+' if form => {
+                changes = true;
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    Ok(changes)
+}
+
+/// The bytes of an already-checked encoded string, decoded one at a time.
+#[derive(Clone, Debug)]
+pub(crate) struct DecodeBytes<'a> {
+    rest: &'a [u8],
+    form: bool,
+}
+
+impl<'a> DecodeBytes<'a> {
+    /// `input` must have passed [`check_escapes`]; a malformed escape that slips
+    /// through decodes to its `%` rather than panicking.
+    pub(crate) fn new(input: &'a [u8], form: bool) -> Self {
+        DecodeBytes { rest: input, form }
+    }
+}
+
+impl Iterator for DecodeBytes<'_> {
+    type Item = u8;
+
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        let (&b, tail) = self.rest.split_first()?;
+        match b {
+            b'%' => {
+                if let [h, l, tail @ ..] = tail {
+                    if let (Some(h), Some(l)) = (hex_value(*h), hex_value(*l)) {
+                        self.rest = tail;
+                        return Some(h << 4 | l);
+                    }
+                }
+                self.rest = tail;
+                Some(b'%')
+            }
+            b'+' if self.form => {
+                self.rest = tail;
+                Some(b' ')
+            }
+            _ => {
+                self.rest = tail;
+                Some(b)
+            }
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.rest.len().div_ceil(3), Some(self.rest.len()))
+    }
+}
+
+/// The result of strict decoding: bytes, which may or may not be UTF-8 text.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Decoded<'a> {
+    bytes: Cow<'a, [u8]>,
+}
+
+impl<'a> Decoded<'a> {
+    /// The decoded bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The decoded bytes as text, if they are valid UTF-8.
+    pub fn to_str(&self) -> Option<&str> {
+        std::str::from_utf8(&self.bytes).ok()
+    }
+
+    /// Whether the decoded bytes are valid UTF-8 (overlong forms, surrogates,
+    /// truncated sequences and stray continuation bytes are not).
+    pub fn is_text(&self) -> bool {
+        self.to_str().is_some()
+    }
+
+    /// The decoded bytes, borrowed from the input when nothing needed decoding.
+    pub fn into_bytes(self) -> Cow<'a, [u8]> {
+        self.bytes
+    }
+}
+
+impl fmt::Debug for Decoded<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.to_str() {
+            Some(s) => f.debug_tuple("Text").field(&s).finish(),
+            None => f
+                .debug_tuple("Binary")
+                .field(&format_args!("{}", self.bytes.escape_ascii()))
+                .finish(),
+        }
+    }
+}
+
+fn decode(input: &[u8], form: bool) -> Result<Decoded<'_>, Error> {
+    let bytes = if check_escapes(input, form, Part::Input, 0)? {
+        Cow::Owned(DecodeBytes::new(input, form).collect())
+    } else {
+        Cow::Borrowed(input)
+    };
+    Ok(Decoded { bytes })
+}
+
+/// Strictly decodes percent-escapes; a `+` stays a `+` (RFC 3986 plain mode).
+///
+/// Use this for values that are percent-encoded but not form-encoded, such as
+/// the quoted values of an `Authorization` header.
+///
+/// ```
+/// use oauth1_signer::percent_decode;
+///
+/// assert_eq!(percent_decode(b"a+b%2bc%2Bd").unwrap().to_str(), Some("a+b+c+d"));
+/// assert_eq!(percent_decode(b"%FF").unwrap().as_bytes(), &[0xFF]);
+/// let err = percent_decode(b"abc%2Gdef").unwrap_err();
+/// assert_eq!(err.offset().map(|(_, at)| at), Some(3));
+/// ```
+///
+/// # Errors
+/// A `%` not followed by two hex digits: [`ErrorKind::MalformedEscape`](crate::ErrorKind::MalformedEscape)
+/// with the offset of the `%`.
+pub fn percent_decode(input: &[u8]) -> Result<Decoded<'_>, Error> {
+    decode(input, false)
+}
+
+/// Strictly decodes `application/x-www-form-urlencoded` text: a `+` is a space.
+///
+/// This is how query strings and form bodies are read before signing.
+///
+/// ```
+/// use oauth1_signer::form_decode;
+///
+/// assert_eq!(form_decode(b"x+y%21").unwrap().to_str(), Some("x y!"));
+/// assert!(form_decode(b"100%").is_err());
+/// ```
+///
+/// # Errors
+/// A `%` not followed by two hex digits: [`ErrorKind::MalformedEscape`](crate::ErrorKind::MalformedEscape)
+/// with the offset of the `%`.
+pub fn form_decode(input: &[u8]) -> Result<Decoded<'_>, Error> {
+    decode(input, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Straight from RFC 3986 §2.3: `unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"`.
+    fn oracle(b: u8) -> String {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            (b as char).to_string()
+        } else {
+            format!("%{b:02X}")
+        }
+    }
+
+    #[test]
+    fn every_byte_matches_the_rfc_grammar() {
+        for b in 0..=255u8 {
+            let want = oracle(b);
+            assert_eq!(percent_encode(&[b]).to_string(), want, "byte {b:#04x}");
+            let mut v = Vec::new();
+            encode_to(&[b], &mut v);
+            assert_eq!(v, want.as_bytes(), "byte {b:#04x} via sink");
+            let mut twice = Vec::new();
+            encode_twice_to(&[b], &mut twice);
+            assert_eq!(twice, percent_encode(want.as_bytes()).to_string().as_bytes());
+            assert_eq!(encoded_len(&[b]), want.len());
+        }
+    }
+
+    #[test]
+    fn long_input_crosses_blocks() {
+        let input: Vec<u8> = (0..1000u32).map(|i| (i % 256) as u8).collect();
+        let want: String = input.iter().map(|&b| oracle(b)).collect();
+        let mut got = String::new();
+        percent_encode(&input).write_to(&mut got);
+        assert_eq!(got, want);
+        assert_eq!(percent_encode(&input).to_string(), want);
+        assert_eq!(percent_encode(&input).len(), want.len());
+    }
+
+    #[test]
+    fn decode_accepts_either_hex_case() {
+        assert_eq!(percent_decode(b"%2b%2B").unwrap().as_bytes(), b"++");
+    }
+
+    #[test]
+    fn decode_rejects_bad_escapes_with_offsets() {
+        for (input, at, found) in [
+            (&b"%2G"[..], 0, "%2G"),
+            (b"ab%4", 2, "%4"),
+            (b"abc%", 3, "%"),
+            (b"%%41", 0, "%%4"),
+            (b"ok%41%g1", 5, "%g1"),
+        ] {
+            let err = form_decode(input).unwrap_err();
+            assert_eq!(
+                err.kind(),
+                &crate::ErrorKind::MalformedEscape {
+                    part: Part::Input,
+                    offset: at,
+                    found: found.into()
+                },
+                "{input:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn decode_borrows_when_nothing_changes() {
+        assert!(matches!(form_decode(b"plain").unwrap().into_bytes(), Cow::Borrowed(_)));
+        assert!(matches!(percent_decode(b"a+b").unwrap().into_bytes(), Cow::Borrowed(_)));
+        assert!(matches!(form_decode(b"a+b").unwrap().into_bytes(), Cow::Owned(_)));
+    }
+
+    #[test]
+    fn binary_is_not_text() {
+        let d = percent_decode(b"%C0%AF").unwrap(); // overlong '/'
+        assert!(!d.is_text());
+        let d = percent_decode(b"%ED%A0%80").unwrap(); // surrogate
+        assert!(!d.is_text());
+        assert!(percent_decode(b"%E2%98%83").unwrap().is_text());
+    }
+}

@@ -1,0 +1,281 @@
+//! The one error type: what went wrong, and where.
+//!
+//! Every error that comes from untrusted input names the part of the input it
+//! is about ([`Part`]) and, where it makes sense, the byte offset inside that
+//! part. No error ever carries a secret: credentials are never parsed, so they
+//! never appear here.
+
+use std::fmt;
+
+/// Which piece of the caller's input an error is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Part {
+    /// The request URL (offsets count from the start of the whole URL).
+    Url,
+    /// An `application/x-www-form-urlencoded` request body.
+    FormBody,
+    /// The HTTP method.
+    Method,
+    /// The `realm` value of the Authorization header.
+    Realm,
+    /// An `Authorization` header being parsed.
+    Header,
+    /// A free-standing string given to a decoding function.
+    Input,
+}
+
+impl Part {
+    fn as_str(self) -> &'static str {
+        match self {
+            Part::Url => "URL",
+            Part::FormBody => "form body",
+            Part::Method => "method",
+            Part::Realm => "realm",
+            Part::Header => "Authorization header",
+            Part::Input => "input",
+        }
+    }
+}
+
+impl fmt::Display for Part {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What went wrong. Match on it through [`Error::kind`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// A `%` not followed by two hexadecimal digits (`%2G`, `%4`, a trailing `%`).
+    MalformedEscape {
+        /// Where the escape was found.
+        part: Part,
+        /// Byte offset of the `%` within `part`.
+        offset: usize,
+        /// The offending text: the `%` and up to two bytes after it.
+        found: String,
+    },
+    /// A byte that is not allowed at this place of the input.
+    InvalidByte {
+        /// Where the byte was found.
+        part: Part,
+        /// Byte offset within `part`.
+        offset: usize,
+        /// The byte itself.
+        byte: u8,
+        /// What was expected instead, or why the byte is refused.
+        expected: &'static str,
+    },
+    /// The URL could not be used as an OAuth request URL.
+    InvalidUrl {
+        /// Byte offset within the URL where the problem starts.
+        offset: usize,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// The signature method name is not one of RFC 5849's (or its common extensions).
+    UnknownSignatureMethod {
+        /// The name as given.
+        name: String,
+    },
+    /// A protocol parameter was given twice, or collides with one the signer adds.
+    DuplicateProtocolParameter {
+        /// The parameter name (never its value).
+        name: String,
+    },
+    /// A parameter handed in as a protocol parameter does not start with `oauth_`.
+    NotAProtocolParameter {
+        /// The parameter name.
+        name: String,
+    },
+    /// The signature method needs a key the signer was not given (an RSA private key).
+    MissingKey {
+        /// The signature method that needs it.
+        method: &'static str,
+    },
+    /// A private key could not be read.
+    InvalidKey {
+        /// Why (never any key material).
+        reason: String,
+    },
+    /// The system clock is set before 1970, so no timestamp can be made.
+    ClockBeforeEpoch,
+    /// The RSA operation failed.
+    Rsa {
+        /// The message of the RSA implementation.
+        reason: String,
+    },
+}
+
+/// The error type of this crate: an [`ErrorKind`] with a short, lowercase `Display`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    kind: ErrorKind,
+}
+
+impl Error {
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+
+    /// The byte offset the error points at, if it points at one, with the part it counts in.
+    pub fn offset(&self) -> Option<(Part, usize)> {
+        match self.kind {
+            ErrorKind::MalformedEscape { part, offset, .. }
+            | ErrorKind::InvalidByte { part, offset, .. } => Some((part, offset)),
+            ErrorKind::InvalidUrl { offset, .. } => Some((Part::Url, offset)),
+            _ => None,
+        }
+    }
+
+    /// Length in bytes of the offending text at [`offset`](Self::offset), for carets.
+    pub fn span_len(&self) -> usize {
+        match &self.kind {
+            ErrorKind::MalformedEscape { found, .. } => found.len().max(1),
+            _ => 1,
+        }
+    }
+
+    pub(crate) fn malformed_escape(part: Part, input: &[u8], offset: usize) -> Error {
+        let end = input.len().min(offset + 3);
+        let found = String::from_utf8_lossy(input.get(offset..end).unwrap_or_default());
+        // Only the `%` and the bytes that should have been hex digits: cut at a
+        // multi-byte character rather than showing half of it.
+        let found = found.chars().take_while(|c| *c != '\u{fffd}').collect();
+        ErrorKind::MalformedEscape {
+            part,
+            offset,
+            found,
+        }
+        .into()
+    }
+
+    /// Moves the error's offset by `by` bytes, for a piece checked on its own
+    /// whose offsets must count from the start of the whole input.
+    pub(crate) fn shifted(mut self, by: usize) -> Error {
+        match &mut self.kind {
+            ErrorKind::MalformedEscape { offset, .. }
+            | ErrorKind::InvalidByte { offset, .. }
+            | ErrorKind::InvalidUrl { offset, .. } => *offset += by,
+            _ => {}
+        }
+        self
+    }
+
+    pub(crate) fn invalid_byte(part: Part, offset: usize, byte: u8, expected: &'static str) -> Error {
+        ErrorKind::InvalidByte {
+            part,
+            offset,
+            byte,
+            expected,
+        }
+        .into()
+    }
+
+    pub(crate) fn invalid_url(offset: usize, reason: &'static str) -> Error {
+        ErrorKind::InvalidUrl { offset, reason }.into()
+    }
+}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Error {
+        Error { kind }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            ErrorKind::MalformedEscape {
+                part,
+                offset,
+                found,
+            } => write!(
+                f,
+                "malformed percent-escape at byte {offset} of the {part}: {found:?} \
+                 (a '%' must be followed by two hex digits)"
+            ),
+            ErrorKind::InvalidByte {
+                part,
+                offset,
+                byte,
+                expected,
+            } => {
+                write!(f, "invalid byte ")?;
+                if byte.is_ascii_graphic() {
+                    write!(f, "'{}'", *byte as char)?;
+                } else {
+                    write!(f, "0x{byte:02X}")?;
+                }
+                write!(f, " at byte {offset} of the {part} ({expected})")
+            }
+            ErrorKind::InvalidUrl { offset, reason } => {
+                write!(f, "invalid URL at byte {offset}: {reason}")
+            }
+            ErrorKind::UnknownSignatureMethod { name } => write!(
+                f,
+                "unknown signature method {name:?} (expected HMAC-SHA1, HMAC-SHA256, \
+                 HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256)"
+            ),
+            ErrorKind::DuplicateProtocolParameter { name } => {
+                write!(f, "protocol parameter {name:?} is given more than once")
+            }
+            ErrorKind::NotAProtocolParameter { name } => write!(
+                f,
+                "{name:?} is not a protocol parameter (protocol parameter names start with \"oauth_\")"
+            ),
+            ErrorKind::MissingKey { method } => {
+                write!(f, "signature method {method} needs an RSA private key")
+            }
+            ErrorKind::InvalidKey { reason } => write!(f, "invalid private key: {reason}"),
+            ErrorKind::ClockBeforeEpoch => {
+                f.write_str("the system clock is before 1970-01-01, so no timestamp can be made")
+            }
+            ErrorKind::Rsa { reason } => write!(f, "RSA signing failed: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn malformed_escape_names_offset_and_text() {
+        let e = Error::malformed_escape(Part::Input, b"abc%2Gdef", 3);
+        assert_eq!(
+            e.to_string(),
+            "malformed percent-escape at byte 3 of the input: \"%2G\" (a '%' must be followed by two hex digits)"
+        );
+        assert_eq!(e.offset(), Some((Part::Input, 3)));
+        assert_eq!(e.span_len(), 3);
+    }
+
+    #[test]
+    fn malformed_escape_at_end_is_short() {
+        let e = Error::malformed_escape(Part::FormBody, b"a=%4", 2);
+        assert_eq!(
+            e.kind(),
+            &ErrorKind::MalformedEscape {
+                part: Part::FormBody,
+                offset: 2,
+                found: "%4".into()
+            }
+        );
+    }
+
+    #[test]
+    fn malformed_escape_does_not_split_characters() {
+        // '%' then the two bytes of 'é': shown whole.
+        let e = Error::malformed_escape(Part::Input, "%é".as_bytes(), 0);
+        assert_eq!(e.span_len(), 3);
+        // '%' then the first two bytes of '☃': shown as the '%' alone.
+        let e = Error::malformed_escape(Part::Input, "%☃".as_bytes(), 0);
+        assert_eq!(e.span_len(), 1);
+    }
+}

@@ -1,0 +1,330 @@
+//! Sending the protocol parameters ([RFC 5849 §3.5]): the `Authorization`
+//! header (§3.5.1), building and parsing it, and the other two transmissions,
+//! the form body (§3.5.2) and the query string (§3.5.3).
+//!
+//! The header is `OAuth `, then an optional `realm="..."`, then the protocol
+//! parameters as `name="value"` joined by `, `, names and values
+//! percent-encoded (§3.6). The realm is a plain quoted-string: a realm holding
+//! `"`, `\`, CR, LF or any other control character is refused, never written,
+//! so no header can be broken or injected through it.
+//!
+//! [RFC 5849 §3.5]: https://www.rfc-editor.org/rfc/rfc5849#section-3.5
+
+use crate::encode::{encode_to, encoded_len, percent_decode};
+use crate::error::{Error, ErrorKind, Part};
+use crate::sink::Sink;
+
+/// Checks that `realm` can be written as a quoted-string in a header.
+///
+/// # Errors
+/// [`ErrorKind::InvalidByte`] naming the first `"`, `\`, or control character.
+pub fn check_realm(realm: &str) -> Result<(), Error> {
+    match realm
+        .bytes()
+        .position(|b| b == b'"' || b == b'\\' || b.is_ascii_control())
+    {
+        Some(i) => Err(Error::invalid_byte(
+            Part::Realm,
+            i,
+            realm.as_bytes()[i],
+            "a realm cannot hold '\"', '\\', CR, LF or other control characters",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Exact length of the header [`write_authorization_header`] writes.
+pub(crate) fn authorization_header_len<'a>(
+    realm: Option<&str>,
+    params: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> usize {
+    let mut len = "OAuth ".len() + realm.map_or(0, |r| r.len() + "realm=\"\", ".len());
+    for (i, (name, value)) in params.into_iter().enumerate() {
+        len += usize::from(i > 0) * 2 + encoded_len(name.as_bytes()) + 3 + encoded_len(value.as_bytes());
+    }
+    len
+}
+
+/// Writes `OAuth realm="...", name="value", ...` into `sink`, parameters in
+/// the order given. The realm must have passed [`check_realm`].
+pub(crate) fn write_authorization_header<'a, S: Sink + ?Sized>(
+    sink: &mut S,
+    realm: Option<&str>,
+    params: impl IntoIterator<Item = (&'a str, &'a str)>,
+) {
+    sink.put(b"OAuth ");
+    let mut first = true;
+    if let Some(realm) = realm {
+        sink.put(b"realm=\"");
+        sink.put(realm.as_bytes());
+        sink.put(b"\"");
+        first = false;
+    }
+    for (name, value) in params {
+        if !first {
+            sink.put(b", ");
+        }
+        first = false;
+        encode_to(name.as_bytes(), sink);
+        sink.put(b"=\"");
+        encode_to(value.as_bytes(), sink);
+        sink.put(b"\"");
+    }
+}
+
+/// Builds an `Authorization` header value from protocol parameters, in the
+/// order given (a [`Signer`](crate::Signer) gives them sorted by name).
+///
+/// ```
+/// use oauth1_signer::authorization_header;
+///
+/// let h = authorization_header(Some("Example"), [("oauth_consumer_key", "9djdj82h48djs9d2"), ("oauth_signature", "r6/TJjbCOr97/+UU0NsvSne7s5g=")])?;
+/// assert_eq!(h, r#"OAuth realm="Example", oauth_consumer_key="9djdj82h48djs9d2", oauth_signature="r6%2FTJjbCOr97%2F%2BUU0NsvSne7s5g%3D""#);
+/// assert!(authorization_header(Some("a\"b"), []).is_err());
+/// # Ok::<(), oauth1_signer::Error>(())
+/// ```
+///
+/// # Errors
+/// A realm that [`check_realm`] refuses.
+pub fn authorization_header<'a>(
+    realm: Option<&str>,
+    params: impl IntoIterator<Item = (&'a str, &'a str)> + Clone,
+) -> Result<String, Error> {
+    if let Some(r) = realm {
+        check_realm(r)?;
+    }
+    let mut out = String::with_capacity(authorization_header_len(realm, params.clone()));
+    write_authorization_header(&mut out, realm, params);
+    Ok(out)
+}
+
+/// Protocol parameters as an `application/x-www-form-urlencoded` string, for
+/// the form-body (§3.5.2) and query-string (§3.5.3) transmissions.
+///
+/// ```
+/// use oauth1_signer::form_encode;
+///
+/// assert_eq!(form_encode([("oauth_signature", "a+b/c="), ("oauth_nonce", "n")]), "oauth_signature=a%2Bb%2Fc%3D&oauth_nonce=n");
+/// ```
+pub fn form_encode<'a>(params: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut out = String::new();
+    for (i, (name, value)) in params.into_iter().enumerate() {
+        if i > 0 {
+            out.push('&');
+        }
+        encode_to(name.as_bytes(), &mut out);
+        out.push('=');
+        encode_to(value.as_bytes(), &mut out);
+    }
+    out
+}
+
+/// Appends the protocol parameters to a URL's query (§3.5.3), keeping any
+/// fragment at the end.
+///
+/// ```
+/// use oauth1_signer::append_to_query;
+///
+/// assert_eq!(append_to_query("https://h/p?a=1#f", [("oauth_nonce", "n n")]), "https://h/p?a=1&oauth_nonce=n%20n#f");
+/// assert_eq!(append_to_query("https://h/p", [("oauth_nonce", "n")]), "https://h/p?oauth_nonce=n");
+/// ```
+pub fn append_to_query<'a>(url: &str, params: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let (head, fragment) = match url.find('#') {
+        Some(i) => url.split_at(i),
+        None => (url, ""),
+    };
+    let encoded = form_encode(params);
+    let sep = match head.find('?') {
+        None => "?",
+        Some(i) if i + 1 == head.len() || head.ends_with('&') => "",
+        Some(_) => "&",
+    };
+    let sep = if encoded.is_empty() { "" } else { sep };
+    format!("{head}{sep}{encoded}{fragment}")
+}
+
+fn is_ows(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+fn is_tchar(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+/// Parses an `Authorization: OAuth ...` header value into decoded
+/// `(name, value)` pairs, in order, `realm` included (its value is a plain
+/// quoted-string, not percent-decoded).
+///
+/// Whitespace after commas is optional (RFC 2617 allows line breaks there, as
+/// RFC 5849 §3.5.1 prints them); a quoted-pair (`\"`) is understood. Duplicate
+/// names are returned as they are: whether they are allowed is the verifier's
+/// question, not the parser's.
+///
+/// ```
+/// use oauth1_signer::parse_authorization_header;
+///
+/// let params = parse_authorization_header(r#"OAuth realm="Example", oauth_signature="wOJIO9A2W5mFwDgiDvZbTSMK%2FPY%3D""#)?;
+/// assert_eq!(params, [("realm".into(), "Example".into()), ("oauth_signature".into(), "wOJIO9A2W5mFwDgiDvZbTSMK/PY=".into())]);
+/// # Ok::<(), oauth1_signer::Error>(())
+/// ```
+///
+/// # Errors
+/// [`ErrorKind::InvalidByte`] (with the offset in the header) for a header
+/// that is not `OAuth` followed by `name="value"` pairs, or whose decoded
+/// names or values are not UTF-8; [`ErrorKind::MalformedEscape`] for a bad `%`.
+pub fn parse_authorization_header(header: &str) -> Result<Vec<(String, String)>, Error> {
+    let b = header.as_bytes();
+    let err = |at: usize, expected: &'static str| {
+        Error::invalid_byte(Part::Header, at, b.get(at).copied().unwrap_or(0), expected)
+    };
+    let mut i = b.iter().position(|&c| !is_ows(c)).unwrap_or(b.len());
+    let scheme_end = i + b[i..].iter().position(|&c| !is_tchar(c)).unwrap_or(b.len() - i);
+    if !header[i..scheme_end].eq_ignore_ascii_case("OAuth") {
+        return Err(err(i, "the scheme 'OAuth'"));
+    }
+    i = scheme_end;
+    let mut params = Vec::new();
+    loop {
+        let ws = i;
+        while i < b.len() && (is_ows(b[i]) || b[i] == b',') {
+            i += 1;
+        }
+        if i == b.len() {
+            return Ok(params);
+        }
+        if i == ws {
+            return Err(err(i, "whitespace or ',' between parameters"));
+        }
+        let name_start = i;
+        while i < b.len() && is_tchar(b[i]) && b[i] != b'=' {
+            i += 1;
+        }
+        if i == name_start {
+            return Err(err(i, "a parameter name"));
+        }
+        let name_raw = &header[name_start..i];
+        if b.get(i) != Some(&b'=') {
+            return Err(err(i, "'=' after the parameter name"));
+        }
+        i += 1;
+        if b.get(i) != Some(&b'"') {
+            return Err(err(i, "a '\"' opening the parameter value"));
+        }
+        i += 1;
+        let value_start = i;
+        let mut value = Vec::new();
+        loop {
+            match b.get(i) {
+                None => return Err(err(i, "a '\"' closing the parameter value")),
+                Some(b'"') => break,
+                Some(b'\\') => match b.get(i + 1) {
+                    Some(&c) if !c.is_ascii_control() || c == b'\t' => {
+                        value.push(c);
+                        i += 2;
+                    }
+                    _ => return Err(err(i + 1, "a character after '\\'")),
+                },
+                Some(&c) if c.is_ascii_control() && c != b'\t' => {
+                    return Err(err(i, "no control characters inside a quoted value"))
+                }
+                Some(&c) => {
+                    value.push(c);
+                    i += 1;
+                }
+            }
+        }
+        i += 1;
+        let name = decode_text(name_raw.as_bytes(), name_start)?;
+        let value = if name == "realm" {
+            String::from_utf8(value).map_err(|_| err(value_start, "UTF-8 text"))?
+        } else {
+            decode_text(&value, value_start)?
+        };
+        params.push((name, value));
+    }
+}
+
+/// Percent-decodes a header name or value; offsets of errors are shifted to
+/// count from the start of the header.
+fn decode_text(raw: &[u8], at: usize) -> Result<String, Error> {
+    let decoded = percent_decode(raw).map_err(|e| {
+        let e = e.shifted(at);
+        match e.kind().clone() {
+            ErrorKind::MalformedEscape { offset, found, .. } => ErrorKind::MalformedEscape {
+                part: Part::Header,
+                offset,
+                found,
+            }
+            .into(),
+            _ => e,
+        }
+    })?;
+    match decoded.to_str() {
+        Some(s) => Ok(s.to_owned()),
+        None => Err(Error::invalid_byte(
+            Part::Header,
+            at,
+            raw.first().copied().unwrap_or(0),
+            "percent-escapes that decode to UTF-8 text",
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
+        v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    #[test]
+    fn build_then_parse_round_trips() {
+        let params = [("oauth_consumer_key", "k y"), ("oauth_signature", "a+b/c=")];
+        let h = authorization_header(Some("Photos"), params).unwrap();
+        assert_eq!(h.len(), authorization_header_len(Some("Photos"), params));
+        let mut want = pairs(&params);
+        want.insert(0, ("realm".into(), "Photos".into()));
+        assert_eq!(parse_authorization_header(&h).unwrap(), want);
+    }
+
+    #[test]
+    fn realm_cannot_inject() {
+        for (realm, at) in [("a\"b", 1), ("a\\", 1), ("x\r\nX-Evil: 1", 1), ("\n", 0), ("t\x7f", 1)] {
+            assert_eq!(check_realm(realm).unwrap_err().offset(), Some((Part::Realm, at)), "{realm:?}");
+        }
+        assert!(check_realm("http://sp.example.com/").is_ok());
+    }
+
+    #[test]
+    fn parse_accepts_rfc_line_breaks_and_no_spaces() {
+        let h = "OAuth realm=\"Example\",\n   oauth_a=\"1\",oauth_b=\"%7E\"";
+        assert_eq!(
+            parse_authorization_header(h).unwrap(),
+            pairs(&[("realm", "Example"), ("oauth_a", "1"), ("oauth_b", "~")])
+        );
+        assert_eq!(parse_authorization_header("oauth").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn parse_rejects_malformed_headers_with_offsets() {
+        for (h, at) in [
+            ("Basic abc", 0),
+            ("OAuth a=b", 8),
+            ("OAuth a=\"b", 10),
+            ("OAuth a", 7),
+            ("OAuth a=\"1\"b=\"2\"", 11),
+            ("OAuth a=\"%2G\"", 9),
+            ("OAuth a=\"x\ny\"", 10),
+        ] {
+            let e = parse_authorization_header(h).unwrap_err();
+            assert_eq!(e.offset(), Some((Part::Header, at)), "{h:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn query_transmission_keeps_the_fragment() {
+        assert_eq!(append_to_query("http://h/?", [("a", "b")]), "http://h/?a=b");
+        assert_eq!(append_to_query("http://h/", []), "http://h/");
+    }
+}

@@ -1,0 +1,409 @@
+//! Collecting and normalising the request parameters ([RFC 5849 §3.4.1.3]).
+//!
+//! The signed parameters are the URL's query, the protocol (`oauth_*`)
+//! parameters, and the body's parameters when the body is
+//! `application/x-www-form-urlencoded` ([§3.4.1.3.1]); `oauth_signature` is
+//! never among them. Duplicates, empty values and bare names are kept.
+//! Normalising ([§3.4.1.3.2]) encodes every name and value, sorts the pairs by
+//! encoded name and then encoded value in byte order, and joins them as
+//! `name=value` with `&`.
+//!
+//! Nothing here copies the request: query and body parameters are kept as
+//! slices of the caller's text and decoded lazily, byte by byte, when they are
+//! compared or written.
+//!
+//! [RFC 5849 §3.4.1.3]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4.1.3
+//! [§3.4.1.3.1]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4.1.3.1
+//! [§3.4.1.3.2]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4.1.3.2
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::fmt;
+
+use smallvec::SmallVec;
+
+use crate::encode::{check_escapes, encode_to, encode_twice_to, is_unreserved, DecodeBytes};
+use crate::error::{Error, Part};
+use crate::sink::Sink;
+
+/// A name or value: either literal bytes, or form-encoded text that has been
+/// checked and is decoded on the fly.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Text<'a> {
+    Raw(&'a [u8]),
+    Form(&'a [u8]),
+}
+
+/// Where two encoded strings differ decides their order, and the encoded form
+/// of a byte orders like this rank: every escaped byte (`%XX`, `%` being 0x25)
+/// sorts before every unreserved byte, escaped bytes by their value (upper-case
+/// hex keeps numeric order), unreserved bytes by their value. So raw bytes can
+/// be sorted in encoded order without encoding them.
+#[inline]
+fn rank(b: u8) -> u16 {
+    if is_unreserved(b) {
+        256 + b as u16
+    } else {
+        b as u16
+    }
+}
+
+/// Compares two byte strings in the order of their percent-encodings, without
+/// encoding them.
+pub(crate) fn cmp_encoded(a: &[u8], b: &[u8]) -> Ordering {
+    Text::Raw(a).cmp_encoded(&Text::Raw(b))
+}
+
+impl<'a> Text<'a> {
+    /// Literal bytes, or form-encoded text checked for malformed escapes.
+    fn form(input: &'a [u8], base: usize, part: Part) -> Result<Text<'a>, Error> {
+        Ok(if check_escapes(input, true, part, base)? {
+            Text::Form(input)
+        } else {
+            Text::Raw(input)
+        })
+    }
+
+    fn decoded(&self) -> Cow<'a, [u8]> {
+        match *self {
+            Text::Raw(b) => Cow::Borrowed(b),
+            Text::Form(_) => Cow::Owned(self.bytes().collect()),
+        }
+    }
+
+    fn eq_bytes(&self, other: &[u8]) -> bool {
+        match *self {
+            Text::Raw(b) => b == other,
+            Text::Form(_) => self.bytes().eq(other.iter().copied()),
+        }
+    }
+
+    fn cmp_encoded(&self, other: &Text<'_>) -> Ordering {
+        match (*self, *other) {
+            (Text::Raw(a), Text::Raw(b)) => match a.iter().zip(b).position(|(x, y)| x != y) {
+                Some(i) => rank(a[i]).cmp(&rank(b[i])),
+                None => a.len().cmp(&b.len()),
+            },
+            (a, b) => a.ranks().cmp(b.ranks()),
+        }
+    }
+
+    fn ranks(self) -> impl Iterator<Item = u16> + 'a {
+        self.bytes().map(rank)
+    }
+
+    fn bytes(self) -> TextBytes<'a> {
+        match self {
+            Text::Raw(b) => TextBytes::Raw(b.iter()),
+            Text::Form(b) => TextBytes::Form(DecodeBytes::new(b, true)),
+        }
+    }
+
+    /// Writes the decoded bytes through `encode` into `sink`.
+    fn write_with<S: Sink + ?Sized>(&self, sink: &mut S, encode: fn(&[u8], &mut S)) {
+        match *self {
+            Text::Raw(b) => encode(b, sink),
+            Text::Form(_) => {
+                let mut buf = [0u8; 128];
+                let mut n = 0;
+                for byte in self.bytes() {
+                    buf[n] = byte;
+                    n += 1;
+                    if n == buf.len() {
+                        encode(&buf, sink);
+                        n = 0;
+                    }
+                }
+                encode(&buf[..n], sink);
+            }
+        }
+    }
+}
+
+/// The decoded bytes of a [`Text`].
+enum TextBytes<'a> {
+    Raw(std::slice::Iter<'a, u8>),
+    Form(DecodeBytes<'a>),
+}
+
+impl Iterator for TextBytes<'_> {
+    type Item = u8;
+
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        match self {
+            TextBytes::Raw(it) => it.next().copied(),
+            TextBytes::Form(it) => it.next(),
+        }
+    }
+}
+
+/// One collected parameter.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Param<'a> {
+    name: Text<'a>,
+    value: Text<'a>,
+}
+
+impl<'a> Param<'a> {
+    /// The decoded name.
+    pub fn name(&self) -> Cow<'a, [u8]> {
+        self.name.decoded()
+    }
+
+    /// The decoded value (empty for a bare name such as `a` in `a&b=1`).
+    pub fn value(&self) -> Cow<'a, [u8]> {
+        self.value.decoded()
+    }
+
+    fn cmp_encoded(&self, other: &Param<'_>) -> Ordering {
+        self.name
+            .cmp_encoded(&other.name)
+            .then_with(|| self.value.cmp_encoded(&other.value))
+    }
+}
+
+impl fmt::Debug for Param<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({:?}, {:?})", self.name().escape_ascii().to_string(), self.value().escape_ascii().to_string())
+    }
+}
+
+/// The parameters of a request, in the order they were collected.
+///
+/// ```
+/// use oauth1_signer::Params;
+///
+/// let mut params = Params::new();
+/// params.extend_form(b"a=x!y&a=x+y&c")?;
+/// params.push("oauth_nonce", "7d8f3e4a");
+/// assert_eq!(params.normalize().to_string(), "a=x%20y&a=x%21y&c=&oauth_nonce=7d8f3e4a");
+/// # Ok::<(), oauth1_signer::Error>(())
+/// ```
+#[derive(Clone, Default)]
+pub struct Params<'a> {
+    // Inline room for a typical request (the protocol parameters and a dozen
+    // of the caller's): signing allocates nothing for these.
+    items: SmallVec<[Param<'a>; 24]>,
+}
+
+impl<'a> Params<'a> {
+    /// No parameters.
+    pub fn new() -> Self {
+        Params::default()
+    }
+
+    /// Adds a parameter given as literal text (not encoded), such as a protocol
+    /// parameter. An `oauth_signature` is left out: it is never signed.
+    pub fn push(&mut self, name: &'a str, value: &'a str) {
+        self.push_bytes(name.as_bytes(), value.as_bytes());
+    }
+
+    /// [`push`](Self::push) for names and values that are bytes, not text.
+    pub fn push_bytes(&mut self, name: &'a [u8], value: &'a [u8]) {
+        if name != b"oauth_signature" {
+            self.items.push(Param {
+                name: Text::Raw(name),
+                value: Text::Raw(value),
+            });
+        }
+    }
+
+    /// Adds the parameters of an `application/x-www-form-urlencoded` body.
+    ///
+    /// `+` is a space; empty segments (`a&&b`) are skipped; a bare name (`a`)
+    /// has an empty value; `oauth_signature` is left out.
+    ///
+    /// # Errors
+    /// [`ErrorKind::MalformedEscape`](crate::ErrorKind::MalformedEscape) with
+    /// the offset of the bad `%` in the body.
+    pub fn extend_form(&mut self, body: &'a [u8]) -> Result<(), Error> {
+        self.extend_encoded(body, Part::FormBody, 0)
+    }
+
+    /// Adds the parameters of a URL query (the text after `?`, without `#...`).
+    ///
+    /// # Errors
+    /// As [`extend_form`](Self::extend_form), with offsets within the query.
+    pub fn extend_query(&mut self, query: &'a str) -> Result<(), Error> {
+        self.extend_encoded(query.as_bytes(), Part::Url, 0)
+    }
+
+    pub(crate) fn extend_encoded(&mut self, input: &'a [u8], part: Part, base: usize) -> Result<(), Error> {
+        let mut start = 0;
+        for segment in input.split(|&b| b == b'&') {
+            let at = base + start;
+            start += segment.len() + 1;
+            if segment.is_empty() {
+                continue;
+            }
+            let (name, value, value_at) = match segment.iter().position(|&b| b == b'=') {
+                Some(eq) => (&segment[..eq], &segment[eq + 1..], at + eq + 1),
+                None => (segment, &segment[segment.len()..], at + segment.len()),
+            };
+            let name = Text::form(name, at, part)?;
+            let value = Text::form(value, value_at, part)?;
+            if !name.eq_bytes(b"oauth_signature") {
+                self.items.push(Param { name, value });
+            }
+        }
+        Ok(())
+    }
+
+    /// The number of parameters collected.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether no parameter has been collected.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The parameters in the order they are held (collection order until
+    /// [`normalize`](Self::normalize) sorts them).
+    pub fn iter(&self) -> std::slice::Iter<'_, Param<'a>> {
+        self.items.iter()
+    }
+
+    /// Whether a parameter with this decoded name is present.
+    pub fn contains(&self, name: &[u8]) -> bool {
+        self.items.iter().any(|p| p.name.eq_bytes(name))
+    }
+
+    /// Sorts the parameters into normalised order (§3.4.1.3.2): by encoded
+    /// name, then by encoded value, comparing bytes.
+    pub fn normalize(&mut self) -> Normalized<'_, 'a> {
+        self.items.sort_by(Param::cmp_encoded);
+        Normalized { items: &self.items }
+    }
+}
+
+impl fmt::Debug for Params<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.items.iter()).finish()
+    }
+}
+
+/// The normalised parameters (§3.4.1.3.2), ready to be written.
+///
+/// `Display` gives the parameter string (`a=b&c=d`);
+/// [`write_to`](Self::write_to) writes the same into a [`Sink`], and
+/// [`write_encoded`](Self::write_encoded) writes it encoded once more, as it
+/// stands in the signature base string.
+#[derive(Clone, Copy)]
+pub struct Normalized<'p, 'a> {
+    items: &'p [Param<'a>],
+}
+
+impl<'p, 'a> Normalized<'p, 'a> {
+    fn write_with<S: Sink + ?Sized>(&self, sink: &mut S, encode: fn(&[u8], &mut S), eq: &[u8], amp: &[u8]) {
+        for (i, p) in self.items.iter().enumerate() {
+            if i > 0 {
+                sink.put(amp);
+            }
+            p.name.write_with(sink, encode);
+            sink.put(eq);
+            p.value.write_with(sink, encode);
+        }
+    }
+
+    /// Writes the parameter string (`a=b&c=d`).
+    pub fn write_to<S: Sink + ?Sized>(&self, sink: &mut S) {
+        self.write_with(sink, encode_to::<S>, b"=", b"&");
+    }
+
+    /// Writes the parameter string percent-encoded (`a%3Db%26c%3Dd`).
+    pub fn write_encoded<S: Sink + ?Sized>(&self, sink: &mut S) {
+        self.write_with(sink, encode_twice_to::<S>, b"%3D", b"%26");
+    }
+
+    /// The parameters in normalised order.
+    pub fn iter(&self) -> std::slice::Iter<'p, Param<'a>> {
+        self.items.iter()
+    }
+}
+
+impl fmt::Display for Normalized<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        self.write_to(&mut s);
+        f.write_str(&s)
+    }
+}
+
+impl fmt::Debug for Normalized<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Normalized").field(&self.to_string()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::percent_encode;
+
+    fn normalized(form: &str) -> String {
+        let mut p = Params::new();
+        p.extend_form(form.as_bytes()).unwrap();
+        p.normalize().to_string()
+    }
+
+    #[test]
+    fn sorts_by_encoded_name_then_value() {
+        // Raw order would put 'x!y' (0x21) before 'x', and '!' before ' '.
+        assert_eq!(normalized("x!y=a&x=a"), "x=a&x%21y=a");
+        assert_eq!(normalized("a=x!y&a=x+y"), "a=x%20y&a=x%21y");
+        // '[' (0x5B) sorts after 'A' raw, but '%5B' sorts before 'A'.
+        assert_eq!(normalized("k=A&k=%5B"), "k=%5B&k=A");
+        // Sorting by the joined 'name=value' would put 'a=b' after 'a-b=c'.
+        assert_eq!(normalized("a-b=c&a=b"), "a=b&a-b=c");
+    }
+
+    #[test]
+    fn rank_order_matches_encoded_order_for_every_pair_of_bytes() {
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                let ea = percent_encode(&[a]).to_string();
+                let eb = percent_encode(&[b]).to_string();
+                assert_eq!(rank(a).cmp(&rank(b)), ea.cmp(&eb), "{a:#x} {b:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn mixed_raw_and_form_compare_alike() {
+        let raw = Text::Raw(b"a b");
+        let form = Text::Form(b"a+b");
+        assert_eq!(raw.cmp_encoded(&form), Ordering::Equal);
+        assert_eq!(Text::Raw(b"a").cmp_encoded(&Text::Form(b"a%21")), Ordering::Less);
+    }
+
+    #[test]
+    fn keeps_duplicates_empty_values_and_bare_names_and_skips_empty_segments() {
+        assert_eq!(normalized("b=&a&&a=1&a"), "a=&a=&a=1&b=");
+    }
+
+    #[test]
+    fn oauth_signature_is_never_collected() {
+        let mut p = Params::new();
+        p.extend_form(b"oauth_signature=x&oauth%5Fsignature=y&a=1").unwrap();
+        p.push("oauth_signature", "z");
+        assert_eq!(p.normalize().to_string(), "a=1");
+    }
+
+    #[test]
+    fn errors_point_into_the_input() {
+        let mut p = Params::new();
+        let err = p.extend_encoded(b"a=1&b=%2G", Part::Url, 20).unwrap_err();
+        assert_eq!(err.offset(), Some((Part::Url, 26)));
+    }
+
+    #[test]
+    fn long_form_values_cross_the_buffer() {
+        let body = format!("v={}", "%41".repeat(300));
+        let mut p = Params::new();
+        p.extend_form(body.as_bytes()).unwrap();
+        assert_eq!(p.normalize().to_string(), format!("v={}", "A".repeat(300)));
+    }
+}

@@ -1,0 +1,646 @@
+//! The façade that wires the stages together for the common case.
+//!
+//! A [`Signer`] holds one set of credentials and their prepared signing key;
+//! [`Signer::authorization`] turns a [`Request`] into the `Authorization`
+//! header value, allocating nothing but the returned string, and
+//! [`Signer::trace`] runs the very same code and keeps every stage.
+
+use std::fmt;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use smallvec::SmallVec;
+
+use crate::base_string::{BaseString, Method, RequestUrl};
+use crate::credentials::{Credentials, Secret};
+use crate::error::{Error, ErrorKind, Part};
+use crate::header::{
+    append_to_query, authorization_header_len, check_realm, form_encode, write_authorization_header,
+};
+use crate::params::{cmp_encoded, Params};
+use crate::sign::{signing_key, Signature, SignatureMethod, SigningKey};
+
+/// Whether a `Content-Type` is `application/x-www-form-urlencoded`, the only
+/// body whose parameters are signed (§3.4.1.3.1). Parameters such as
+/// `; charset=UTF-8` do not matter; case does not matter.
+///
+/// ```
+/// use oauth1_signer::is_form_urlencoded;
+///
+/// assert!(is_form_urlencoded("application/x-www-form-urlencoded; charset=UTF-8"));
+/// assert!(!is_form_urlencoded("application/json"));
+/// ```
+pub fn is_form_urlencoded(content_type: &str) -> bool {
+    let media = content_type.split(';').next().unwrap_or_default();
+    media.trim().eq_ignore_ascii_case("application/x-www-form-urlencoded")
+}
+
+/// One HTTP request to sign: its method, URL and (form) body, plus the
+/// protocol parameters that belong to this request rather than to the signer.
+///
+/// ```
+/// use oauth1_signer::Request;
+///
+/// // v1.1: the form body is signed.
+/// let tweet = Request::post("https://api.x.com/1.1/statuses/update.json")
+///     .form_body(b"status=Hello%20Ladies");
+/// // v2: a JSON body is not signed.
+/// let v2 = Request::post("https://api.x.com/2/tweets")
+///     .body(Some("application/json"), br#"{"text":"hi"}"#);
+/// # let _ = (tweet, v2);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    method: &'a str,
+    url: &'a str,
+    form_body: Option<&'a [u8]>,
+    callback: Option<&'a str>,
+    verifier: Option<&'a str>,
+    protocol_params: &'a [(&'a str, &'a str)],
+}
+
+impl<'a> Request<'a> {
+    /// A request with any method (`GET`, `post`, `PATCH`...) and an absolute URL.
+    pub fn new(method: &'a str, url: &'a str) -> Self {
+        Request {
+            method,
+            url,
+            form_body: None,
+            callback: None,
+            verifier: None,
+            protocol_params: &[],
+        }
+    }
+
+    /// A `GET` request.
+    pub fn get(url: &'a str) -> Self {
+        Request::new("GET", url)
+    }
+
+    /// A `POST` request.
+    pub fn post(url: &'a str) -> Self {
+        Request::new("POST", url)
+    }
+
+    /// An `application/x-www-form-urlencoded` body, whose parameters are signed.
+    pub fn form_body(mut self, body: &'a [u8]) -> Self {
+        self.form_body = Some(body);
+        self
+    }
+
+    /// A body with its `Content-Type`: signed if it is form-urlencoded, left
+    /// out otherwise (a JSON body, as for the X API v2, is never signed).
+    pub fn body(mut self, content_type: Option<&str>, body: &'a [u8]) -> Self {
+        self.form_body = content_type.filter(|ct| is_form_urlencoded(ct)).map(|_| body);
+        self
+    }
+
+    /// `oauth_callback`, for a temporary-credentials (request-token) request.
+    pub fn callback(mut self, callback: &'a str) -> Self {
+        self.callback = Some(callback);
+        self
+    }
+
+    /// `oauth_verifier`, for a token-credentials (access-token) request.
+    pub fn verifier(mut self, verifier: &'a str) -> Self {
+        self.verifier = Some(verifier);
+        self
+    }
+
+    /// More `oauth_*` parameters to sign and send (an `oauth_body_hash`, say).
+    /// An `oauth_signature` among them is ignored.
+    pub fn protocol_params(mut self, params: &'a [(&'a str, &'a str)]) -> Self {
+        self.protocol_params = params;
+        self
+    }
+
+    /// The method.
+    pub fn method(&self) -> &'a str {
+        self.method
+    }
+
+    /// The URL.
+    pub fn url(&self) -> &'a str {
+        self.url
+    }
+}
+
+/// How the signer fills `oauth_nonce` or `oauth_timestamp`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Fill {
+    Fresh,
+    Pinned(String),
+    Omitted,
+}
+
+/// Signs requests with one set of credentials.
+///
+/// The keyed HMAC state is computed once, when the signer is built, and
+/// reused for every request. Nonces are 32 alphanumeric characters from a
+/// cryptographically secure generator; timestamps are Unix seconds; both can
+/// be pinned for reproducible output.
+///
+/// ```
+/// use oauth1_signer::{Credentials, Request, Signer};
+///
+/// let signer = Signer::new(Credentials::new("key", "secret").with_token("token", "token secret"));
+/// let header = signer.authorization(&Request::get("https://api.x.com/2/users/me"))?;
+/// assert!(header.starts_with("OAuth oauth_consumer_key=\"key\", oauth_nonce=\""));
+/// # Ok::<(), oauth1_signer::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Signer {
+    credentials: Credentials,
+    key: SigningKey,
+    realm: Option<String>,
+    version: bool,
+    nonce: Fill,
+    timestamp: Fill,
+}
+
+impl fmt::Debug for Signer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Signer")
+            .field("credentials", &self.credentials)
+            .field("method", &self.key.method())
+            .field("realm", &self.realm)
+            .field("version", &self.version)
+            .field("nonce", &self.nonce)
+            .field("timestamp", &self.timestamp)
+            .finish()
+    }
+}
+
+impl Signer {
+    /// An HMAC-SHA1 signer that sends `oauth_version="1.0"`, as the X API expects.
+    pub fn new(credentials: Credentials) -> Signer {
+        Signer {
+            key: SigningKey::hmac_sha1(
+                credentials.consumer_secret().expose(),
+                credentials.token_secret().expose(),
+            ),
+            credentials,
+            realm: None,
+            version: true,
+            nonce: Fill::Fresh,
+            timestamp: Fill::Fresh,
+        }
+    }
+
+    /// Uses another HMAC method or PLAINTEXT.
+    ///
+    /// # Errors
+    /// [`ErrorKind::MissingKey`] for an RSA method: use `with_rsa_key`.
+    pub fn with_method(mut self, method: SignatureMethod) -> Result<Signer, Error> {
+        self.key = SigningKey::new(
+            method,
+            self.credentials.consumer_secret().expose(),
+            self.credentials.token_secret().expose(),
+        )?;
+        Ok(self)
+    }
+
+    /// Uses a prepared key (for instance an RSA key from [`SigningKey::rsa_pem`]).
+    pub fn with_key(mut self, key: SigningKey) -> Signer {
+        self.key = key;
+        self
+    }
+
+    /// Sends `realm="..."` first in the header (never signed).
+    ///
+    /// # Errors
+    /// A realm holding `"`, `\`, CR, LF or another control character.
+    pub fn with_realm(mut self, realm: impl Into<String>) -> Result<Signer, Error> {
+        let realm = realm.into();
+        check_realm(&realm)?;
+        self.realm = Some(realm);
+        Ok(self)
+    }
+
+    /// Whether to send `oauth_version="1.0"` (default: yes; it is optional).
+    pub fn with_version(mut self, send: bool) -> Signer {
+        self.version = send;
+        self
+    }
+
+    /// Pins the nonce, for reproducible output (tests, bug reports).
+    pub fn with_nonce(mut self, nonce: impl Into<String>) -> Signer {
+        self.nonce = Fill::Pinned(nonce.into());
+        self
+    }
+
+    /// Sends no `oauth_nonce` at all (PLAINTEXT over TLS may omit it).
+    pub fn without_nonce(mut self) -> Signer {
+        self.nonce = Fill::Omitted;
+        self
+    }
+
+    /// Pins the timestamp, for reproducible output.
+    pub fn with_timestamp(mut self, timestamp: impl Into<String>) -> Signer {
+        self.timestamp = Fill::Pinned(timestamp.into());
+        self
+    }
+
+    /// Sends no `oauth_timestamp` at all.
+    pub fn without_timestamp(mut self) -> Signer {
+        self.timestamp = Fill::Omitted;
+        self
+    }
+
+    /// The credentials this signer uses.
+    pub fn credentials(&self) -> &Credentials {
+        &self.credentials
+    }
+
+    /// The signature method.
+    pub fn method(&self) -> SignatureMethod {
+        self.key.method()
+    }
+
+    /// The `Authorization` header value for `request`.
+    ///
+    /// # Errors
+    /// A request that cannot be signed as given: a bad method, URL or form
+    /// body, or protocol parameters given twice; for RSA, a failed signature.
+    pub fn authorization(&self, request: &Request<'_>) -> Result<String, Error> {
+        self.run(request, |run| {
+            let signature = run.sign(&self.key)?;
+            let sent = run.sent(&signature);
+            let realm = self.realm.as_deref();
+            let mut out = String::with_capacity(authorization_header_len(realm, sent.iter().copied()));
+            write_authorization_header(&mut out, realm, sent.iter().copied());
+            Ok(out)
+        })
+    }
+
+    /// The signed protocol parameters, for sending them in the header, the
+    /// form body (§3.5.2) or the query (§3.5.3).
+    ///
+    /// # Errors
+    /// As [`authorization`](Self::authorization).
+    pub fn sign(&self, request: &Request<'_>) -> Result<Signed, Error> {
+        self.run(request, |run| {
+            let signature = run.sign(&self.key)?;
+            let params = run
+                .sent(&signature)
+                .iter()
+                .map(|&(n, v)| (n.to_owned(), v.to_owned()))
+                .collect();
+            Ok(Signed {
+                params,
+                realm: self.realm.clone(),
+                secret: self.key.method() == SignatureMethod::Plaintext,
+            })
+        })
+    }
+
+    /// Signs `request` and keeps every stage: the collected parameters, the
+    /// normalised parameters, the base string URI, the base string (written by
+    /// the same code that streams it into the MAC), the signing key, the
+    /// signature and the header.
+    ///
+    /// # Errors
+    /// As [`authorization`](Self::authorization).
+    pub fn trace(&self, request: &Request<'_>) -> Result<Trace, Error> {
+        self.run(request, |run| {
+            let collected_params = run
+                .params
+                .iter()
+                .map(|p| (p.name().into_owned(), p.value().into_owned()))
+                .collect();
+            let base_string_uri = run.url.base_string_uri().to_string();
+            let normalized = run.params.normalize();
+            let normalized_params = normalized.to_string();
+            let base = BaseString::new(run.method, run.url.base_string_uri(), normalized);
+            let mut base_string = String::new();
+            base.write_to(&mut base_string);
+            let signature = self.key.sign(&base)?;
+            let mut authorization_header = String::new();
+            write_authorization_header(
+                &mut authorization_header,
+                self.realm.as_deref(),
+                run.sent(&signature).iter().copied(),
+            );
+            let signing_key = (!self.key.method().is_rsa()).then(|| {
+                signing_key(
+                    self.credentials.consumer_secret().expose(),
+                    self.credentials.token_secret().expose(),
+                )
+            });
+            Ok(Trace {
+                collected_params,
+                normalized_params,
+                base_string_uri,
+                base_string,
+                signing_key,
+                signature,
+                authorization_header,
+            })
+        })
+    }
+
+    fn run<R>(&self, request: &Request<'_>, f: impl FnOnce(&mut Run<'_>) -> Result<R, Error>) -> Result<R, Error> {
+        let mut nonce_buf = [0u8; 32];
+        let mut timestamp_buf = [0u8; 20];
+        let nonce = match &self.nonce {
+            Fill::Fresh => Some(fresh_nonce(&mut nonce_buf)),
+            Fill::Pinned(n) => Some(n.as_str()),
+            Fill::Omitted => None,
+        };
+        let timestamp = match &self.timestamp {
+            Fill::Fresh => Some(now(&mut timestamp_buf)?),
+            Fill::Pinned(t) => Some(t.as_str()),
+            Fill::Omitted => None,
+        };
+        let method = Method::parse(request.method)?;
+        let url = RequestUrl::parse(request.url)?;
+
+        let mut protocol: SmallVec<[(&str, &str); 12]> = SmallVec::new();
+        protocol.push(("oauth_consumer_key", self.credentials.consumer_key()));
+        if let Some(token) = self.credentials.token() {
+            protocol.push(("oauth_token", token));
+        }
+        protocol.push(("oauth_signature_method", self.key.method().as_str()));
+        if let Some(t) = timestamp {
+            protocol.push(("oauth_timestamp", t));
+        }
+        if let Some(n) = nonce {
+            protocol.push(("oauth_nonce", n));
+        }
+        if self.version {
+            protocol.push(("oauth_version", "1.0"));
+        }
+        if let Some(c) = request.callback {
+            protocol.push(("oauth_callback", c));
+        }
+        if let Some(v) = request.verifier {
+            protocol.push(("oauth_verifier", v));
+        }
+        for &(name, value) in request.protocol_params {
+            if name == "oauth_signature" {
+                continue;
+            }
+            if !name.starts_with("oauth_") {
+                return Err(ErrorKind::NotAProtocolParameter { name: name.into() }.into());
+            }
+            if protocol.iter().any(|&(n, _)| n == name) {
+                return Err(ErrorKind::DuplicateProtocolParameter { name: name.into() }.into());
+            }
+            protocol.push((name, value));
+        }
+
+        let mut params = Params::new();
+        if let Some(query) = url.query() {
+            params.extend_encoded(query.as_bytes(), Part::Url, url.query_offset())?;
+        }
+        let own = params.len();
+        for &(name, value) in &protocol {
+            params.push(name, value);
+        }
+        if let Some(body) = request.form_body {
+            params.extend_form(body)?;
+        }
+        // A protocol parameter that also arrives in the query or the body would
+        // be sent twice, which RFC 5849 §3.5 forbids and providers reject.
+        for (i, p) in params.iter().enumerate() {
+            if (own..own + protocol.len()).contains(&i) {
+                continue;
+            }
+            let name = p.name();
+            if name.starts_with(b"oauth_") && protocol.iter().any(|&(n, _)| n.as_bytes() == &name[..]) {
+                return Err(ErrorKind::DuplicateProtocolParameter {
+                    name: String::from_utf8_lossy(&name).into_owned(),
+                }
+                .into());
+            }
+        }
+        let mut run = Run {
+            method,
+            url,
+            params,
+            protocol,
+        };
+        f(&mut run)
+    }
+}
+
+/// The stages of one request, while it is being signed.
+struct Run<'a> {
+    method: Method<'a>,
+    url: RequestUrl<'a>,
+    params: Params<'a>,
+    protocol: SmallVec<[(&'a str, &'a str); 12]>,
+}
+
+impl<'a> Run<'a> {
+    fn sign(&mut self, key: &SigningKey) -> Result<Signature, Error> {
+        let base = BaseString::new(self.method, self.url.base_string_uri(), self.params.normalize());
+        key.sign(&base)
+    }
+
+    /// The protocol parameters as sent: with the signature, sorted by name.
+    fn sent<'s>(&'s self, signature: &'s Signature) -> SmallVec<[(&'s str, &'s str); 12]> {
+        let mut sent: SmallVec<[(&str, &str); 12]> = self.protocol.iter().copied().collect();
+        sent.push(("oauth_signature", signature.as_str()));
+        sent.sort_by(|a, b| cmp_encoded(a.0.as_bytes(), b.0.as_bytes()));
+        sent
+    }
+}
+
+fn fresh_nonce(buf: &mut [u8; 32]) -> &str {
+    use rand::RngExt as _;
+    let mut rng = rand::rng();
+    for b in buf.iter_mut() {
+        *b = rng.sample(rand::distr::Alphanumeric);
+    }
+    std::str::from_utf8(buf).unwrap_or_default()
+}
+
+fn now(buf: &mut [u8; 20]) -> Result<&str, Error> {
+    let mut secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_err(|_| ErrorKind::ClockBeforeEpoch)?
+        .as_secs();
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (secs % 10) as u8;
+        secs /= 10;
+        if secs == 0 {
+            break;
+        }
+    }
+    Ok(std::str::from_utf8(&buf[i..]).unwrap_or_default())
+}
+
+/// The signed protocol parameters of one request (from [`Signer::sign`]).
+#[derive(Clone)]
+pub struct Signed {
+    params: Vec<(String, String)>,
+    realm: Option<String>,
+    secret: bool,
+}
+
+impl Signed {
+    /// The protocol parameters, `oauth_signature` included, sorted by name.
+    pub fn params(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.params.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+    }
+
+    /// The `oauth_signature` value (not percent-encoded).
+    pub fn signature(&self) -> &str {
+        self.params()
+            .find(|(n, _)| *n == "oauth_signature")
+            .map_or("", |(_, v)| v)
+    }
+
+    /// The `Authorization` header value (§3.5.1).
+    pub fn authorization_header(&self) -> String {
+        let realm = self.realm.as_deref();
+        let mut out = String::with_capacity(authorization_header_len(realm, self.params()));
+        write_authorization_header(&mut out, realm, self.params());
+        out
+    }
+
+    /// The protocol parameters form-encoded, to append to a form body with `&`
+    /// (§3.5.2).
+    pub fn form_params(&self) -> String {
+        form_encode(self.params())
+    }
+
+    /// `url` with the protocol parameters added to its query (§3.5.3).
+    pub fn url_with_query(&self, url: &str) -> String {
+        append_to_query(url, self.params())
+    }
+}
+
+impl fmt::Debug for Signed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut list = f.debug_list();
+        for (n, v) in self.params() {
+            if self.secret && n == "oauth_signature" {
+                list.entry(&(n, "<redacted PLAINTEXT>"));
+            } else {
+                list.entry(&(n, v));
+            }
+        }
+        list.finish()
+    }
+}
+
+/// Every stage of one signature, from [`Signer::trace`].
+///
+/// `Debug` hides the signing key (and a PLAINTEXT signature, which is the
+/// key); the fields are there for whoever needs them.
+#[derive(Clone)]
+#[non_exhaustive]
+pub struct Trace {
+    /// Decoded `(name, value)` pairs in the order collected: query, protocol, body.
+    pub collected_params: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The normalised parameter string (§3.4.1.3.2).
+    pub normalized_params: String,
+    /// The base string URI (§3.4.1.2).
+    pub base_string_uri: String,
+    /// The signature base string (§3.4.1.1), exactly the bytes that were signed.
+    pub base_string: String,
+    /// The HMAC / PLAINTEXT key; `None` for RSA methods.
+    pub signing_key: Option<Secret>,
+    /// The signature.
+    pub signature: Signature,
+    /// The `Authorization` header value.
+    pub authorization_header: String,
+}
+
+impl fmt::Debug for Trace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plaintext = matches!(self.signing_key.as_ref(), Some(k) if k.expose() == self.signature.as_str());
+        f.debug_struct("Trace")
+            .field("normalized_params", &self.normalized_params)
+            .field("base_string_uri", &self.base_string_uri)
+            .field("base_string", &self.base_string)
+            .field("signing_key", &self.signing_key)
+            .field("signature", &self.signature)
+            .field(
+                "authorization_header",
+                if plaintext { &"<redacted: contains the PLAINTEXT signature>" } else { &self.authorization_header },
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn signer() -> Signer {
+        Signer::new(Credentials::new("ck", "cs").with_token("tk", "ts"))
+            .with_nonce("n")
+            .with_timestamp("1")
+    }
+
+    #[test]
+    fn fresh_nonce_and_timestamp() {
+        let s = Signer::new(Credentials::new("ck", "cs"));
+        let t = s.trace(&Request::get("https://h/")).unwrap();
+        let nonce = t.collected_params.iter().find(|(n, _)| n == b"oauth_nonce").unwrap();
+        assert_eq!(nonce.1.len(), 32);
+        assert!(nonce.1.iter().all(u8::is_ascii_alphanumeric));
+        let ts = t.collected_params.iter().find(|(n, _)| n == b"oauth_timestamp").unwrap();
+        let ts: u64 = std::str::from_utf8(&ts.1).unwrap().parse().unwrap();
+        assert!(ts > 1_700_000_000);
+        let other = s.trace(&Request::get("https://h/")).unwrap();
+        assert_ne!(t.normalized_params, other.normalized_params, "nonces repeat");
+    }
+
+    #[test]
+    fn protocol_parameter_in_query_is_refused() {
+        let e = signer().authorization(&Request::get("https://h/?oauth_nonce=x")).unwrap_err();
+        assert_eq!(e.kind(), &ErrorKind::DuplicateProtocolParameter { name: "oauth_nonce".into() });
+        let e = signer()
+            .authorization(&Request::get("https://h/").protocol_params(&[("oauth_token", "x")]))
+            .unwrap_err();
+        assert_eq!(e.kind(), &ErrorKind::DuplicateProtocolParameter { name: "oauth_token".into() });
+        let e = signer()
+            .authorization(&Request::get("https://h/").protocol_params(&[("x_extra", "x")]))
+            .unwrap_err();
+        assert_eq!(e.kind(), &ErrorKind::NotAProtocolParameter { name: "x_extra".into() });
+    }
+
+    #[test]
+    fn json_body_is_not_signed_and_form_body_is() {
+        let s = signer();
+        let json = s.trace(&Request::post("https://h/").body(Some("application/json"), b"a=1")).unwrap();
+        assert!(!json.normalized_params.contains("a=1"));
+        let form = s
+            .trace(&Request::post("https://h/").body(Some("application/x-www-form-urlencoded;charset=utf-8"), b"a=1"))
+            .unwrap();
+        assert!(form.normalized_params.starts_with("a=1&"));
+    }
+
+    #[test]
+    fn the_three_transmissions_carry_the_same_signature() {
+        let s = signer();
+        let req = Request::get("https://h/p?q=1");
+        let signed = s.sign(&req).unwrap();
+        assert_eq!(signed.authorization_header(), s.authorization(&req).unwrap());
+        assert!(signed.form_params().contains(&format!(
+            "oauth_signature={}",
+            crate::percent_encode_str(signed.signature())
+        )));
+        assert!(signed.url_with_query("https://h/p?q=1").starts_with("https://h/p?q=1&oauth_consumer_key=ck&"));
+    }
+
+    #[test]
+    fn debug_never_shows_secrets() {
+        let s = Signer::new(Credentials::new("ck", "consumer-SECRET").with_token("tk", "token-SECRET"))
+            .with_method(SignatureMethod::Plaintext)
+            .unwrap();
+        let req = Request::get("https://h/");
+        for shown in [
+            format!("{s:?}"),
+            format!("{:?}", s.sign(&req).unwrap()),
+            format!("{:?}", s.trace(&req).unwrap()),
+        ] {
+            assert!(!shown.contains("SECRET"), "{shown}");
+        }
+    }
+}
