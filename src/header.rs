@@ -85,13 +85,21 @@ pub(crate) fn write_authorization_header<'a, S: Sink + ?Sized>(
 /// ```
 ///
 /// # Errors
-/// A realm that [`check_realm`] refuses.
+/// A realm that [`check_realm`] refuses; an empty parameter name (a header
+/// parameter needs a name), as [`ErrorKind::InvalidByte`] at the `=` where
+/// the name should have been.
 pub fn authorization_header<'a>(
     realm: Option<&str>,
     params: impl IntoIterator<Item = (&'a str, &'a str)> + Clone,
 ) -> Result<String, Error> {
     if let Some(r) = realm {
         check_realm(r)?;
+    }
+    if let Some(i) = params.clone().into_iter().position(|(name, _)| name.is_empty()) {
+        // The offset the '=' would have had in the header.
+        let before = authorization_header_len(realm, params.clone().into_iter().take(i));
+        let at = before + usize::from(i > 0) * 2;
+        return Err(Error::invalid_byte(Part::Header, at, b'=', "a parameter name (names cannot be empty)"));
     }
     let mut out = String::with_capacity(authorization_header_len(realm, params.clone()));
     write_authorization_header(&mut out, realm, params);
@@ -320,6 +328,15 @@ mod tests {
             let e = parse_authorization_header(h).unwrap_err();
             assert_eq!(e.offset(), Some((Part::Header, at)), "{h:?}: {e}");
         }
+    }
+
+    #[test]
+    fn empty_names_are_refused_where_they_would_stand() {
+        let e = authorization_header(None, [("a", "1"), ("", "2")]).unwrap_err();
+        // `OAuth a="1", ` is 13 bytes, so the `=` would be at offset 13.
+        assert_eq!(e.offset(), Some((Part::Header, 13)));
+        let e = authorization_header(Some("r"), [("", "2")]).unwrap_err();
+        assert_eq!(e.offset(), Some((Part::Header, 17)));
     }
 
     #[test]

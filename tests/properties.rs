@@ -1,0 +1,183 @@
+//! Property tests: the codec round-trips and its output has the RFC's shape,
+//! the fast encoder equals an obviously-correct naive one, normalisation does
+//! not depend on input order and sorts exactly as the encoded strings sort,
+//! headers parse back to what built them, and no parsing entry point panics
+//! on arbitrary input.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use oauth1_signer::{
+    authorization_header, form_decode, parse_authorization_header, percent_decode, percent_encode, Credentials,
+    Method, Params, Request, RequestUrl, Signer,
+};
+use proptest::prelude::*;
+
+/// The reference: RFC 3986 §2.3 unreserved bytes as they are, every other byte
+/// as `%XX` with upper-case hex. Nothing clever.
+fn naive_encode(input: &[u8]) -> String {
+    let mut out = String::new();
+    for &b in input {
+        if b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_' || b == b'~' {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Whether `s` matches `([A-Za-z0-9._~-]|%[0-9A-F]{2})*`.
+fn has_encoded_shape(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = |c: u8| c.is_ascii_digit() || (b'A'..=b'F').contains(&c);
+            if !(b.get(i + 1).is_some_and(|&c| hex(c)) && b.get(i + 2).is_some_and(|&c| hex(c))) {
+                return false;
+            }
+            i += 3;
+        } else if b[i].is_ascii_alphanumeric() || b"._~-".contains(&b[i]) {
+            i += 1;
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
+/// Text that is heavy in the characters that break signatures.
+fn tricky_text() -> impl Strategy<Value = String> {
+    proptest::string::string_regex("[a-zA-Z0-9 !*'()+&=%~._\\-/?#\\[\\]é☃😀\u{0}\t]{0,24}").unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn decode_of_encode_is_identity(input in proptest::collection::vec(any::<u8>(), 0..300)) {
+        let encoded = percent_encode(&input).to_string();
+        prop_assert_eq!(percent_decode(encoded.as_bytes()).unwrap().into_bytes().into_owned(), input.clone());
+        // An encoding never holds '+', so form decoding gives the same bytes.
+        prop_assert_eq!(form_decode(encoded.as_bytes()).unwrap().into_bytes().into_owned(), input);
+    }
+
+    #[test]
+    fn encoder_output_has_the_rfc_shape(input in proptest::collection::vec(any::<u8>(), 0..300)) {
+        let encoded = percent_encode(&input).to_string();
+        prop_assert!(has_encoded_shape(&encoded), "{encoded}");
+    }
+
+    #[test]
+    fn fast_encoder_equals_the_naive_one(input in proptest::collection::vec(any::<u8>(), 0..2000)) {
+        let want = naive_encode(&input);
+        prop_assert_eq!(percent_encode(&input).to_string(), want.clone());
+        let mut sunk = Vec::new();
+        percent_encode(&input).write_to(&mut sunk);
+        prop_assert_eq!(sunk, want.as_bytes());
+        prop_assert_eq!(percent_encode(&input).len(), want.len());
+        let cow: std::borrow::Cow<str> = percent_encode(&input).into();
+        prop_assert_eq!(cow, want);
+    }
+
+    #[test]
+    fn normalisation_ignores_input_order_and_sorts_by_encoded_strings(
+        pairs in proptest::collection::vec((tricky_text(), tricky_text()), 0..12)
+            .prop_flat_map(|v| (Just(v.clone()), Just(v).prop_shuffle()))
+    ) {
+        let (original, shuffled) = pairs;
+        let normalized = |list: &[(String, String)]| {
+            let mut p = Params::new();
+            for (n, v) in list {
+                p.push(n, v);
+            }
+            p.normalize().to_string()
+        };
+        prop_assert_eq!(normalized(&original), normalized(&shuffled));
+
+        // The reference: encode every name and value, sort the encoded pairs
+        // (name, then value), join. `oauth_signature` is never signed.
+        let mut encoded: Vec<(String, String)> = original
+            .iter()
+            .filter(|(n, _)| n != "oauth_signature")
+            .map(|(n, v)| (naive_encode(n.as_bytes()), naive_encode(v.as_bytes())))
+            .collect();
+        encoded.sort();
+        let want = encoded.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join("&");
+        prop_assert_eq!(normalized(&original), want);
+    }
+
+    #[test]
+    fn form_encoded_and_literal_parameters_normalise_alike(pairs in proptest::collection::vec((tricky_text(), tricky_text()), 1..8)) {
+        // The same pairs, once pushed as literal text and once as a form body
+        // (encoded by the naive encoder, spaces as '+'), normalise the same.
+        let mut literal = Params::new();
+        for (n, v) in &pairs {
+            literal.push(n, v);
+        }
+        let body = pairs
+            .iter()
+            .map(|(n, v)| format!("{}={}", naive_encode(n.as_bytes()).replace("%20", "+"), naive_encode(v.as_bytes())))
+            .collect::<Vec<_>>()
+            .join("&");
+        let mut form = Params::new();
+        form.extend_form(body.as_bytes()).unwrap();
+        prop_assert_eq!(literal.normalize().to_string(), form.normalize().to_string());
+    }
+
+    #[test]
+    fn a_built_header_parses_back(
+        realm in proptest::option::of("[ -!#-\\[\\]-~]{0,16}"),
+        params in proptest::collection::vec((tricky_text().prop_filter("names are not empty", |n| !n.is_empty()), tricky_text()), 0..8),
+    ) {
+        let refs: Vec<(&str, &str)> = params.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        let header = authorization_header(realm.as_deref(), refs.iter().copied()).unwrap();
+        let mut want: Vec<(String, String)> = params.clone();
+        if let Some(r) = &realm {
+            want.insert(0, ("realm".into(), r.clone()));
+        }
+        prop_assert_eq!(parse_authorization_header(&header).unwrap(), want);
+    }
+
+    #[test]
+    fn parsers_never_panic_and_point_inside_their_input(input in ".{0,64}", bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+        let within = |r: Result<(), oauth1_signer::Error>, len: usize| {
+            if let Err(e) = r {
+                if let Some((_, at)) = e.offset() {
+                    assert!(at <= len, "offset {at} past the end ({len}): {e}");
+                }
+                assert!(!e.to_string().is_empty());
+            }
+        };
+        within(RequestUrl::parse(&input).map(|_| ()), input.len());
+        let url = format!("https://h/p?{input}");
+        within(RequestUrl::parse(&url).map(|_| ()), url.len());
+        within(Params::new().extend_query(&input), input.len());
+        within(Params::new().extend_form(&bytes), bytes.len());
+        within(parse_authorization_header(&input).map(|_| ()), input.len());
+        let header = format!("OAuth {input}");
+        within(parse_authorization_header(&header).map(|_| ()), header.len());
+        within(percent_decode(&bytes).map(|_| ()), bytes.len());
+        within(form_decode(&bytes).map(|_| ()), bytes.len());
+        within(Method::parse(&input).map(|_| ()), input.len());
+        let signer = Signer::new(Credentials::new("k", "s")).with_nonce("n").with_timestamp("1");
+        within(signer.authorization(&Request::new(&input, &url).form_body(&bytes)).map(|_| ()), url.len().max(bytes.len()));
+    }
+}
+
+#[cfg(feature = "json")]
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn request_json_never_panics(input in ".{0,96}", url in ".{0,32}", body in ".{0,32}") {
+        use oauth1_signer::json::RequestSpec;
+        let _ = RequestSpec::from_json(&input);
+        // Well-formed JSON with arbitrary field values reaches the signer.
+        let doc = serde_json::json!({"method": "POST", "url": url, "form_body": body, "consumer_key": input, "nonce": "n", "timestamp": "1"});
+        if let Ok(spec) = RequestSpec::from_json(&doc.to_string()) {
+            if let Ok(signer) = spec.signer() {
+                let _ = signer.trace(&spec.request());
+            }
+        }
+    }
+}
