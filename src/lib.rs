@@ -56,6 +56,8 @@
 //!
 //! # Features
 //! - `rsa`: `RSA-SHA1` and `RSA-SHA256` with PEM keys (PKCS#1 and PKCS#8).
+//! - `json`: `RequestSpec`, a request to sign as JSON, in the schema of the
+//!   test vectors' inputs (serde).
 //! - `cli`: the `oauth1` command-line tool.
 //!
 //! [RFC 5849]: https://www.rfc-editor.org/rfc/rfc5849
@@ -67,6 +69,8 @@ pub mod credentials;
 pub mod encode;
 pub mod error;
 pub mod header;
+#[cfg(feature = "json")]
+pub mod json;
 pub mod params;
 pub mod sign;
 pub mod signer;
@@ -77,6 +81,8 @@ pub use credentials::{Credentials, Secret};
 pub use encode::{encoded_len, form_decode, is_unreserved, percent_decode, percent_encode, percent_encode_str, Decoded, PercentEncode};
 pub use error::{Error, ErrorKind, Part};
 pub use header::{append_to_query, authorization_header, check_realm, form_encode, parse_authorization_header};
+#[cfg(feature = "json")]
+pub use json::{JsonError, RequestSpec};
 pub use params::{Normalized, Param, Params};
 pub use sign::{signing_key, Signature, SignatureMethod, Signing, SigningKey};
 pub use signer::{is_form_urlencoded, Request, Signed, Signer, Trace};

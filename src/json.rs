@@ -1,0 +1,655 @@
+//! A request to sign, as JSON (feature `json`).
+//!
+//! The schema is the one of the `inputs` of this crate's test vectors
+//! (`fixtures/README.md`, "Request inputs"), so a vector, a bug report and a
+//! command-line request file are the same thing:
+//!
+//! ```text
+//! {"method", "url", "form_body"?, "consumer_key", "consumer_secret"?, "token"?,
+//!  "token_secret"?, "signature_method"?, "timestamp"?, "nonce"?, "version"?,
+//!  "callback"?, "verifier"?, "realm"?, "extra_oauth_params"?: [[name, value], ...],
+//!  "rsa_private_key"?: PEM}
+//! ```
+//!
+//! It is taken literally: a field that is absent is not sent. No `nonce` means
+//! no `oauth_nonce`, no `timestamp` no `oauth_timestamp`, no `version` no
+//! `oauth_version` (the only version there is, `"1.0"`, is the only one
+//! accepted); an absent secret is empty; an absent `signature_method` is
+//! `HMAC-SHA1`. Fields it does not know (`id`, `rsa_certificate`...) are
+//! ignored. This reproduces the X developer docs' "Creating a signature"
+//! example (vector `x-docs-creating-a-signature`):
+//!
+//! ```
+//! use oauth1_signer::RequestSpec;
+//!
+//! let spec = RequestSpec::from_json(r#"{
+//!     "id": "x-docs-creating-a-signature",
+//!     "method": "POST",
+//!     "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true",
+//!     "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21",
+//!     "consumer_key": "xvz1evFS4wEEPTGEFPHBog",
+//!     "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw",
+//!     "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb",
+//!     "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE",
+//!     "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg",
+//!     "timestamp": "1318622958",
+//!     "version": "1.0",
+//!     "signature_method": "HMAC-SHA1"
+//! }"#)?;
+//!
+//! let trace = spec.trace()?;
+//! assert_eq!(trace.signature.as_str(), "Ls93hJiZbQ3akF3HF3x1Bz8/zU4=");
+//! assert_eq!(trace.base_string_uri, "https://api.x.com/1.1/statuses/update.json");
+//! # Ok::<(), oauth1_signer::JsonError>(())
+//! ```
+//!
+//! `Debug` never shows the secrets or the private key; `Serialize` writes
+//! them, since a request file has to hold them.
+
+use std::fmt;
+
+use serde::de::{self, Deserializer, Unexpected, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+
+use crate::credentials::Credentials;
+use crate::error::{Error, ErrorKind};
+use crate::sign::{SignatureMethod, SigningKey};
+use crate::signer::{Request, Signer, Trace};
+
+/// One request to sign, with its credentials and protocol parameters, in the
+/// schema of the test vectors' `inputs`.
+///
+/// Build it with [`from_json`](RequestSpec::from_json) (or any serde
+/// deserializer), then get a [`Signer`] and a [`Request`] from it, or the
+/// whole [`Trace`] at once.
+///
+/// ```
+/// use oauth1_signer::RequestSpec;
+///
+/// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
+/// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
+/// let spec = RequestSpec::from_json(json)?;
+/// assert_eq!(spec.consumer_key, "xvz1evFS4wEEPTGEFPHBog");
+/// assert!(spec.version);
+///
+/// let shown = format!("{spec:?}");
+/// assert!(shown.contains("xvz1evFS4wEEPTGEFPHBog"));
+/// assert!(!shown.contains("kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw")); // consumer secret
+/// assert!(!shown.contains("LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE")); // token secret
+///
+/// // Serialising gives the same schema back.
+/// let again = RequestSpec::from_json(&serde_json::to_string(&spec).unwrap())?;
+/// assert_eq!(again, spec);
+/// # Ok::<(), oauth1_signer::JsonError>(())
+/// ```
+#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct RequestSpec {
+    /// The HTTP method, as sent (the base string upper-cases it).
+    pub method: String,
+    /// The absolute URL, exactly as sent; its query is signed.
+    pub url: String,
+    /// A raw `application/x-www-form-urlencoded` body, whose parameters are
+    /// signed; `Some("")` is an empty form body, `None` no form body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form_body: Option<String>,
+    /// `oauth_consumer_key`.
+    pub consumer_key: String,
+    /// The consumer secret; absent is empty.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "secret")]
+    pub consumer_secret: Option<String>,
+    /// `oauth_token`; absent means none is sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    /// The token secret; absent is empty. It goes into the signing key even
+    /// without a `token`.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "secret")]
+    pub token_secret: Option<String>,
+    /// `oauth_signature_method` (any case); absent is `HMAC-SHA1`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature_method: Option<String>,
+    /// `oauth_timestamp`; absent means none is sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<String>,
+    /// `oauth_nonce`; absent means none is sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nonce: Option<String>,
+    /// Whether `oauth_version="1.0"` is sent: `"version": "1.0"` in JSON, or
+    /// no `version` at all. Any other version is refused when parsing.
+    #[serde(default, skip_serializing_if = "is_false", with = "version")]
+    pub version: bool,
+    /// `oauth_callback`, for a temporary-credentials request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub callback: Option<String>,
+    /// `oauth_verifier`, for a token-credentials request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verifier: Option<String>,
+    /// `realm`, sent first in the header and never signed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub realm: Option<String>,
+    /// More `oauth_*` parameters, as `[name, value]` pairs. An
+    /// `oauth_signature` among them is ignored, as a verifier would.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra_oauth_params: Vec<(String, String)>,
+    /// A PEM private key (PKCS#1 or PKCS#8) for `RSA-SHA1` and `RSA-SHA256`.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "secret")]
+    pub rsa_private_key: Option<String>,
+}
+
+impl RequestSpec {
+    /// Parses a request from JSON text.
+    ///
+    /// ```
+    /// use oauth1_signer::{JsonError, RequestSpec};
+    ///
+    /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
+    /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
+    /// let spec = RequestSpec::from_json(json)?;
+    /// assert_eq!(spec.nonce.as_deref(), Some("kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg"));
+    ///
+    /// let err = RequestSpec::from_json(&json.replace("\"1.0\"", "\"2.0\"")).unwrap_err();
+    /// assert!(err.to_string().contains("expected \"1.0\""), "{err}");
+    /// assert_eq!(err.line_column(), Some((1, 517))); // just after "2.0"
+    /// assert!(matches!(RequestSpec::from_json("{\"method\": }"), Err(JsonError::Json(_))));
+    /// # Ok::<(), JsonError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`JsonError::Json`], with a line and column, for text that is not
+    /// JSON, a missing `method`, `url` or `consumer_key`, a field of the wrong
+    /// type, or a `version` other than `"1.0"`. The message never holds the
+    /// value of a secret.
+    pub fn from_json(json: &str) -> Result<RequestSpec, JsonError> {
+        Ok(serde_json::from_str(json)?)
+    }
+
+    /// The signer for this request, taken literally: an absent nonce or
+    /// timestamp is not sent.
+    ///
+    /// ```
+    /// use oauth1_signer::RequestSpec;
+    ///
+    /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
+    /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
+    /// let spec = RequestSpec::from_json(json)?;
+    /// let signer = spec.signer()?;
+    /// let params = spec.protocol_params();
+    /// let header = signer.authorization(&spec.request(&params))?;
+    /// assert!(header.contains(r#"oauth_signature="Ls93hJiZbQ3akF3HF3x1Bz8%2FzU4%3D""#));
+    /// # Ok::<(), oauth1_signer::JsonError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// An unknown `signature_method`; an RSA method without
+    /// `rsa_private_key`, or a key that cannot be read (or, without the `rsa`
+    /// feature, any key); a `rsa_private_key` for a method that is not RSA; a
+    /// `realm` that cannot be written in a header.
+    pub fn signer(&self) -> Result<Signer, Error> {
+        self.build_signer(false)
+    }
+
+    /// As [`signer`](Self::signer), except that an absent nonce or timestamp
+    /// is made afresh for every request, as a live client does.
+    ///
+    /// ```
+    /// use oauth1_signer::RequestSpec;
+    ///
+    /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
+    /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
+    /// let mut spec = RequestSpec::from_json(json)?;
+    /// spec.nonce = None;
+    /// let params = spec.protocol_params();
+    ///
+    /// let literal = spec.signer()?.authorization(&spec.request(&params))?;
+    /// assert!(!literal.contains("oauth_nonce"));
+    /// let live = spec.fresh_signer()?.authorization(&spec.request(&params))?;
+    /// assert!(live.contains("oauth_nonce=\""));
+    /// assert!(live.contains("oauth_timestamp=\"1318622958\""));
+    /// # Ok::<(), oauth1_signer::JsonError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`signer`](Self::signer).
+    pub fn fresh_signer(&self) -> Result<Signer, Error> {
+        self.build_signer(true)
+    }
+
+    fn build_signer(&self, fresh: bool) -> Result<Signer, Error> {
+        let consumer_secret = self.consumer_secret.as_deref().unwrap_or_default();
+        let token_secret = self.token_secret.as_deref().unwrap_or_default();
+        let credentials = Credentials::new(self.consumer_key.as_str(), consumer_secret);
+        let credentials = match &self.token {
+            Some(token) => credentials.with_token(token.as_str(), token_secret),
+            None => credentials.with_token_secret(token_secret),
+        };
+        let method = match &self.signature_method {
+            Some(name) => name.parse()?,
+            None => SignatureMethod::default(),
+        };
+        let mut signer = Signer::new(credentials).with_version(self.version);
+        signer = match &self.rsa_private_key {
+            Some(pem) => signer.with_key(rsa_key(method, pem)?),
+            None => signer.with_method(method)?,
+        };
+        if let Some(realm) = &self.realm {
+            signer = signer.with_realm(realm.as_str())?;
+        }
+        signer = match (&self.nonce, fresh) {
+            (Some(nonce), _) => signer.with_nonce(nonce.as_str()),
+            (None, false) => signer.without_nonce(),
+            (None, true) => signer,
+        };
+        signer = match (&self.timestamp, fresh) {
+            (Some(timestamp), _) => signer.with_timestamp(timestamp.as_str()),
+            (None, false) => signer.without_timestamp(),
+            (None, true) => signer,
+        };
+        Ok(signer)
+    }
+
+    /// The `extra_oauth_params` as borrowed pairs, to hand to
+    /// [`request`](Self::request).
+    ///
+    /// ```
+    /// use oauth1_signer::RequestSpec;
+    ///
+    /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
+    /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
+    /// let mut spec = RequestSpec::from_json(json)?;
+    /// assert!(spec.protocol_params().is_empty());
+    /// // A signature sent along is never signed, so it changes nothing.
+    /// spec.extra_oauth_params.push(("oauth_signature".into(), "ignored".into()));
+    /// assert_eq!(spec.protocol_params(), [("oauth_signature", "ignored")]);
+    /// assert_eq!(spec.trace()?.signature.as_str(), "Ls93hJiZbQ3akF3HF3x1Bz8/zU4=");
+    /// # Ok::<(), oauth1_signer::JsonError>(())
+    /// ```
+    pub fn protocol_params(&self) -> Vec<(&str, &str)> {
+        self.extra_oauth_params
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_str()))
+            .collect()
+    }
+
+    /// The request: method, URL, form body, callback, verifier, and the
+    /// extra protocol parameters, which must be
+    /// [`protocol_params`](Self::protocol_params) (a [`Request`] borrows them
+    /// as `&str` pairs, which this spec, holding `String`s, cannot lend
+    /// itself).
+    ///
+    /// ```
+    /// use oauth1_signer::RequestSpec;
+    ///
+    /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
+    /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
+    /// let spec = RequestSpec::from_json(json)?;
+    /// let params = spec.protocol_params();
+    /// let request = spec.request(&params);
+    /// assert_eq!(request.method(), "POST");
+    /// assert_eq!(request.url(), "https://api.x.com/1.1/statuses/update.json?include_entities=true");
+    /// # Ok::<(), oauth1_signer::JsonError>(())
+    /// ```
+    pub fn request<'a>(&'a self, protocol_params: &'a [(&'a str, &'a str)]) -> Request<'a> {
+        let mut request = Request::new(&self.method, &self.url).protocol_params(protocol_params);
+        if let Some(body) = &self.form_body {
+            request = request.form_body(body.as_bytes());
+        }
+        if let Some(callback) = &self.callback {
+            request = request.callback(callback);
+        }
+        if let Some(verifier) = &self.verifier {
+            request = request.verifier(verifier);
+        }
+        request
+    }
+
+    /// Signs the request with [`signer`](Self::signer) and keeps every stage.
+    ///
+    /// ```
+    /// use oauth1_signer::RequestSpec;
+    ///
+    /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
+    /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
+    /// let trace = RequestSpec::from_json(json)?.trace()?;
+    /// let parts: Vec<&str> = trace.base_string.split('&').collect();
+    /// assert_eq!(parts[0], "POST");
+    /// assert_eq!(parts[1], "https%3A%2F%2Fapi.x.com%2F1.1%2Fstatuses%2Fupdate.json");
+    /// assert!(parts[2].ends_with("%26status%3DHello%2520Ladies%2520%252B%2520Gentlemen%252C%2520a%2520signed%2520OAuth%2520request%2521"));
+    /// assert_eq!(
+    ///     trace.signing_key.unwrap().expose(),
+    ///     "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw&LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE"
+    /// );
+    /// assert_eq!(trace.signature.as_str(), "Ls93hJiZbQ3akF3HF3x1Bz8/zU4=");
+    /// # Ok::<(), oauth1_signer::JsonError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`signer`](Self::signer), and then as [`Signer::trace`]: a bad
+    /// method, URL or form body, or a protocol parameter given twice.
+    pub fn trace(&self) -> Result<Trace, Error> {
+        let params = self.protocol_params();
+        self.signer()?.trace(&self.request(&params))
+    }
+
+    /// Signs the request with [`signer`](Self::signer): the `Authorization`
+    /// header value.
+    ///
+    /// ```
+    /// use oauth1_signer::RequestSpec;
+    ///
+    /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
+    /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
+    /// assert_eq!(
+    ///     RequestSpec::from_json(json)?.authorization()?,
+    ///     "OAuth oauth_consumer_key=\"xvz1evFS4wEEPTGEFPHBog\", \
+    ///      oauth_nonce=\"kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg\", \
+    ///      oauth_signature=\"Ls93hJiZbQ3akF3HF3x1Bz8%2FzU4%3D\", \
+    ///      oauth_signature_method=\"HMAC-SHA1\", \
+    ///      oauth_timestamp=\"1318622958\", \
+    ///      oauth_token=\"370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb\", \
+    ///      oauth_version=\"1.0\""
+    /// );
+    /// # Ok::<(), oauth1_signer::JsonError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`trace`](Self::trace).
+    pub fn authorization(&self) -> Result<String, Error> {
+        let params = self.protocol_params();
+        self.signer()?.authorization(&self.request(&params))
+    }
+}
+
+#[cfg(feature = "rsa")]
+fn rsa_key(method: SignatureMethod, pem: &str) -> Result<SigningKey, Error> {
+    SigningKey::rsa_pem(method, pem)
+}
+
+#[cfg(not(feature = "rsa"))]
+fn rsa_key(_method: SignatureMethod, _pem: &str) -> Result<SigningKey, Error> {
+    Err(ErrorKind::InvalidKey {
+        reason: "RSA keys need the cargo feature `rsa`".into(),
+    }
+    .into())
+}
+
+/// Shown in place of a secret.
+struct Redacted;
+
+impl fmt::Debug for Redacted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+fn redact(secret: &Option<String>) -> Option<Redacted> {
+    secret.as_ref().map(|_| Redacted)
+}
+
+impl fmt::Debug for RequestSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RequestSpec")
+            .field("method", &self.method)
+            .field("url", &self.url)
+            .field("form_body", &self.form_body)
+            .field("consumer_key", &self.consumer_key)
+            .field("consumer_secret", &redact(&self.consumer_secret))
+            .field("token", &self.token)
+            .field("token_secret", &redact(&self.token_secret))
+            .field("signature_method", &self.signature_method)
+            .field("timestamp", &self.timestamp)
+            .field("nonce", &self.nonce)
+            .field("version", &self.version)
+            .field("callback", &self.callback)
+            .field("verifier", &self.verifier)
+            .field("realm", &self.realm)
+            .field("extra_oauth_params", &self.extra_oauth_params)
+            .field("rsa_private_key", &redact(&self.rsa_private_key))
+            .finish()
+    }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// `"version": "1.0"` is `true`, no version (or `null`) is `false`.
+mod version {
+    use super::*;
+
+    pub(super) fn serialize<S: Serializer>(send: &bool, s: S) -> Result<S::Ok, S::Error> {
+        if *send {
+            s.serialize_str("1.0")
+        } else {
+            s.serialize_none()
+        }
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+        match Option::<String>::deserialize(d)? {
+            None => Ok(false),
+            Some(v) if v == "1.0" => Ok(true),
+            Some(v) => Err(de::Error::invalid_value(
+                Unexpected::Str(&v),
+                &"\"1.0\" (or no \"version\" field, to send no oauth_version)",
+            )),
+        }
+    }
+}
+
+/// An optional string whose value never appears in an error message: serde's
+/// own messages quote a number or a boolean found where a string was
+/// expected, and a secret must not be quoted back.
+fn secret<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    struct SecretVisitor;
+
+    impl SecretVisitor {
+        fn refuse<E: de::Error>(&self, what: &str) -> E {
+            E::invalid_type(Unexpected::Other(what), self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for SecretVisitor {
+        type Value = Option<String>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string")
+        }
+
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Some(v.to_owned()))
+        }
+
+        fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+            Ok(Some(v))
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Err(self.refuse("boolean"))
+        }
+
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Err(self.refuse("number"))
+        }
+
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Err(self.refuse("number"))
+        }
+
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Err(self.refuse("number"))
+        }
+
+        fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<Self::Value, E> {
+            Err(self.refuse("bytes"))
+        }
+    }
+
+    d.deserialize_any(SecretVisitor)
+}
+
+/// Why a JSON request could not be used: the JSON itself (with a line and
+/// column), or what the library made of it.
+///
+/// ```
+/// use oauth1_signer::{ErrorKind, JsonError, RequestSpec};
+///
+/// let err = RequestSpec::from_json("{\n  \"method\": \"GET\",\n  \"url\": 7\n}").unwrap_err();
+/// assert_eq!(err.line_column(), Some((3, 10)));
+/// assert_eq!(err.to_string(), "invalid request JSON: invalid type: integer `7`, expected a string at line 3 column 10");
+///
+/// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
+/// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
+/// let mut spec = RequestSpec::from_json(json)?;
+/// spec.signature_method = Some("HMAC-MD5".into());
+/// let err = JsonError::from(spec.trace().unwrap_err());
+/// assert!(matches!(err.request_error().map(|e| e.kind()), Some(ErrorKind::UnknownSignatureMethod { .. })));
+/// assert_eq!(err.line_column(), None);
+/// # Ok::<(), JsonError>(())
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum JsonError {
+    /// Not JSON, or not a request in this schema.
+    Json(serde_json::Error),
+    /// A request the library refuses.
+    Request(Error),
+}
+
+impl JsonError {
+    /// The line and column (both from 1) of a JSON error.
+    pub fn line_column(&self) -> Option<(usize, usize)> {
+        match self {
+            JsonError::Json(e) if e.line() > 0 => Some((e.line(), e.column())),
+            _ => None,
+        }
+    }
+
+    /// The library's error, if that is what this is.
+    pub fn request_error(&self) -> Option<&Error> {
+        match self {
+            JsonError::Request(e) => Some(e),
+            JsonError::Json(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JsonError::Json(e) => write!(f, "invalid request JSON: {e}"),
+            JsonError::Request(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+impl From<serde_json::Error> for JsonError {
+    fn from(e: serde_json::Error) -> JsonError {
+        JsonError::Json(e)
+    }
+}
+
+impl From<Error> for JsonError {
+    fn from(e: Error) -> JsonError {
+        JsonError::Request(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = r#"{"method": "GET", "url": "https://h/p?q=1", "consumer_key": "ck"}"#;
+
+    #[test]
+    fn absent_fields_are_not_sent() {
+        let spec = RequestSpec::from_json(MINIMAL).unwrap();
+        let header = spec.authorization().unwrap();
+        assert!(header.starts_with("OAuth oauth_consumer_key=\"ck\", oauth_signature=\""), "{header}");
+        for absent in ["oauth_nonce", "oauth_timestamp", "oauth_version", "oauth_token", "realm"] {
+            assert!(!header.contains(absent), "{header}");
+        }
+        assert_eq!(spec.trace().unwrap().signing_key.unwrap().expose(), "&");
+    }
+
+    #[test]
+    fn token_secret_alone_is_in_the_key_but_no_token_is_sent() {
+        let spec = RequestSpec::from_json(
+            r#"{"method": "GET", "url": "https://h/", "consumer_key": "ck", "consumer_secret": "cs", "token_secret": "ts"}"#,
+        )
+        .unwrap();
+        let trace = spec.trace().unwrap();
+        assert_eq!(trace.signing_key.unwrap().expose(), "cs&ts");
+        assert!(!trace.authorization_header.contains("oauth_token"));
+    }
+
+    #[test]
+    fn unknown_fields_are_ignored_and_null_is_absent() {
+        let spec = RequestSpec::from_json(
+            r#"{"id": "x", "rsa_certificate": "-----BEGIN CERTIFICATE-----", "method": "GET",
+                "url": "https://h/", "consumer_key": "ck", "consumer_secret": null, "version": null}"#,
+        )
+        .unwrap();
+        assert_eq!(spec.consumer_secret, None);
+        assert!(!spec.version);
+    }
+
+    #[test]
+    fn errors_name_the_spot_but_never_a_secret() {
+        for (json, line, column) in [
+            ("{\"method\": \"GET\",\n \"url\": \"https://h/\"", 2, 20),
+            ("{\"method\": \"GET\", \"url\": \"https://h/\"}", 1, 38),
+            ("{\"method\": \"GET\", \"url\": \"https://h/\", \"consumer_key\": \"k\", \"consumer_secret\": 987654321}", 1, 88),
+            ("{\"method\": \"GET\", \"url\": \"https://h/\", \"consumer_key\": \"k\", \"token_secret\": true}", 1, 80),
+        ] {
+            let err = RequestSpec::from_json(json).unwrap_err();
+            assert_eq!(err.line_column(), Some((line, column)), "{err}");
+            let shown = err.to_string();
+            assert!(!shown.contains("987654321") && !shown.contains("true"), "{shown}");
+        }
+        let err = RequestSpec::from_json(&MINIMAL.replace('}', ", \"version\": \"1.1\"}")).unwrap_err();
+        assert!(err.to_string().contains("invalid value: string \"1.1\""), "{err}");
+    }
+
+    #[test]
+    fn rsa_needs_a_key_and_a_key_needs_rsa() {
+        let mut spec = RequestSpec::from_json(MINIMAL).unwrap();
+        spec.signature_method = Some("RSA-SHA1".into());
+        assert!(matches!(spec.signer().unwrap_err().kind(), ErrorKind::MissingKey { .. }));
+        spec.signature_method = None;
+        spec.rsa_private_key = Some("not a key".into());
+        assert!(matches!(spec.signer().unwrap_err().kind(), ErrorKind::InvalidKey { .. }));
+    }
+
+    #[test]
+    fn serialising_round_trips_in_the_same_schema() {
+        let mut spec = RequestSpec::from_json(MINIMAL).unwrap();
+        spec.version = true;
+        spec.extra_oauth_params = vec![("oauth_body_hash".into(), "x".into())];
+        let json = serde_json::to_value(&spec).unwrap();
+        assert_eq!(json["version"], "1.0");
+        assert_eq!(json["extra_oauth_params"], serde_json::json!([["oauth_body_hash", "x"]]));
+        assert!(json.get("nonce").is_none());
+        assert_eq!(RequestSpec::from_json(&json.to_string()).unwrap(), spec);
+    }
+
+    #[test]
+    fn debug_redacts_secrets_and_keys() {
+        let mut spec = RequestSpec::from_json(MINIMAL).unwrap();
+        spec.consumer_secret = Some("CS-SECRET".into());
+        spec.token_secret = Some("TS-SECRET".into());
+        spec.rsa_private_key = Some("-----BEGIN PRIVATE KEY-----KEY-SECRET".into());
+        let shown = format!("{spec:?}");
+        assert!(!shown.contains("SECRET"), "{shown}");
+        assert!(shown.contains("consumer_secret: Some(<redacted>)"), "{shown}");
+    }
+}
