@@ -76,6 +76,11 @@ pub mod sign;
 pub mod signer;
 pub mod sink;
 
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 pub use base_string::{base_string_uri, BaseString, BaseStringUri, Method, RequestUrl};
 pub use credentials::{Credentials, Secret};
 pub use encode::{encoded_len, form_decode, is_unreserved, percent_decode, percent_encode, percent_encode_str, Decoded, PercentEncode};
