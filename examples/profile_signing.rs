@@ -1,0 +1,107 @@
+//! A driver for instruction counts: runs one benchmarked operation N times, so
+//! that `valgrind --tool=callgrind` can compare changes deterministically.
+//!
+//! ```text
+//! cargo build --profile bench --example profile_signing
+//! valgrind --tool=callgrind --toggle-collect='*run_case*' \
+//!     target/release/examples/profile_signing x_docs 1000
+//! ```
+//! Cases: `x_docs`, `get20`, `floor_x_docs`, `floor_get20`, `peer_x_docs`,
+//! `peer_get20`, `encode_identifiers`, `encode_tweet`, `encode_non_ascii`.
+
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "../benches/common/mod.rs"]
+mod common;
+
+use std::hint::black_box;
+use std::num::NonZeroU64;
+
+use hmac::{Hmac, KeyInit, Mac};
+use oauth1_signer::{Credentials, Request, Signer};
+use sha1::Sha1;
+
+use common::*;
+
+#[inline(never)]
+fn run_case(n: usize, f: &mut dyn FnMut() -> usize) -> usize {
+    let mut acc = 0;
+    for _ in 0..n {
+        acc += f();
+    }
+    acc
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let case = args.next().unwrap_or_else(|| "x_docs".into());
+    let n: usize = args.next().map_or(1000, |s| s.parse().unwrap());
+
+    let signer = Signer::new(
+        Credentials::new(CONSUMER_KEY, CONSUMER_SECRET).with_token(TOKEN, TOKEN_SECRET),
+    )
+    .with_nonce(NONCE)
+    .with_timestamp(TIMESTAMP);
+    let get20 = get20_url();
+    let x_docs = Request::post(X_DOCS_URL).form_body(X_DOCS_BODY);
+    let get20_req = Request::get(&get20);
+    let keyed = <Hmac<Sha1> as KeyInit>::new_from_slice(
+        format!("{CONSUMER_SECRET}&{TOKEN_SECRET}").as_bytes(),
+    )
+    .unwrap();
+    let mut peer = oauth::Builder::with_token(
+        oauth::Token::from_parts(CONSUMER_KEY, CONSUMER_SECRET, TOKEN, TOKEN_SECRET),
+        oauth::HMAC_SHA1,
+    );
+    peer.nonce(NONCE)
+        .timestamp(NonZeroU64::new(1318622958))
+        .version(true);
+    let x_docs_params = oauth::ParameterList::new(X_DOCS_PARAMS);
+    let get20_params = oauth::ParameterList::new(get20_params());
+    let tweet = "Hello Ladies + Gentlemen, a signed OAuth request! Who's up for lunch at 12:30? "
+        .repeat(13);
+    let non_ascii = "नमस्ते दुनिया! İstanbul'da güzel bir gün; 🎉🚀✨ Günaydın! ".repeat(13);
+    let identifiers = "oauth_consumer_key xvz1evFS4wEEPTGEFPHBog 370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb ".repeat(10);
+    let floor = |request: &Request<'_>| {
+        let base = signer.trace(request).unwrap().base_string;
+        move || {
+            let mut mac = keyed.clone();
+            mac.update(black_box(base.as_bytes()));
+            let mut out = [0u8; 28];
+            base64::Engine::encode_slice(
+                &base64::engine::general_purpose::STANDARD,
+                mac.finalize().into_bytes(),
+                &mut out,
+            )
+            .unwrap()
+        }
+    };
+    let mut out = String::with_capacity(1 << 16);
+    let mut encode = |text: &str| {
+        out.clear();
+        oauth1_signer::percent_encode_str(black_box(text)).write_to(&mut out);
+        out.len()
+    };
+
+    let total = match case.as_str() {
+        "x_docs" => run_case(n, &mut || {
+            signer.authorization(black_box(&x_docs)).unwrap().len()
+        }),
+        "get20" => run_case(n, &mut || {
+            signer.authorization(black_box(&get20_req)).unwrap().len()
+        }),
+        "floor_x_docs" => run_case(n, &mut floor(&x_docs)),
+        "floor_get20" => run_case(n, &mut floor(&get20_req)),
+        "peer_x_docs" => run_case(n, &mut || {
+            peer.post(X_DOCS_URI, black_box(&x_docs_params)).len()
+        }),
+        "peer_get20" => run_case(n, &mut || {
+            peer.get(GET20_URI, black_box(&get20_params)).len()
+        }),
+        "encode_identifiers" => run_case(n, &mut || encode(&identifiers)),
+        "encode_tweet" => run_case(n, &mut || encode(&tweet)),
+        "encode_non_ascii" => run_case(n, &mut || encode(&non_ascii)),
+        other => panic!("unknown case {other}"),
+    };
+    println!("{case} x{n}: {total}");
+}
