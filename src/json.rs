@@ -52,7 +52,7 @@ use serde::de::{self, Deserializer, Unexpected, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::credentials::Credentials;
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::sign::{SignatureMethod, SigningKey};
 use crate::signer::{Request, Signer, Trace};
 
@@ -96,14 +96,22 @@ pub struct RequestSpec {
     /// `oauth_consumer_key`.
     pub consumer_key: String,
     /// The consumer secret; absent is empty.
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "secret")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "secret"
+    )]
     pub consumer_secret: Option<String>,
     /// `oauth_token`; absent means none is sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
     /// The token secret; absent is empty. It goes into the signing key even
     /// without a `token`.
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "secret")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "secret"
+    )]
     pub token_secret: Option<String>,
     /// `oauth_signature_method` (any case); absent is `HMAC-SHA1`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -132,7 +140,11 @@ pub struct RequestSpec {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extra_oauth_params: Vec<(String, String)>,
     /// A PEM private key (PKCS#1 or PKCS#8) for `RSA-SHA1` and `RSA-SHA256`.
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "secret")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "secret"
+    )]
     pub rsa_private_key: Option<String>,
 }
 
@@ -366,7 +378,7 @@ fn rsa_key(method: SignatureMethod, pem: &str) -> Result<SigningKey, Error> {
 
 #[cfg(not(feature = "rsa"))]
 fn rsa_key(_method: SignatureMethod, _pem: &str) -> Result<SigningKey, Error> {
-    Err(ErrorKind::InvalidKey {
+    Err(crate::error::ErrorKind::InvalidKey {
         reason: "RSA keys need the cargo feature `rsa`".into(),
     }
     .into())
@@ -567,6 +579,7 @@ impl From<Error> for JsonError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorKind;
 
     const MINIMAL: &str = r#"{"method": "GET", "url": "https://h/p?q=1", "consumer_key": "ck"}"#;
 
@@ -574,8 +587,17 @@ mod tests {
     fn absent_fields_are_not_sent() {
         let spec = RequestSpec::from_json(MINIMAL).unwrap();
         let header = spec.authorization().unwrap();
-        assert!(header.starts_with("OAuth oauth_consumer_key=\"ck\", oauth_signature=\""), "{header}");
-        for absent in ["oauth_nonce", "oauth_timestamp", "oauth_version", "oauth_token", "realm"] {
+        assert!(
+            header.starts_with("OAuth oauth_consumer_key=\"ck\", oauth_signature=\""),
+            "{header}"
+        );
+        for absent in [
+            "oauth_nonce",
+            "oauth_timestamp",
+            "oauth_version",
+            "oauth_token",
+            "realm",
+        ] {
             assert!(!header.contains(absent), "{header}");
         }
         assert_eq!(spec.trace().unwrap().signing_key.unwrap().expose(), "&");
@@ -616,18 +638,28 @@ mod tests {
             let shown = err.to_string();
             assert!(!shown.contains("987654321") && !shown.contains("true"), "{shown}");
         }
-        let err = RequestSpec::from_json(&MINIMAL.replace('}', ", \"version\": \"1.1\"}")).unwrap_err();
-        assert!(err.to_string().contains("invalid value: string \"1.1\""), "{err}");
+        let err =
+            RequestSpec::from_json(&MINIMAL.replace('}', ", \"version\": \"1.1\"}")).unwrap_err();
+        assert!(
+            err.to_string().contains("invalid value: string \"1.1\""),
+            "{err}"
+        );
     }
 
     #[test]
     fn rsa_needs_a_key_and_a_key_needs_rsa() {
         let mut spec = RequestSpec::from_json(MINIMAL).unwrap();
         spec.signature_method = Some("RSA-SHA1".into());
-        assert!(matches!(spec.signer().unwrap_err().kind(), ErrorKind::MissingKey { .. }));
+        assert!(matches!(
+            spec.signer().unwrap_err().kind(),
+            ErrorKind::MissingKey { .. }
+        ));
         spec.signature_method = None;
         spec.rsa_private_key = Some("not a key".into());
-        assert!(matches!(spec.signer().unwrap_err().kind(), ErrorKind::InvalidKey { .. }));
+        assert!(matches!(
+            spec.signer().unwrap_err().kind(),
+            ErrorKind::InvalidKey { .. }
+        ));
     }
 
     #[test]
@@ -637,7 +669,10 @@ mod tests {
         spec.extra_oauth_params = vec![("oauth_body_hash".into(), "x".into())];
         let json = serde_json::to_value(&spec).unwrap();
         assert_eq!(json["version"], "1.0");
-        assert_eq!(json["extra_oauth_params"], serde_json::json!([["oauth_body_hash", "x"]]));
+        assert_eq!(
+            json["extra_oauth_params"],
+            serde_json::json!([["oauth_body_hash", "x"]])
+        );
         assert!(json.get("nonce").is_none());
         assert_eq!(RequestSpec::from_json(&json.to_string()).unwrap(), spec);
     }
@@ -650,6 +685,9 @@ mod tests {
         spec.rsa_private_key = Some("-----BEGIN PRIVATE KEY-----KEY-SECRET".into());
         let shown = format!("{spec:?}");
         assert!(!shown.contains("SECRET"), "{shown}");
-        assert!(shown.contains("consumer_secret: Some(<redacted>)"), "{shown}");
+        assert!(
+            shown.contains("consumer_secret: Some(<redacted>)"),
+            "{shown}"
+        );
     }
 }
