@@ -1,0 +1,822 @@
+//! The real `oauth1` binary, driven with the public vectors in `fixtures/`
+//! and with malformed input whose offsets can be counted by hand.
+#![cfg(feature = "cli")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use oauth1_signer::parse_authorization_header;
+use serde_json::{json, Value};
+
+const CREDENTIAL_VARS: [&str; 4] = [
+    "OAUTH_CONSUMER_KEY",
+    "OAUTH_CONSUMER_SECRET",
+    "OAUTH_TOKEN",
+    "OAUTH_TOKEN_SECRET",
+];
+
+/// The X docs "Creating a signature" credentials (vector `x-docs-creating-a-signature`).
+const X_CONSUMER_KEY: &str = "xvz1evFS4wEEPTGEFPHBog";
+const X_CONSUMER_SECRET: &str = "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw";
+const X_TOKEN: &str = "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb";
+const X_TOKEN_SECRET: &str = "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE";
+const X_URL: &str = "https://api.x.com/1.1/statuses/update.json?include_entities=true";
+const X_BODY: &str = "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21";
+const X_NONCE: &str = "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg";
+const X_TIMESTAMP: &str = "1318622958";
+
+struct Output {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs the binary with no OAUTH_* variables but those in `env`.
+fn run(args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_oauth1"));
+    cmd.args(args);
+    for var in CREDENTIAL_VARS {
+        cmd.env_remove(var);
+    }
+    cmd.envs(env.iter().copied());
+    cmd.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("the oauth1 binary runs");
+    if let Some(input) = stdin {
+        child.stdin.take().unwrap().write_all(input).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    Output {
+        code: out.status.code().expect("exited, not killed by a signal"),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+fn oauth1(args: &[&str]) -> Output {
+    run(args, None, &[])
+}
+
+fn fixture(name: &str) -> Vec<Value> {
+    let path = format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let file: Value = serde_json::from_str(&text).unwrap();
+    file["vectors"].as_array().unwrap().clone()
+}
+
+fn vector(name: &str, id: &str) -> Value {
+    fixture(name).into_iter().find(|v| v["id"] == id).unwrap()
+}
+
+fn sorted_header(header: &str) -> Vec<(String, String)> {
+    let mut pairs = parse_authorization_header(header).unwrap_or_else(|e| panic!("{header}: {e}"));
+    pairs.sort();
+    pairs
+}
+
+fn sorted_pairs(value: &Value) -> Vec<Value> {
+    let mut pairs = value.as_array().unwrap().clone();
+    pairs.sort_by_key(|p| p.to_string());
+    pairs
+}
+
+/// Signs every request vector with a consumer key through `sign --request -
+/// --format json` and compares every stage the vector records. Returns how
+/// many were run, and the differences.
+fn sign_vectors(file: &str, kind: &str) -> (usize, Vec<String>) {
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for v in fixture(file) {
+        if v["kind"] != kind || v["inputs"].get("consumer_key").is_none() {
+            continue;
+        }
+        count += 1;
+        let id = v["id"].as_str().unwrap();
+        // Fields the schema does not know, such as `id`, are ignored.
+        let mut inputs = v["inputs"].clone();
+        inputs["id"] = v["id"].clone();
+        let stdin = inputs.to_string();
+        let args = [
+            "sign",
+            "--request",
+            "-",
+            "--format",
+            "json",
+            "--show-secrets",
+        ];
+        let out = run(&args, Some(stdin.as_bytes()), &[]);
+        if out.code != 0 || !out.stderr.is_empty() {
+            failures.push(format!("{file} {id}: exit {}: {}", out.code, out.stderr));
+            continue;
+        }
+        let got: Value = serde_json::from_str(&out.stdout).unwrap();
+        let want = &v["expected"];
+        for stage in [
+            "normalized_params",
+            "base_string_uri",
+            "base_string",
+            "signing_key",
+            "signature",
+        ] {
+            if let Some(expected) = want.get(stage) {
+                if got.get(stage) != Some(expected) {
+                    failures.push(format!(
+                        "{file} {id}: {stage}: got {}, want {expected}",
+                        got[stage]
+                    ));
+                }
+            }
+        }
+        if let Some(expected) = want.get("collected_params") {
+            if sorted_pairs(&got["collected_params"]) != sorted_pairs(expected) {
+                failures.push(format!(
+                    "{file} {id}: collected_params: got {}",
+                    got["collected_params"]
+                ));
+            }
+        }
+        let header = got["authorization_header"].as_str().unwrap();
+        if let Some(expected) = want["authorization_header"].as_str() {
+            if sorted_header(header) != sorted_header(expected) {
+                failures.push(format!("{file} {id}: authorization_header: got {header}"));
+            }
+        }
+        if let Some(expected) = want.get("header_params") {
+            let got: Vec<(String, String)> = sorted_header(header);
+            let want: Vec<(String, String)> = serde_json::from_value(expected.clone()).unwrap();
+            if got != want {
+                failures.push(format!("{file} {id}: header_params: got {got:?}"));
+            }
+        }
+        // The header format prints the very same header.
+        let plain = run(&["sign", "--request", "-"], Some(stdin.as_bytes()), &[]);
+        if plain.stdout != format!("{header}\n") {
+            failures.push(format!(
+                "{file} {id}: --format header printed {:?}",
+                plain.stdout
+            ));
+        }
+    }
+    (count, failures)
+}
+
+#[test]
+fn every_request_vector_signs_as_recorded() {
+    let mut all = Vec::new();
+    for (file, kind, expected_count) in [
+        ("signatures.json", "request", 28),
+        ("base_string.json", "request", 6),
+        ("headers.json", "build", 28),
+    ] {
+        let (count, failures) = sign_vectors(file, kind);
+        assert_eq!(count, expected_count, "{file}: vectors run");
+        all.extend(failures);
+    }
+    assert!(
+        all.is_empty(),
+        "{} stage(s) differ:\n{}",
+        all.len(),
+        all.join("\n")
+    );
+}
+
+fn hex_to_bytes(hex: &str) -> Vec<u8> {
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+#[test]
+fn every_percent_encoding_vector_encodes_and_decodes() {
+    let vectors = fixture("percent_encoding.json");
+    assert_eq!(vectors.len(), 274);
+    let mut failures = Vec::new();
+    for v in &vectors {
+        let id = v["id"].as_str().unwrap();
+        let hex = v["inputs"]["input_hex"].as_str().unwrap();
+        let encoded = v["expected"].as_str().unwrap();
+
+        let out = oauth1(&["encode", "--hex", hex]);
+        if (out.code, out.stdout.as_str()) != (0, format!("{encoded}\n").as_str()) {
+            failures.push(format!(
+                "{id}: encode --hex {hex}: exit {}, {:?}",
+                out.code, out.stdout
+            ));
+        }
+        // The same bytes as text, where a command line can carry them.
+        if let Some(text) = v["inputs"]["input"].as_str().filter(|t| !t.contains('\0')) {
+            let out = oauth1(&["encode", "--", text]);
+            if out.stdout != format!("{encoded}\n") {
+                failures.push(format!("{id}: encode {text:?}: {:?}", out.stdout));
+            }
+        }
+
+        let bytes = hex_to_bytes(hex);
+        let want = match std::str::from_utf8(&bytes) {
+            Ok(text) => json!({"text": text, "hex": hex, "binary": false}),
+            Err(_) => json!({"hex": hex, "binary": true}),
+        };
+        let out = oauth1(&["decode", "--format", "json", "--", encoded]);
+        let got: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+        if out.code != 0 || got != want {
+            failures.push(format!(
+                "{id}: decode {encoded}: exit {}, {}",
+                out.code, out.stdout
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+const ESCAPE_RULE: &str = "(a '%' must be followed by two hex digits)";
+
+#[test]
+fn malformed_escapes_exit_2_with_the_offset_and_a_caret() {
+    // (input, offset of the '%', text shown, caret line)
+    for (input, offset, found, caret) in [
+        ("%2G", 0, "%2G", "  ^^^"),
+        ("abc%2Gdef", 3, "%2G", "     ^^^"),
+        ("%4", 0, "%4", "  ^^"),
+        ("ab%4", 2, "%4", "    ^^"),
+        ("abc%", 3, "%", "     ^"),
+        ("%", 0, "%", "  ^"),
+        ("%%", 0, "%%", "  ^^"),
+        ("ok%41%g1", 5, "%g1", "       ^^^"),
+    ] {
+        for format in ["text", "json"] {
+            let out = oauth1(&["decode", "--format", format, "--", input]);
+            assert_eq!(out.code, 2, "{input}");
+            assert_eq!(out.stdout, "", "{input}");
+            assert_eq!(
+                out.stderr,
+                format!(
+                    "error: malformed percent-escape at byte {offset} of the input: \"{found}\" {ESCAPE_RULE}\n  {input}\n{caret}\n"
+                ),
+                "{input}"
+            );
+        }
+    }
+}
+
+#[test]
+fn stdin_is_read_without_one_trailing_newline() {
+    // Stripping comes before decoding: the caret counts in what is left.
+    let out = run(&["decode"], Some(b"abc%2Gdef\n"), &[]);
+    assert_eq!(
+        out.stderr,
+        format!("error: malformed percent-escape at byte 3 of the input: \"%2G\" {ESCAPE_RULE}\n  abc%2Gdef\n     ^^^\n")
+    );
+    for (input, encoded) in [
+        (&b"a b\n"[..], "a%20b"),
+        (b"a b\r\n", "a%20b"),
+        (b"a b\n\n", "a%20b%0A"),
+        (b"a b", "a%20b"),
+        (b"\n", ""),
+        (b"\xff\xfe", "%FF%FE"),
+    ] {
+        let out = run(&["encode"], Some(input), &[]);
+        assert_eq!(
+            (out.code, out.stdout.as_str()),
+            (0, format!("{encoded}\n").as_str()),
+            "{input:?}"
+        );
+    }
+    let out = run(&["decode", "--form"], Some(b"x+y%21\n"), &[]);
+    assert_eq!(out.stdout, "x y!\n");
+}
+
+#[test]
+fn non_utf8_results_are_shown_as_binary_hex() {
+    // (input, bytes as lower-case hex, byte count)
+    for (input, hex, n) in [
+        ("%FF", "ff", "1 byte"),
+        ("%C0%AF", "c0af", "2 bytes"),      // overlong '/'
+        ("%ED%A0%80", "eda080", "3 bytes"), // a UTF-16 surrogate
+        ("%E2%98", "e298", "2 bytes"),      // '☃' cut short
+        ("a%80b", "618062", "3 bytes"),     // a stray continuation byte
+    ] {
+        let out = oauth1(&["decode", input]);
+        assert_eq!(out.code, 0, "{input}");
+        assert_eq!(out.stdout, format!("{hex}\n"), "{input}");
+        assert_eq!(out.stderr, format!("binary (not UTF-8): {n}\n"), "{input}");
+
+        let out = oauth1(&["decode", "--format", "json", input]);
+        assert_eq!(out.code, 0, "{input}");
+        let got: Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(got, json!({"hex": hex, "binary": true}), "{input}");
+    }
+    let out = oauth1(&["decode", "--format", "json", "%E2%98%83"]);
+    let got: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(got, json!({"text": "☃", "hex": "e29883", "binary": false}));
+}
+
+#[test]
+fn bad_hex_names_the_offset() {
+    let out = oauth1(&["encode", "--hex", "e2g883"]);
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stderr,
+        "error: invalid hex digit 'g' at byte 2 of the input (expected 0-9, a-f or A-F)\n  e2g883\n    ^\n"
+    );
+    let out = oauth1(&["encode", "--hex", "e2988"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .starts_with("error: odd number of hex digits (5): the digit at byte 4 "),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(oauth1(&["encode", "--hex", "E29883"]).stdout, "%E2%98%83\n");
+    assert_eq!(oauth1(&["encode", "--hex", ""]).stdout, "\n");
+}
+
+#[test]
+fn sign_errors_point_into_the_url_body_or_method() {
+    let out = oauth1(&[
+        "sign",
+        "--consumer-key",
+        "k",
+        "-d",
+        "abc%2Gdef",
+        "https://h/",
+    ]);
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stderr,
+        format!("error: malformed percent-escape at byte 3 of the form body: \"%2G\" {ESCAPE_RULE}\n  abc%2Gdef\n     ^^^\n")
+    );
+
+    // "https://h/p?a=" is 14 bytes.
+    let out = oauth1(&["sign", "--consumer-key", "k", "https://h/p?a=%zz"]);
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stderr,
+        format!("error: malformed percent-escape at byte 14 of the URL: \"%zz\" {ESCAPE_RULE}\n  https://h/p?a=%zz\n                ^^^\n")
+    );
+
+    // "https://h/a" is 11 bytes; then the space.
+    let out = oauth1(&["sign", "--consumer-key", "k", "https://h/a b"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .starts_with("error: invalid byte 0x20 at byte 11 of the URL"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.ends_with("\n  https://h/a b\n             ^\n"),
+        "{}",
+        out.stderr
+    );
+
+    let out = oauth1(&["sign", "--consumer-key", "k", "-X", "GE T", "https://h/"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .starts_with("error: invalid byte 0x20 at byte 2 of the method"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.ends_with("\n  GE T\n    ^\n"), "{}", out.stderr);
+
+    let out = oauth1(&["sign", "--consumer-key", "k", "ftp://h/"]);
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stderr.lines().next().unwrap(), "error: invalid URL at byte 0: unsupported scheme (only http and https requests can be signed)");
+}
+
+#[test]
+fn other_bad_input_is_one_line_and_exit_2() {
+    for (args, message) in [
+        (
+            &["sign", "--consumer-key", "k", "--signature-method", "HMAC-MD5", "https://h/"][..],
+            "error: unknown signature method \"HMAC-MD5\" (expected HMAC-SHA1, HMAC-SHA256, HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256)\n",
+        ),
+        (
+            &["sign", "--consumer-key", "k", "--signature-method", "RSA-SHA1", "https://h/"],
+            "error: signature method RSA-SHA1 needs an RSA private key\n",
+        ),
+        (
+            &["sign", "--consumer-key", "k", "--signature-method", "RSA-SHA1", "--private-key", "/nonexistent/key.pem", "https://h/"],
+            "error: cannot read --private-key file \"/nonexistent/key.pem\": No such file or directory (os error 2)\n",
+        ),
+        (
+            &["sign", "--request", "/nonexistent/request.json"],
+            "error: cannot read --request file \"/nonexistent/request.json\": No such file or directory (os error 2)\n",
+        ),
+    ] {
+        let out = oauth1(args);
+        assert_eq!((out.code, out.stderr.as_str(), out.stdout.as_str()), (2, message, ""), "{args:?}");
+    }
+
+    // A file that is not a key.
+    let manifest = format!("{}/Cargo.toml", env!("CARGO_MANIFEST_DIR"));
+    let out = oauth1(&[
+        "sign",
+        "--consumer-key",
+        "k",
+        "--signature-method",
+        "RSA-SHA256",
+        "--private-key",
+        &manifest,
+        "https://h/",
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.starts_with("error: invalid private key: "),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stderr.lines().count(), 1);
+
+    // JSON that stops after 17 characters.
+    let out = run(
+        &["sign", "--request", "-"],
+        Some(br#"{"method": "GET","#),
+        &[],
+    );
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .starts_with("error: invalid request JSON: EOF while parsing"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.ends_with(" at line 1 column 17\n"),
+        "{}",
+        out.stderr
+    );
+
+    let out = run(
+        &["sign", "--request", "-"],
+        Some(br#"{"method": "GET", "url": "https://h/", "consumer_key": "k", "version": "2.0"}"#),
+        &[],
+    );
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.starts_with(
+            "error: invalid request JSON: invalid value: string \"2.0\", expected \"1.0\""
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn missing_consumer_key_says_which_flag_or_variable_to_set() {
+    let message = "error: no consumer key: pass --consumer-key KEY or set OAUTH_CONSUMER_KEY\n";
+    for env in [
+        &[][..],
+        &[("OAUTH_CONSUMER_KEY", "")],
+        &[("OAUTH_CONSUMER_SECRET", "s")],
+    ] {
+        let out = run(&["sign", "https://api.x.com/2/users/me"], None, env);
+        assert_eq!(
+            (out.code, out.stdout.as_str(), out.stderr.as_str()),
+            (2, "", message),
+            "{env:?}"
+        );
+    }
+}
+
+fn x_docs_header() -> String {
+    vector("signatures.json", "x-docs-creating-a-signature")["expected"]["authorization_header"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn credentials_come_from_the_environment() {
+    let env = [
+        ("OAUTH_CONSUMER_KEY", X_CONSUMER_KEY),
+        ("OAUTH_CONSUMER_SECRET", X_CONSUMER_SECRET),
+        ("OAUTH_TOKEN", X_TOKEN),
+        ("OAUTH_TOKEN_SECRET", X_TOKEN_SECRET),
+    ];
+    // -d makes it a POST.
+    let out = run(
+        &[
+            "sign",
+            "-d",
+            X_BODY,
+            "--nonce",
+            X_NONCE,
+            "--timestamp",
+            X_TIMESTAMP,
+            X_URL,
+        ],
+        None,
+        &env,
+    );
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    assert_eq!(
+        sorted_header(out.stdout.trim_end()),
+        sorted_header(&x_docs_header())
+    );
+
+    // A flag beats the variable.
+    let out = run(
+        &[
+            "sign",
+            "-d",
+            X_BODY,
+            "--nonce",
+            X_NONCE,
+            "--timestamp",
+            X_TIMESTAMP,
+            "--consumer-secret",
+            "other",
+            X_URL,
+        ],
+        None,
+        &env,
+    );
+    assert_eq!(out.code, 0);
+    assert!(!out.stdout.contains("Ls93hJiZbQ3akF3HF3x1Bz8%2FzU4%3D"));
+
+    // A request file is taken literally: vector oauthlib-client-hmac-sha1 has
+    // no secrets, and the environment's do not creep in.
+    let v = vector("signatures.json", "oauthlib-client-hmac-sha1");
+    let out = run(
+        &["sign", "--request", "-", "--format", "json"],
+        Some(v["inputs"].to_string().as_bytes()),
+        &env,
+    );
+    let got: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(got["signature"], v["expected"]["signature"]);
+}
+
+#[test]
+fn flags_on_the_command_line_override_the_request_file() {
+    // The X docs request sent to api.twitter.com is vector twitter-v1.1-statuses-update.
+    let v = vector("signatures.json", "twitter-v1.1-statuses-update");
+    let url = v["inputs"]["url"].as_str().unwrap();
+    let out = oauth1(&["sign", "--example", "--format", "json", url]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let got: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(got["signature"], v["expected"]["signature"]);
+    assert_eq!(got["base_string"], v["expected"]["base_string"]);
+
+    // Vector oauth1-request-rs-emoji-form sends no version: adding one to the
+    // file and taking it away again with --no-version gives its signature.
+    let v = vector("signatures.json", "oauth1-request-rs-emoji-form");
+    let mut inputs = v["inputs"].clone();
+    inputs["version"] = json!("1.0");
+    let out = run(
+        &["sign", "--request", "-", "--no-version", "--format", "json"],
+        Some(inputs.to_string().as_bytes()),
+        &[],
+    );
+    let got: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(got["signature"], v["expected"]["signature"]);
+}
+
+#[test]
+fn the_example_reproduces_the_x_docs() {
+    let v = vector("signatures.json", "x-docs-creating-a-signature");
+    let out = oauth1(&["sign", "--example"]);
+    assert_eq!(
+        out.stdout,
+        format!(
+            "{}\n",
+            v["expected"]["authorization_header"].as_str().unwrap()
+        )
+    );
+
+    let out = oauth1(&["sign", "--example", "--format", "json", "--show-secrets"]);
+    let got: Value = serde_json::from_str(&out.stdout).unwrap();
+    for stage in [
+        "normalized_params",
+        "base_string_uri",
+        "base_string",
+        "signing_key",
+        "signature",
+        "authorization_header",
+    ] {
+        assert_eq!(got[stage], v["expected"][stage], "{stage}");
+    }
+    assert_eq!(got["collected_params"], v["expected"]["collected_params"]);
+
+    // The trace shows the base string a part per line: joined, they are the base string.
+    let out = oauth1(&["sign", "--example", "--format", "trace"]);
+    assert_eq!(out.code, 0);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| l.starts_with("base string ("))
+        .unwrap()
+        + 1;
+    let parts: Vec<&str> = lines[start..]
+        .iter()
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.trim_start())
+        .collect();
+    assert_eq!(parts[0], "POST");
+    assert_eq!(
+        parts[1],
+        "&https%3A%2F%2Fapi.x.com%2F1.1%2Fstatuses%2Fupdate.json"
+    );
+    assert_eq!(parts[2], "&include_entities%3Dtrue");
+    assert_eq!(
+        parts.len(),
+        2 + 8,
+        "the method, the URI, and one line per parameter"
+    );
+    assert_eq!(
+        parts.concat(),
+        v["expected"]["base_string"].as_str().unwrap()
+    );
+    for param in v["expected"]["normalized_params"]
+        .as_str()
+        .unwrap()
+        .split('&')
+    {
+        assert!(lines.contains(&format!("  {param}").as_str()), "{param}");
+    }
+}
+
+#[test]
+fn secrets_are_shown_only_with_show_secrets() {
+    let secrets = [X_CONSUMER_SECRET, X_TOKEN_SECRET];
+    for format in ["header", "json", "curl", "trace"] {
+        let out = oauth1(&["sign", "--example", "--format", format]);
+        assert_eq!(out.code, 0);
+        for secret in secrets {
+            assert!(
+                !out.stdout.contains(secret) && !out.stderr.contains(secret),
+                "{format}"
+            );
+        }
+        assert!(!out.stdout.contains("signing_key"), "{format}");
+    }
+    let out = oauth1(&["sign", "--example", "--format", "trace", "--show-secrets"]);
+    assert!(out
+        .stdout
+        .contains(&format!("\n  {X_CONSUMER_SECRET}&{X_TOKEN_SECRET}\n")));
+
+    // PLAINTEXT: the signature is the key ("foo&bar" in vector oauthlib-client-plaintext),
+    // so json and trace hide it as well.
+    let v = vector("signatures.json", "oauthlib-client-plaintext");
+    let stdin = v["inputs"].to_string();
+    for format in ["json", "trace"] {
+        let out = run(
+            &["sign", "--request", "-", "--format", format],
+            Some(stdin.as_bytes()),
+            &[],
+        );
+        assert_eq!(out.code, 0);
+        assert!(
+            !out.stdout.contains("foo") && !out.stdout.contains("bar"),
+            "{}",
+            out.stdout
+        );
+    }
+    let out = run(
+        &[
+            "sign",
+            "--request",
+            "-",
+            "--format",
+            "json",
+            "--show-secrets",
+        ],
+        Some(stdin.as_bytes()),
+        &[],
+    );
+    let got: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(got["signature"], "foo&bar");
+
+    // Nor do errors or --help show them: a secret of the wrong type is not quoted back.
+    let out = run(
+        &["sign", "--request", "-"],
+        Some(br#"{"method": "GET", "url": "https://h/", "consumer_key": "k", "consumer_secret": 987654321}"#),
+        &[],
+    );
+    assert_eq!(out.code, 2);
+    assert!(!out.stderr.contains("987654321"), "{}", out.stderr);
+    let out = run(
+        &["sign", "--help"],
+        None,
+        &[
+            ("OAUTH_CONSUMER_SECRET", X_CONSUMER_SECRET),
+            ("OAUTH_TOKEN_SECRET", X_TOKEN_SECRET),
+        ],
+    );
+    assert_eq!(out.code, 0);
+    assert!(out.stdout.contains("OAUTH_CONSUMER_SECRET"));
+    for secret in secrets {
+        assert!(!out.stdout.contains(secret));
+    }
+}
+
+#[test]
+fn curl_format_quotes_single_quotes() {
+    let args = [
+        "--consumer-key",
+        "k",
+        "--nonce",
+        "n",
+        "--timestamp",
+        "1",
+        "--realm",
+        "O'Reilly",
+        "-d",
+        "q=it's",
+        "https://h/p?x='y'",
+    ];
+    let header = oauth1(&[&["sign"][..], &args].concat()).stdout;
+    let header = header.trim_end();
+    assert!(
+        header.starts_with("OAuth realm=\"O'Reilly\", oauth_consumer_key=\"k\", "),
+        "{header}"
+    );
+
+    let out = oauth1(&[&["sign", "--format", "curl"][..], &args].concat());
+    assert_eq!(out.code, 0);
+    let quoted_header = header.replace('\'', r"'\''");
+    assert_eq!(
+        out.stdout,
+        format!(
+            "curl -X 'POST' -H 'Authorization: {quoted_header}' -H 'Content-Type: application/x-www-form-urlencoded' \
+             --data-raw 'q=it'\\''s' 'https://h/p?x='\\''y'\\'''\n"
+        )
+    );
+
+    // A shell reads it back into exactly the words meant.
+    #[cfg(unix)]
+    {
+        let words = out.stdout.trim_end().strip_prefix("curl ").unwrap();
+        let shell = Command::new("sh")
+            .arg("-c")
+            .arg(format!("printf '%s\\n' {words}"))
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(shell.stdout).unwrap(),
+            format!(
+                "-X\nPOST\n-H\nAuthorization: {header}\n-H\nContent-Type: application/x-www-form-urlencoded\n--data-raw\nq=it's\nhttps://h/p?x='y'\n"
+            )
+        );
+    }
+
+    // No body: no --data-raw, no Content-Type.
+    let out = oauth1(&[
+        "sign",
+        "--format",
+        "curl",
+        "--consumer-key",
+        "k",
+        "https://h/",
+    ]);
+    assert!(
+        out.stdout
+            .starts_with("curl -X 'GET' -H 'Authorization: OAuth "),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("--data-raw") && out.stdout.ends_with(" 'https://h/'\n"));
+}
+
+#[test]
+fn live_requests_get_a_fresh_nonce_and_timestamp() {
+    let a = oauth1(&["sign", "--consumer-key", "k", "https://h/"]).stdout;
+    let b = oauth1(&["sign", "--consumer-key", "k", "https://h/"]).stdout;
+    let nonce = |h: &str| {
+        sorted_header(h.trim_end())
+            .into_iter()
+            .find(|(n, _)| n == "oauth_nonce")
+            .map(|(_, v)| v)
+    };
+    assert!(nonce(&a).is_some() && nonce(&a) != nonce(&b));
+    let params = sorted_header(a.trim_end());
+    let names: Vec<&str> = params.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "oauth_consumer_key",
+            "oauth_nonce",
+            "oauth_signature",
+            "oauth_signature_method",
+            "oauth_timestamp",
+            "oauth_version"
+        ]
+    );
+    let no_version = oauth1(&["sign", "--consumer-key", "k", "--no-version", "https://h/"]).stdout;
+    assert!(!no_version.contains("oauth_version"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(oauth1(&["sign"]).code, 2);
+    assert_eq!(oauth1(&["sign", "--format", "xml", "--example"]).code, 2);
+    assert_eq!(oauth1(&["sign", "--example", "--request", "-"]).code, 2);
+    assert_eq!(oauth1(&["frobnicate"]).code, 2);
+    assert_eq!(oauth1(&["--help"]).code, 0);
+}
