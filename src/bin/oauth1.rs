@@ -435,7 +435,8 @@ fn library_error(e: &Error, spec: &RequestSpec) -> Failure {
             Part::Method => Some(spec.method.as_str()),
             Part::Realm => spec.realm.as_deref(),
             _ => None,
-        }?;
+        }
+        .filter(|t| !t.is_empty())?;
         Some(Caret {
             text: text.as_bytes().to_vec(),
             offset,
