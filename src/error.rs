@@ -68,6 +68,11 @@ pub enum ErrorKind {
         /// What was expected instead, or why the byte is refused.
         expected: &'static str,
     },
+    /// A part of the input that must not be empty is empty (the method).
+    Empty {
+        /// Which part.
+        part: Part,
+    },
     /// The URL could not be used as an OAuth request URL.
     InvalidUrl {
         /// Byte offset within the URL where the problem starts.
@@ -212,6 +217,7 @@ impl fmt::Display for Error {
                 }
                 write!(f, " at byte {offset} of the {part} ({expected})")
             }
+            ErrorKind::Empty { part } => write!(f, "the {part} is empty"),
             ErrorKind::InvalidUrl { offset, reason } => {
                 write!(f, "invalid URL at byte {offset}: {reason}")
             }

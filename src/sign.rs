@@ -242,7 +242,9 @@ impl SigningKey {
             SignatureMethod::RsaSha256 => true,
             other => {
                 return Err(ErrorKind::InvalidKey {
-                    reason: format!("an RSA key was given for {other}"),
+                    reason: format!(
+                        "an RSA private key signs only RSA-SHA1 or RSA-SHA256, not {other}"
+                    ),
                 }
                 .into())
             }
@@ -261,6 +263,14 @@ impl SigningKey {
     pub fn rsa_pem(method: SignatureMethod, pem: &str) -> Result<SigningKey, Error> {
         use rsa::pkcs1::DecodeRsaPrivateKey;
         use rsa::pkcs8::DecodePrivateKey;
+        if !pem.contains("-----BEGIN ") {
+            return Err(ErrorKind::InvalidKey {
+                reason: "no PEM block found (expected -----BEGIN PRIVATE KEY----- \
+                         or -----BEGIN RSA PRIVATE KEY-----)"
+                    .into(),
+            }
+            .into());
+        }
         let key = if pem.contains("BEGIN RSA PRIVATE KEY") {
             rsa::PrivateKey::from_pkcs1_pem(pem).map_err(|e| e.to_string())
         } else {
@@ -431,5 +441,16 @@ mod tests {
     #[test]
     fn rsa_without_key_is_an_error() {
         assert!(SigningKey::new(SignatureMethod::RsaSha1, "", "").is_err());
+    }
+
+    #[cfg(feature = "rsa")]
+    #[test]
+    fn key_errors_say_what_is_wrong() {
+        let e = SigningKey::rsa_pem(SignatureMethod::RsaSha1, "[package]\nname = 'x'").unwrap_err();
+        assert!(e.to_string().contains("no PEM block found"), "{e}");
+        let pem = include_str!("../fixtures/keys/oauthlib_tests_rsa_pkcs1.pem");
+        let e = SigningKey::rsa_pem(SignatureMethod::HmacSha1, pem).unwrap_err();
+        assert!(e.to_string().contains("not HMAC-SHA1"), "{e}");
+        assert!(SigningKey::rsa_pem(SignatureMethod::RsaSha256, pem).is_ok());
     }
 }
