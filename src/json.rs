@@ -185,8 +185,7 @@ impl RequestSpec {
     /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
     /// let spec = RequestSpec::from_json(json)?;
     /// let signer = spec.signer()?;
-    /// let params = spec.protocol_params();
-    /// let header = signer.authorization(&spec.request(&params))?;
+    /// let header = signer.authorization(&spec.request())?;
     /// assert!(header.contains(r#"oauth_signature="Ls93hJiZbQ3akF3HF3x1Bz8%2FzU4%3D""#));
     /// # Ok::<(), oauth1_signer::JsonError>(())
     /// ```
@@ -210,11 +209,10 @@ impl RequestSpec {
     /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
     /// let mut spec = RequestSpec::from_json(json)?;
     /// spec.nonce = None;
-    /// let params = spec.protocol_params();
     ///
-    /// let literal = spec.signer()?.authorization(&spec.request(&params))?;
+    /// let literal = spec.signer()?.authorization(&spec.request())?;
     /// assert!(!literal.contains("oauth_nonce"));
-    /// let live = spec.fresh_signer()?.authorization(&spec.request(&params))?;
+    /// let live = spec.fresh_signer()?.authorization(&spec.request())?;
     /// assert!(live.contains("oauth_nonce=\""));
     /// assert!(live.contains("oauth_timestamp=\"1318622958\""));
     /// # Ok::<(), oauth1_signer::JsonError>(())
@@ -259,34 +257,8 @@ impl RequestSpec {
         Ok(signer)
     }
 
-    /// The `extra_oauth_params` as borrowed pairs, to hand to
-    /// [`request`](Self::request).
-    ///
-    /// ```
-    /// use oauth1_signer::RequestSpec;
-    ///
-    /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
-    /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
-    /// let mut spec = RequestSpec::from_json(json)?;
-    /// assert!(spec.protocol_params().is_empty());
-    /// // A signature sent along is never signed, so it changes nothing.
-    /// spec.extra_oauth_params.push(("oauth_signature".into(), "ignored".into()));
-    /// assert_eq!(spec.protocol_params(), [("oauth_signature", "ignored")]);
-    /// assert_eq!(spec.trace()?.signature.as_str(), "Ls93hJiZbQ3akF3HF3x1Bz8/zU4=");
-    /// # Ok::<(), oauth1_signer::JsonError>(())
-    /// ```
-    pub fn protocol_params(&self) -> Vec<(&str, &str)> {
-        self.extra_oauth_params
-            .iter()
-            .map(|(name, value)| (name.as_str(), value.as_str()))
-            .collect()
-    }
-
     /// The request: method, URL, form body, callback, verifier, and the
-    /// extra protocol parameters, which must be
-    /// [`protocol_params`](Self::protocol_params) (a [`Request`] borrows them
-    /// as `&str` pairs, which this spec, holding `String`s, cannot lend
-    /// itself).
+    /// extra protocol parameters.
     ///
     /// ```
     /// use oauth1_signer::RequestSpec;
@@ -294,14 +266,14 @@ impl RequestSpec {
     /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
     /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
     /// let spec = RequestSpec::from_json(json)?;
-    /// let params = spec.protocol_params();
-    /// let request = spec.request(&params);
+    /// let request = spec.request();
     /// assert_eq!(request.method(), "POST");
     /// assert_eq!(request.url(), "https://api.x.com/1.1/statuses/update.json?include_entities=true");
     /// # Ok::<(), oauth1_signer::JsonError>(())
     /// ```
-    pub fn request<'a>(&'a self, protocol_params: &'a [(&'a str, &'a str)]) -> Request<'a> {
-        let mut request = Request::new(&self.method, &self.url).protocol_params(protocol_params);
+    pub fn request(&self) -> Request<'_> {
+        let mut request =
+            Request::new(&self.method, &self.url).owned_protocol_params(&self.extra_oauth_params);
         if let Some(body) = &self.form_body {
             request = request.form_body(body.as_bytes());
         }
@@ -338,8 +310,7 @@ impl RequestSpec {
     /// As [`signer`](Self::signer), and then as [`Signer::trace`]: a bad
     /// method, URL or form body, or a protocol parameter given twice.
     pub fn trace(&self) -> Result<Trace, Error> {
-        let params = self.protocol_params();
-        self.signer()?.trace(&self.request(&params))
+        self.signer()?.trace(&self.request())
     }
 
     /// Signs the request with [`signer`](Self::signer): the `Authorization`
@@ -366,8 +337,7 @@ impl RequestSpec {
     /// # Errors
     /// As [`trace`](Self::trace).
     pub fn authorization(&self) -> Result<String, Error> {
-        let params = self.protocol_params();
-        self.signer()?.authorization(&self.request(&params))
+        self.signer()?.authorization(&self.request())
     }
 }
 

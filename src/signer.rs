@@ -55,7 +55,26 @@ pub struct Request<'a> {
     form_body: Option<&'a [u8]>,
     callback: Option<&'a str>,
     verifier: Option<&'a str>,
-    protocol_params: &'a [(&'a str, &'a str)],
+    protocol_params: Extra<'a>,
+}
+
+/// A request's extra protocol parameters, borrowed as `&str` or `String` pairs.
+#[derive(Clone, Copy, Debug)]
+enum Extra<'a> {
+    Strs(&'a [(&'a str, &'a str)]),
+    Strings(&'a [(String, String)]),
+}
+
+impl<'a> Extra<'a> {
+    fn iter(self) -> impl Iterator<Item = (&'a str, &'a str)> {
+        let (strs, strings): (&[(&str, &str)], &[(String, String)]) = match self {
+            Extra::Strs(p) => (p, &[]),
+            Extra::Strings(p) => (&[], p),
+        };
+        strs.iter()
+            .copied()
+            .chain(strings.iter().map(|(n, v)| (n.as_str(), v.as_str())))
+    }
 }
 
 impl<'a> Request<'a> {
@@ -67,7 +86,7 @@ impl<'a> Request<'a> {
             form_body: None,
             callback: None,
             verifier: None,
-            protocol_params: &[],
+            protocol_params: Extra::Strs(&[]),
         }
     }
 
@@ -109,7 +128,13 @@ impl<'a> Request<'a> {
     /// More `oauth_*` parameters to sign and send (an `oauth_body_hash`, say).
     /// An `oauth_signature` among them is ignored.
     pub fn protocol_params(mut self, params: &'a [(&'a str, &'a str)]) -> Self {
-        self.protocol_params = params;
+        self.protocol_params = Extra::Strs(params);
+        self
+    }
+
+    /// [`protocol_params`](Self::protocol_params) held as owned strings.
+    pub fn owned_protocol_params(mut self, params: &'a [(String, String)]) -> Self {
+        self.protocol_params = Extra::Strings(params);
         self
     }
 
@@ -375,7 +400,7 @@ impl Signer {
         if let Some(v) = request.verifier {
             protocol.push(("oauth_verifier", v));
         }
-        for &(name, value) in request.protocol_params {
+        for (name, value) in request.protocol_params.iter() {
             if name == "oauth_signature" {
                 continue;
             }

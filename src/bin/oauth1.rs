@@ -282,8 +282,7 @@ fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
         spec.fresh_signer()
     };
     let signer = signer.map_err(|e| library_error(&e, &spec))?;
-    let params = spec.protocol_params();
-    let request = spec.request(&params);
+    let request = spec.request();
 
     let out = match args.format {
         SignFormat::Header => {
