@@ -1,0 +1,27 @@
+//! Arbitrary method, URL and form body through the whole signer.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use oauth1_signer::{parse_authorization_header, Credentials, Request, Signer};
+
+fuzz_target!(|input: (&str, &str, &[u8], &str)| {
+    let (method, url, body, realm) = input;
+    let Ok(signer) = Signer::new(Credentials::new("ck", "cs").with_token("tk", "ts"))
+        .with_nonce("nonce")
+        .with_timestamp("1")
+        .with_realm(realm)
+    else {
+        return;
+    };
+    let request = Request::new(method, url).form_body(body);
+    match signer.trace(&request) {
+        Ok(trace) => {
+            assert!(trace.base_string.is_ascii());
+            assert_eq!(signer.authorization(&request).unwrap(), trace.authorization_header);
+            let parsed = parse_authorization_header(&trace.authorization_header).unwrap();
+            assert!(parsed.iter().any(|(n, v)| n == "oauth_signature" && *v == trace.signature.as_str()));
+        }
+        Err(e) => {
+            let _ = e.to_string();
+        }
+    }
+});
