@@ -77,31 +77,35 @@ fn main() {
         }
     };
     let mut out = String::with_capacity(1 << 16);
-    let mut encode = |text: &str| {
+    let mut encode = move |text: &str| {
         out.clear();
         oauth1_signer::percent_encode_str(black_box(text)).write_to(&mut out);
         out.len()
     };
 
-    let total = match case.as_str() {
-        "x_docs" => run_case(n, &mut || {
-            signer.authorization(black_box(&x_docs)).unwrap().len()
-        }),
-        "get20" => run_case(n, &mut || {
-            signer.authorization(black_box(&get20_req)).unwrap().len()
-        }),
-        "floor_x_docs" => run_case(n, &mut floor(&x_docs)),
-        "floor_get20" => run_case(n, &mut floor(&get20_req)),
-        "peer_x_docs" => run_case(n, &mut || {
-            peer.post(X_DOCS_URI, black_box(&x_docs_params)).len()
-        }),
-        "peer_get20" => run_case(n, &mut || {
-            peer.get(GET20_URI, black_box(&get20_params)).len()
-        }),
-        "encode_identifiers" => run_case(n, &mut || encode(&identifiers)),
-        "encode_tweet" => run_case(n, &mut || encode(&tweet)),
-        "encode_non_ascii" => run_case(n, &mut || encode(&non_ascii)),
+    let mut f: Box<dyn FnMut() -> usize> = match case.as_str() {
+        "x_docs" => Box::new(|| signer.authorization(black_box(&x_docs)).unwrap().len()),
+        "get20" => Box::new(|| signer.authorization(black_box(&get20_req)).unwrap().len()),
+        "floor_x_docs" => Box::new(floor(&x_docs)),
+        "floor_get20" => Box::new(floor(&get20_req)),
+        "peer_x_docs" => Box::new(|| peer.post(X_DOCS_URI, black_box(&x_docs_params)).len()),
+        "peer_get20" => Box::new(|| peer.get(GET20_URI, black_box(&get20_params)).len()),
+        "encode_identifiers" => Box::new(|| encode(&identifiers)),
+        "encode_tweet" => Box::new(|| encode(&tweet)),
+        "encode_non_ascii" => Box::new(|| encode(&non_ascii)),
         other => panic!("unknown case {other}"),
     };
-    println!("{case} x{n}: {total}");
+    let total = run_case(n, &mut f);
+    // Best of five timed repeats, for quick A/B checks on a noisy machine.
+    let mut best = f64::NAN;
+    if std::env::var_os("TIME").is_some() {
+        best = f64::INFINITY;
+        for _ in 0..5 {
+            let start = std::time::Instant::now();
+            black_box(run_case(n, &mut f));
+            let t = start.elapsed().as_nanos() as f64 / n as f64;
+            best = best.min(t);
+        }
+    }
+    println!("{case} x{n}: {total} {best:.1} ns/iter");
 }

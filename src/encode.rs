@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use crate::error::{Error, Part};
-use crate::sink::Sink;
+use crate::sink::{Sink, Writer, WriterBuf, WRITER_CAP};
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
@@ -70,45 +70,164 @@ const TWICE: [u64; 256] = {
     t
 };
 
-/// How many input bytes the encoder handles per write into the sink.
-const BLOCK: usize = 128;
+/// How many input bytes the encoder handles per window of the [`Writer`].
+const CHUNK: usize = 64;
 
-/// Encodes `input` through `table` and writes the result into `sink` in blocks.
-#[inline]
-fn encode_with<S: Sink + ?Sized>(input: &[u8], table: &[u64; 256], sink: &mut S) {
-    // Largest entry is 5 bytes; each step writes 8, so leave 3 bytes of slack.
-    let mut buf = [0u8; BLOCK * 5 + 3];
-    for block in input.chunks(BLOCK) {
-        let mut pos = 0;
-        for &b in block {
-            let e = table[b as usize];
-            if let Some(dst) = buf.get_mut(pos..pos + 8) {
-                dst.copy_from_slice(&e.to_le_bytes());
+/// Room a chunk may need: five bytes per input byte, and each store writes 8.
+const CHUNK_ROOM: usize = CHUNK * 5 + 8;
+
+const LANES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// Per byte of `v` (each below 0x80), the high bit is set where the byte is
+/// at least `c`: adding `0x80 - c` carries into that bit and never further.
+#[inline(always)]
+const fn at_least(v: u64, c: u8) -> u64 {
+    v + (0x80 - c as u64) * LANES
+}
+
+/// The high bit of each byte of `w` (eight input bytes, little-endian) set
+/// where that byte is unreserved: [`is_unreserved`] eight at a time.
+#[inline(always)]
+const fn unreserved_lanes(w: u64) -> u64 {
+    let v = w & !HIGH;
+    let folded = v | (0x20 * LANES); // A-Z onto a-z
+    let letters = at_least(folded, b'a') & !at_least(folded, b'z' + 1);
+    let digits = at_least(v, b'0') & !at_least(v, b'9' + 1);
+    let dash_dot = at_least(v, b'-') & !at_least(v, b'.' + 1);
+    let underscore = at_least(v, b'_') & !at_least(v, b'_' + 1);
+    let tilde = at_least(v, b'~') & !at_least(v, b'~' + 1);
+    (letters | digits | dash_dot | underscore | tilde) & !w & HIGH
+}
+
+/// Whether a whole block needs no escape (identifiers, tokens, nonces).
+#[inline(always)]
+fn all_unreserved(block: &[u8; 16]) -> bool {
+    let (lo, hi) = block.split_at(8);
+    let lo = u64::from_le_bytes(lo.try_into().unwrap_or([0; 8]));
+    let hi = u64::from_le_bytes(hi.try_into().unwrap_or([0; 8]));
+    // Non-ASCII text fails on its first byte: skip the rest of the test.
+    (lo | hi) & HIGH == 0 && unreserved_lanes(lo) == HIGH && unreserved_lanes(hi) == HIGH
+}
+
+/// Stores one table entry at `pos` and returns the position after it.
+///
+/// `pos` is below [`WRITER_CAP`] whenever the writer's contract is kept;
+/// masking it lets the compiler see that the store is in bounds.
+#[inline(always)]
+fn put_entry(buf: &mut WriterBuf, pos: usize, e: u64) -> usize {
+    let p = pos % WRITER_CAP;
+    buf[p..p + 8].copy_from_slice(&e.to_le_bytes());
+    // Not `p + ...`: the mask stays off the loop-carried chain.
+    pos + (e >> 56) as usize
+}
+
+/// Encodes at most [`CHUNK`] bytes into `buf` at `pos`, which has
+/// [`CHUNK_ROOM`] bytes free; returns the position after them.
+#[inline(always)]
+fn encode_chunk(chunk: &[u8], table: &[u64; 256], buf: &mut WriterBuf, mut pos: usize) -> usize {
+    let (blocks, rest) = chunk.as_chunks::<16>();
+    for block in blocks {
+        if all_unreserved(block) {
+            let p = pos % WRITER_CAP;
+            buf[p..p + 16].copy_from_slice(block);
+            pos += 16;
+        } else {
+            for &b in block {
+                pos = put_entry(buf, pos, table[b as usize]);
             }
-            pos += (e >> 56) as usize;
         }
-        sink.put(&buf[..pos.min(buf.len())]);
     }
+    for &b in rest {
+        pos = put_entry(buf, pos, table[b as usize]);
+    }
+    pos
+}
+
+/// Encodes `input` through `table` into the writer.
+#[inline]
+fn encode_with<S: Sink + ?Sized>(input: &[u8], table: &[u64; 256], w: &mut Writer<'_, S>) {
+    for chunk in input.chunks(CHUNK) {
+        let (buf, pos) = w.window(CHUNK_ROOM);
+        let end = encode_chunk(chunk, table, buf, pos);
+        w.set_len(end);
+    }
+}
+
+/// Decodes form-encoded `input` (checked by [`check_escapes`]) and encodes the
+/// bytes through `table` into the writer, in one pass.
+#[inline]
+fn transcode_with<S: Sink + ?Sized>(input: &[u8], table: &[u64; 256], w: &mut Writer<'_, S>) {
+    let mut i = 0;
+    while i < input.len() {
+        let (buf, mut pos) = w.window(CHUNK_ROOM);
+        // At most CHUNK steps, each writing at most five bytes.
+        let end = input.len().min(i + CHUNK);
+        while i < end {
+            let b = input[i];
+            let byte = if b == b'%' && i + 2 < input.len() {
+                let (h, l) = (HEX_VALUE[input[i + 1] as usize], HEX_VALUE[input[i + 2] as usize]);
+                if (h | l) < 16 {
+                    i += 2;
+                    h << 4 | l
+                } else {
+                    b
+                }
+            } else if b == b'+' {
+                b' '
+            } else {
+                b
+            };
+            i += 1;
+            pos = put_entry(buf, pos, table[byte as usize]);
+        }
+        w.set_len(pos);
+    }
+}
+
+/// Writes the strict percent-encoding of `input` into the writer.
+#[inline]
+pub(crate) fn encode_into<S: Sink + ?Sized>(input: &[u8], w: &mut Writer<'_, S>) {
+    encode_with(input, &ONCE, w);
+}
+
+/// Writes the encoding of the encoding of `input` into the writer.
+#[inline]
+pub(crate) fn encode_twice_into<S: Sink + ?Sized>(input: &[u8], w: &mut Writer<'_, S>) {
+    encode_with(input, &TWICE, w);
+}
+
+/// Writes the encoding of form-encoded `input`, once decoded, into the writer.
+#[inline]
+pub(crate) fn transcode_form_into<S: Sink + ?Sized>(input: &[u8], w: &mut Writer<'_, S>) {
+    transcode_with(input, &ONCE, w);
+}
+
+/// [`transcode_form_into`], encoded once more.
+#[inline]
+pub(crate) fn transcode_form_twice_into<S: Sink + ?Sized>(input: &[u8], w: &mut Writer<'_, S>) {
+    transcode_with(input, &TWICE, w);
 }
 
 /// Writes the strict percent-encoding of `input` into `sink`.
 #[inline]
 pub(crate) fn encode_to<S: Sink + ?Sized>(input: &[u8], sink: &mut S) {
-    encode_with(input, &ONCE, sink);
+    let mut w = Writer::new(sink);
+    encode_into(input, &mut w);
+    w.finish();
 }
 
 /// Writes the percent-encoding of the percent-encoding of `input` into `sink`.
-#[inline]
+#[cfg(test)]
 pub(crate) fn encode_twice_to<S: Sink + ?Sized>(input: &[u8], sink: &mut S) {
-    encode_with(input, &TWICE, sink);
+    let mut w = Writer::new(sink);
+    encode_twice_into(input, &mut w);
+    w.finish();
 }
 
 /// Number of bytes the strict encoding of `input` takes.
 pub fn encoded_len(input: &[u8]) -> usize {
-    input
-        .iter()
-        .map(|&b| if is_unreserved(b) { 1 } else { 3 })
-        .sum()
+    input.iter().map(|&b| (ONCE[b as usize] >> 56) as usize).sum()
 }
 
 /// Percent-encodes `input` as RFC 5849 §3.6 requires.
@@ -248,6 +367,19 @@ impl<'a> From<PercentEncode<'a>> for Cow<'a, str> {
     }
 }
 
+/// The value of each hex digit; 16 for every other byte.
+const HEX_VALUE: [u8; 256] = {
+    let mut t = [16u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        if let Some(v) = hex_value(b as u8) {
+            t[b] = v;
+        }
+        b += 1;
+    }
+    t
+};
+
 #[inline]
 const fn hex_value(b: u8) -> Option<u8> {
     match b {
@@ -258,11 +390,51 @@ const fn hex_value(b: u8) -> Option<u8> {
     }
 }
 
+/// Whether `b` is a hex digit, as arithmetic the compiler can vectorise.
+#[inline(always)]
+fn is_hex(b: u8) -> bool {
+    (b.wrapping_sub(b'0') < 10) | ((b | 0x20).wrapping_sub(b'a') < 6)
+}
+
+/// What [`check_escapes`] decides, in one branch-free pass that compiles to
+/// vector code: whether every `%` is followed by two hex digits, and whether
+/// decoding would change anything.
+#[inline]
+fn scan_escapes(input: &[u8], form: bool) -> (bool, bool) {
+    let (mut bad, mut changes) = (0u8, 0u8);
+    let plus = if form { b'+' } else { b'%' };
+    for ((&a, &b), &c) in input.iter().zip(input.iter().skip(1)).zip(input.iter().skip(2)) {
+        bad |= u8::from(a == b'%') & u8::from(!(is_hex(b) & is_hex(c)));
+        changes |= u8::from(a == b'%') | u8::from(a == plus);
+    }
+    // The last two bytes start no complete escape.
+    for &a in &input[input.len().saturating_sub(2)..] {
+        bad |= u8::from(a == b'%');
+        changes |= u8::from(a == plus);
+    }
+    (bad == 0, changes != 0)
+}
+
 /// Checks every `%` in `input` and says whether decoding would change anything.
 ///
 /// `base` is added to offsets in errors, so that an error inside a URL's query
 /// names its byte offset within the whole URL.
 pub(crate) fn check_escapes(input: &[u8], form: bool, part: Part, base: usize) -> Result<bool, Error> {
+    match scan_escapes(input, form) {
+        (true, changes) => Ok(changes),
+        (false, _) => check_escapes_slow(input, form, part, base),
+    }
+}
+
+/// Whether form-encoded `input`, already checked, would change once decoded.
+#[inline]
+pub(crate) fn has_escapes(input: &[u8], form: bool) -> bool {
+    let plus = if form { b'+' } else { b'%' };
+    input.iter().any(|&b| b == b'%' || b == plus)
+}
+
+#[cold]
+fn check_escapes_slow(input: &[u8], form: bool, part: Part, base: usize) -> Result<bool, Error> {
     let mut changes = false;
     let mut i = 0;
     while i < input.len() {
@@ -450,6 +622,67 @@ mod tests {
             encode_twice_to(&[b], &mut twice);
             assert_eq!(twice, percent_encode(want.as_bytes()).to_string().as_bytes());
             assert_eq!(encoded_len(&[b]), want.len());
+        }
+    }
+
+    #[test]
+    fn word_at_a_time_class_matches_the_byte_class() {
+        for b in 0..=255u8 {
+            assert_eq!(is_hex(b), hex_value(b).is_some(), "{b:#04x}");
+            for lane in 0..8 {
+                // The byte in one lane, among unreserved and reserved neighbours.
+                for fill in [b'a', b'%', 0x80, 0xFF, b'~'] {
+                    let mut word = [fill; 8];
+                    word[lane] = b;
+                    let lanes = unreserved_lanes(u64::from_le_bytes(word));
+                    for (i, &x) in word.iter().enumerate() {
+                        assert_eq!(lanes >> (8 * i + 7) & 1 == 1, is_unreserved(x), "{word:?} lane {i}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn escape_scan_agrees_with_the_sequential_check() {
+        let pieces: [&[u8]; 8] = [b"%", b"4", b"1", b"g", b"+", b"a", b"%%", b"F"];
+        // Every string of up to five pieces.
+        let mut stack = vec![Vec::new()];
+        while let Some(s) = stack.pop() {
+            for form in [false, true] {
+                let slow = check_escapes_slow(&s, form, Part::Input, 0);
+                let fast = check_escapes(&s, form, Part::Input, 0);
+                assert_eq!(fast, slow, "{:?}", s.escape_ascii().to_string());
+                if let Ok(changes) = slow {
+                    assert_eq!(has_escapes(&s, form), changes);
+                }
+            }
+            if s.len() < 6 {
+                for p in pieces {
+                    stack.push([&s[..], p].concat());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn transcoding_is_decoding_then_encoding() {
+        for input in [&b"a+b%41%2f%2F%zz%"[..], b"%E2%98%83+%7e", b"+", b"%4", b"plain"] {
+            let decoded: Vec<u8> = DecodeBytes::new(input, true).collect();
+            for (twice, want) in [(false, percent_encode(&decoded).to_string()), (true, {
+                let once = percent_encode(&decoded).to_string();
+                percent_encode(once.as_bytes()).to_string()
+            })] {
+                let mut got = String::new();
+                let mut w = Writer::new(&mut got);
+                if twice {
+                    transcode_form_twice_into(input, &mut w);
+                } else {
+                    transcode_form_into(input, &mut w);
+                }
+                w.finish();
+                assert_eq!(got, want, "{:?}", input.escape_ascii().to_string());
+            }
         }
     }
 

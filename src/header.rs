@@ -10,9 +10,9 @@
 //!
 //! [RFC 5849 §3.5]: https://www.rfc-editor.org/rfc/rfc5849#section-3.5
 
-use crate::encode::{encode_to, encoded_len, percent_decode};
+use crate::encode::{encode_into, encoded_len, percent_decode};
 use crate::error::{Error, ErrorKind, Part};
-use crate::sink::Sink;
+use crate::sink::{Sink, Writer};
 
 /// Checks that `realm` can be written as a quoted-string in a header.
 ///
@@ -52,24 +52,26 @@ pub(crate) fn write_authorization_header<'a, S: Sink + ?Sized>(
     realm: Option<&str>,
     params: impl IntoIterator<Item = (&'a str, &'a str)>,
 ) {
-    sink.put(b"OAuth ");
+    let mut w = Writer::new(sink);
+    w.put(b"OAuth ");
     let mut first = true;
     if let Some(realm) = realm {
-        sink.put(b"realm=\"");
-        sink.put(realm.as_bytes());
-        sink.put(b"\"");
+        w.put(b"realm=\"");
+        w.put(realm.as_bytes());
+        w.put(b"\"");
         first = false;
     }
     for (name, value) in params {
         if !first {
-            sink.put(b", ");
+            w.put(b", ");
         }
         first = false;
-        encode_to(name.as_bytes(), sink);
-        sink.put(b"=\"");
-        encode_to(value.as_bytes(), sink);
-        sink.put(b"\"");
+        encode_into(name.as_bytes(), &mut w);
+        w.put(b"=\"");
+        encode_into(value.as_bytes(), &mut w);
+        w.put(b"\"");
     }
+    w.finish();
 }
 
 /// Builds an `Authorization` header value from protocol parameters, in the
@@ -116,14 +118,16 @@ pub fn authorization_header<'a>(
 /// ```
 pub fn form_encode<'a>(params: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
     let mut out = String::new();
+    let mut w = Writer::new(&mut out);
     for (i, (name, value)) in params.into_iter().enumerate() {
         if i > 0 {
-            out.push('&');
+            w.put(b"&");
         }
-        encode_to(name.as_bytes(), &mut out);
-        out.push('=');
-        encode_to(value.as_bytes(), &mut out);
+        encode_into(name.as_bytes(), &mut w);
+        w.put(b"=");
+        encode_into(value.as_bytes(), &mut w);
     }
+    w.finish();
     out
 }
 

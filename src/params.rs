@@ -22,9 +22,12 @@ use std::fmt;
 
 use smallvec::SmallVec;
 
-use crate::encode::{check_escapes, encode_to, encode_twice_to, is_unreserved, DecodeBytes};
+use crate::encode::{
+    check_escapes, encode_into, has_escapes, encode_twice_into, is_unreserved, transcode_form_into, transcode_form_twice_into,
+    DecodeBytes,
+};
 use crate::error::{Error, Part};
-use crate::sink::Sink;
+use crate::sink::{Sink, Writer};
 
 /// A name or value: either literal bytes, or form-encoded text that has been
 /// checked and is decoded on the fly.
@@ -48,6 +51,61 @@ fn rank(b: u8) -> u16 {
     }
 }
 
+/// The first index of `needle` in `haystack`, eight bytes at a time.
+#[inline]
+fn find_byte(haystack: &[u8], needle: u8) -> Option<usize> {
+    const LANES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let (words, rest) = haystack.as_chunks::<8>();
+    for (i, word) in words.iter().enumerate() {
+        // A zero byte in `x` is a match; this marks the first one exactly.
+        let x = u64::from_le_bytes(*word) ^ (needle as u64 * LANES);
+        let found = x.wrapping_sub(LANES) & !x & HIGH;
+        if found != 0 {
+            return Some(i * 8 + found.trailing_zeros() as usize / 8);
+        }
+    }
+    rest.iter().position(|&b| b == needle).map(|j| words.len() * 8 + j)
+}
+
+/// The `&`-separated segments of a query or form body.
+struct Segments<'a>(&'a [u8]);
+
+impl<'a> Iterator for Segments<'a> {
+    type Item = &'a [u8];
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let input = std::mem::take(&mut self.0);
+        match find_byte(input, b'&') {
+            Some(i) => {
+                self.0 = &input[i + 1..];
+                Some(&input[..i])
+            }
+            None if input.is_empty() => None,
+            None => Some(input),
+        }
+    }
+}
+
+/// The first index where `a` and `b` differ, comparing eight bytes at a time
+/// (names share long prefixes such as `oauth_`).
+#[inline]
+fn mismatch(a: &[u8], b: &[u8]) -> Option<usize> {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let (a_words, a_rest) = a.as_chunks::<8>();
+    let (b_words, b_rest) = b.as_chunks::<8>();
+    for (i, (x, y)) in a_words.iter().zip(b_words).enumerate() {
+        let diff = u64::from_le_bytes(*x) ^ u64::from_le_bytes(*y);
+        if diff != 0 {
+            return Some(i * 8 + diff.trailing_zeros() as usize / 8);
+        }
+    }
+    let at = a_words.len() * 8;
+    a_rest.iter().zip(b_rest).position(|(x, y)| x != y).map(|j| at + j)
+}
+
 /// Compares two byte strings in the order of their percent-encodings, without
 /// encoding them.
 pub(crate) fn cmp_encoded(a: &[u8], b: &[u8]) -> Ordering {
@@ -62,6 +120,16 @@ impl<'a> Text<'a> {
         } else {
             Text::Raw(input)
         })
+    }
+
+    /// Form-encoded text whose escapes have been checked.
+    #[inline]
+    fn checked(input: &'a [u8]) -> Text<'a> {
+        if has_escapes(input, true) {
+            Text::Form(input)
+        } else {
+            Text::Raw(input)
+        }
     }
 
     fn decoded(&self) -> Cow<'a, [u8]> {
@@ -80,7 +148,7 @@ impl<'a> Text<'a> {
 
     fn cmp_encoded(&self, other: &Text<'_>) -> Ordering {
         match (*self, *other) {
-            (Text::Raw(a), Text::Raw(b)) => match a.iter().zip(b).position(|(x, y)| x != y) {
+            (Text::Raw(a), Text::Raw(b)) => match mismatch(a, b) {
                 Some(i) => rank(a[i]).cmp(&rank(b[i])),
                 None => a.len().cmp(&b.len()),
             },
@@ -99,23 +167,14 @@ impl<'a> Text<'a> {
         }
     }
 
-    /// Writes the decoded bytes through `encode` into `sink`.
-    fn write_with<S: Sink + ?Sized>(&self, sink: &mut S, encode: fn(&[u8], &mut S)) {
-        match *self {
-            Text::Raw(b) => encode(b, sink),
-            Text::Form(_) => {
-                let mut buf = [0u8; 128];
-                let mut n = 0;
-                for byte in self.bytes() {
-                    buf[n] = byte;
-                    n += 1;
-                    if n == buf.len() {
-                        encode(&buf, sink);
-                        n = 0;
-                    }
-                }
-                encode(&buf[..n], sink);
-            }
+    /// Writes the decoded bytes, encoded once or `twice`, into the writer.
+    #[inline]
+    fn write_into<S: Sink + ?Sized>(&self, w: &mut Writer<'_, S>, twice: bool) {
+        match (*self, twice) {
+            (Text::Raw(b), false) => encode_into(b, w),
+            (Text::Raw(b), true) => encode_twice_into(b, w),
+            (Text::Form(b), false) => transcode_form_into(b, w),
+            (Text::Form(b), true) => transcode_form_twice_into(b, w),
         }
     }
 }
@@ -182,9 +241,9 @@ impl fmt::Debug for Param<'_> {
 /// ```
 #[derive(Clone, Default)]
 pub struct Params<'a> {
-    // Inline room for a typical request (the protocol parameters and a dozen
-    // of the caller's): signing allocates nothing for these.
-    items: SmallVec<[Param<'a>; 24]>,
+    // Inline room for a typical request (up to eight protocol parameters and
+    // two dozen of the caller's): signing allocates nothing for these.
+    items: SmallVec<[Param<'a>; 32]>,
 }
 
 impl<'a> Params<'a> {
@@ -230,6 +289,30 @@ impl<'a> Params<'a> {
     }
 
     pub(crate) fn extend_encoded(&mut self, input: &'a [u8], part: Part, base: usize) -> Result<(), Error> {
+        // One pass checks every escape; segments then only ask whether they
+        // hold any (an error's offset comes from the slow path, as before).
+        if check_escapes(input, true, part, base).is_err() {
+            return self.extend_encoded_slow(input, part, base);
+        }
+        for segment in Segments(input) {
+            if segment.is_empty() {
+                continue;
+            }
+            let (name, value) = match find_byte(segment, b'=') {
+                Some(eq) => (&segment[..eq], &segment[eq + 1..]),
+                None => (segment, &segment[segment.len()..]),
+            };
+            let name = Text::checked(name);
+            let value = Text::checked(value);
+            if !name.eq_bytes(b"oauth_signature") {
+                self.items.push(Param { name, value });
+            }
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn extend_encoded_slow(&mut self, input: &'a [u8], part: Part, base: usize) -> Result<(), Error> {
         let mut start = 0;
         for segment in input.split(|&b| b == b'&') {
             let at = base + start;
@@ -297,25 +380,31 @@ pub struct Normalized<'p, 'a> {
 }
 
 impl<'p, 'a> Normalized<'p, 'a> {
-    fn write_with<S: Sink + ?Sized>(&self, sink: &mut S, encode: fn(&[u8], &mut S), eq: &[u8], amp: &[u8]) {
+    /// Writes the parameter string, encoded once more if `twice`.
+    pub(crate) fn write_into<S: Sink + ?Sized>(&self, w: &mut Writer<'_, S>, twice: bool) {
+        let (eq, amp): (&[u8], &[u8]) = if twice { (b"%3D", b"%26") } else { (b"=", b"&") };
         for (i, p) in self.items.iter().enumerate() {
             if i > 0 {
-                sink.put(amp);
+                w.put(amp);
             }
-            p.name.write_with(sink, encode);
-            sink.put(eq);
-            p.value.write_with(sink, encode);
+            p.name.write_into(w, twice);
+            w.put(eq);
+            p.value.write_into(w, twice);
         }
     }
 
     /// Writes the parameter string (`a=b&c=d`).
     pub fn write_to<S: Sink + ?Sized>(&self, sink: &mut S) {
-        self.write_with(sink, encode_to::<S>, b"=", b"&");
+        let mut w = Writer::new(sink);
+        self.write_into(&mut w, false);
+        w.finish();
     }
 
     /// Writes the parameter string percent-encoded (`a%3Db%26c%3Dd`).
     pub fn write_encoded<S: Sink + ?Sized>(&self, sink: &mut S) {
-        self.write_with(sink, encode_twice_to::<S>, b"%3D", b"%26");
+        let mut w = Writer::new(sink);
+        self.write_into(&mut w, true);
+        w.finish();
     }
 
     /// The parameters in normalised order.

@@ -49,3 +49,87 @@ impl Sink for Counter {
         self.0 += bytes.len();
     }
 }
+
+/// Size of a [`Writer`]'s buffer: several SHA blocks, so the MAC is fed in
+/// long runs rather than per `%XX` token. A power of two, so that positions
+/// can be masked into it and the compiler drops the bounds checks.
+pub(crate) const WRITER_CAP: usize = 512;
+
+/// Bytes past [`WRITER_CAP`] that a fixed-width store may touch.
+pub(crate) const WRITER_SLACK: usize = 16;
+
+/// The buffer of a [`Writer`].
+pub(crate) type WriterBuf = [u8; WRITER_CAP + WRITER_SLACK];
+
+/// A stack buffer in front of a [`Sink`]: the pipeline's stages write into it
+/// directly (the encoder stores eight bytes at a time), and the sink sees a few
+/// long pieces instead of many short ones. Call [`finish`](Writer::finish).
+pub(crate) struct Writer<'s, S: Sink + ?Sized> {
+    sink: &'s mut S,
+    buf: WriterBuf,
+    /// Bytes written, never more than [`WRITER_CAP`].
+    len: usize,
+}
+
+impl<'s, S: Sink + ?Sized> Writer<'s, S> {
+    #[inline]
+    pub(crate) fn new(sink: &'s mut S) -> Self {
+        Writer {
+            sink,
+            buf: [0; WRITER_CAP + WRITER_SLACK],
+            len: 0,
+        }
+    }
+
+    /// Appends `bytes`.
+    #[inline]
+    pub(crate) fn put(&mut self, bytes: &[u8]) {
+        if let Some(dst) = self.buf[..WRITER_CAP].get_mut(self.len..self.len + bytes.len()) {
+            dst.copy_from_slice(bytes);
+            self.len += bytes.len();
+        } else {
+            self.put_slow(bytes);
+        }
+    }
+
+    #[cold]
+    fn put_slow(&mut self, bytes: &[u8]) {
+        self.flush();
+        if bytes.len() >= WRITER_CAP / 2 {
+            self.sink.put(bytes);
+        } else {
+            self.buf[..bytes.len()].copy_from_slice(bytes);
+            self.len = bytes.len();
+        }
+    }
+
+    /// The whole buffer and the position to write at, with at least `n` (at
+    /// most [`WRITER_CAP`]) bytes free before [`WRITER_CAP`]. The caller
+    /// writes, then calls [`set_len`](Writer::set_len) with the new position.
+    #[inline]
+    pub(crate) fn window(&mut self, n: usize) -> (&mut WriterBuf, usize) {
+        if WRITER_CAP - self.len < n {
+            self.flush();
+        }
+        (&mut self.buf, self.len)
+    }
+
+    /// Keeps the bytes written into the [`window`](Writer::window) up to `len`.
+    #[inline]
+    pub(crate) fn set_len(&mut self, len: usize) {
+        self.len = len.min(WRITER_CAP);
+    }
+
+    fn flush(&mut self) {
+        if self.len > 0 {
+            self.sink.put(&self.buf[..self.len]);
+            self.len = 0;
+        }
+    }
+
+    /// Hands what is left to the sink.
+    #[inline]
+    pub(crate) fn finish(mut self) {
+        self.flush();
+    }
+}
