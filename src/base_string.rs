@@ -19,7 +19,7 @@
 
 use std::fmt;
 
-use crate::encode::{check_escapes, encode_into};
+use crate::encode::{check_escapes, encode_into, find_byte, find_either};
 use crate::error::{Error, Part};
 use crate::params::Normalized;
 use crate::sink::{Sink, Writer};
@@ -58,7 +58,6 @@ pub struct RequestUrl<'a> {
     port: Option<u16>,
     path: &'a str,
     query: Option<&'a str>,
-    query_offset: usize,
 }
 
 impl<'a> RequestUrl<'a> {
@@ -105,10 +104,7 @@ impl<'a> RequestUrl<'a> {
 
         let after = &rest[auth_len..];
         let after_start = auth_start + auth_len;
-        let path_len = after
-            .bytes()
-            .position(|b| matches!(b, b'?' | b'#'))
-            .unwrap_or(after.len());
+        let path_len = find_either(after.as_bytes(), b'?', b'#').unwrap_or(after.len());
         let path = &after[..path_len];
         if !all_bytes(path.as_bytes(), is_path_byte) {
             check_chars(path.as_bytes(), after_start, |b| is_pchar(b) || b == b'/', "a character allowed in a URL path; percent-encode it")?;
@@ -116,10 +112,9 @@ impl<'a> RequestUrl<'a> {
         check_escapes(path.as_bytes(), false, Part::Url, after_start)?;
 
         let mut query = None;
-        let mut query_offset = 0;
         if let Some(q) = after[path_len..].strip_prefix('?') {
-            let q_len = q.bytes().position(|b| b == b'#').unwrap_or(q.len());
-            query_offset = after_start + path_len + 1;
+            let q_len = find_byte(q.as_bytes(), b'#').unwrap_or(q.len());
+            let query_offset = after_start + path_len + 1;
             let q = &q[..q_len];
             if !all_bytes(q.as_bytes(), |b| is_path_byte(b) | (b == b'?')) {
                 check_chars(q.as_bytes(), query_offset, |b| is_pchar(b) || b == b'/' || b == b'?', "a character allowed in a URL query; percent-encode it")?;
@@ -133,7 +128,6 @@ impl<'a> RequestUrl<'a> {
             port,
             path,
             query,
-            query_offset,
         })
     }
 
@@ -160,11 +154,6 @@ impl<'a> RequestUrl<'a> {
     /// The query without its `?`, if there is one.
     pub fn query(&self) -> Option<&'a str> {
         self.query
-    }
-
-    /// Byte offset of the query within the URL, for error messages.
-    pub(crate) fn query_offset(&self) -> usize {
-        self.query_offset
     }
 
     /// The base string URI of this URL (§3.4.1.2).

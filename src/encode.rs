@@ -73,8 +73,10 @@ const TWICE: [u64; 256] = {
 /// How many input bytes the encoder handles per window of the [`Writer`].
 const CHUNK: usize = 64;
 
-/// Room a chunk may need: five bytes per input byte, and each store writes 8.
-const CHUNK_ROOM: usize = CHUNK * 5 + 8;
+/// The longest entry of [`ONCE`] and of [`TWICE`]: the room one input byte
+/// may need. (Stores run up to 16 bytes past the room, into the writer's slack.)
+const ONCE_MAX: usize = 3;
+const TWICE_MAX: usize = 5;
 
 const LANES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -122,8 +124,8 @@ fn put_entry(buf: &mut WriterBuf, pos: usize, e: u64) -> usize {
     pos + (e >> 56) as usize
 }
 
-/// Encodes at most [`CHUNK`] bytes into `buf` at `pos`, which has
-/// [`CHUNK_ROOM`] bytes free; returns the position after them.
+/// Encodes at most [`CHUNK`] bytes into `buf` at `pos`, which has room for
+/// the longest encoding of each; returns the position after them.
 #[inline(always)]
 fn encode_chunk(chunk: &[u8], table: &[u64; 256], buf: &mut WriterBuf, mut pos: usize) -> usize {
     let (blocks, rest) = chunk.as_chunks::<16>();
@@ -146,9 +148,9 @@ fn encode_chunk(chunk: &[u8], table: &[u64; 256], buf: &mut WriterBuf, mut pos: 
 
 /// Encodes `input` through `table` into the writer.
 #[inline]
-fn encode_with<S: Sink + ?Sized>(input: &[u8], table: &[u64; 256], w: &mut Writer<'_, S>) {
+fn encode_with<S: Sink + ?Sized>(input: &[u8], table: &[u64; 256], max: usize, w: &mut Writer<'_, S>) {
     for chunk in input.chunks(CHUNK) {
-        let (buf, pos) = w.window(CHUNK_ROOM);
+        let (buf, pos) = w.window(chunk.len() * max);
         let end = encode_chunk(chunk, table, buf, pos);
         w.set_len(end);
     }
@@ -157,12 +159,12 @@ fn encode_with<S: Sink + ?Sized>(input: &[u8], table: &[u64; 256], w: &mut Write
 /// Decodes form-encoded `input` (checked by [`check_escapes`]) and encodes the
 /// bytes through `table` into the writer, in one pass.
 #[inline]
-fn transcode_with<S: Sink + ?Sized>(input: &[u8], table: &[u64; 256], w: &mut Writer<'_, S>) {
+fn transcode_with<S: Sink + ?Sized>(input: &[u8], table: &[u64; 256], max: usize, w: &mut Writer<'_, S>) {
     let mut i = 0;
     while i < input.len() {
-        let (buf, mut pos) = w.window(CHUNK_ROOM);
-        // At most CHUNK steps, each writing at most five bytes.
+        // At most CHUNK steps, each writing at most `max` bytes.
         let end = input.len().min(i + CHUNK);
+        let (buf, mut pos) = w.window((end - i) * max);
         while i < end {
             let b = input[i];
             let byte = if b == b'%' && i + 2 < input.len() {
@@ -188,25 +190,25 @@ fn transcode_with<S: Sink + ?Sized>(input: &[u8], table: &[u64; 256], w: &mut Wr
 /// Writes the strict percent-encoding of `input` into the writer.
 #[inline]
 pub(crate) fn encode_into<S: Sink + ?Sized>(input: &[u8], w: &mut Writer<'_, S>) {
-    encode_with(input, &ONCE, w);
+    encode_with(input, &ONCE, ONCE_MAX, w);
 }
 
 /// Writes the encoding of the encoding of `input` into the writer.
 #[inline]
 pub(crate) fn encode_twice_into<S: Sink + ?Sized>(input: &[u8], w: &mut Writer<'_, S>) {
-    encode_with(input, &TWICE, w);
+    encode_with(input, &TWICE, TWICE_MAX, w);
 }
 
 /// Writes the encoding of form-encoded `input`, once decoded, into the writer.
 #[inline]
 pub(crate) fn transcode_form_into<S: Sink + ?Sized>(input: &[u8], w: &mut Writer<'_, S>) {
-    transcode_with(input, &ONCE, w);
+    transcode_with(input, &ONCE, ONCE_MAX, w);
 }
 
 /// [`transcode_form_into`], encoded once more.
 #[inline]
 pub(crate) fn transcode_form_twice_into<S: Sink + ?Sized>(input: &[u8], w: &mut Writer<'_, S>) {
-    transcode_with(input, &TWICE, w);
+    transcode_with(input, &TWICE, TWICE_MAX, w);
 }
 
 /// Writes the strict percent-encoding of `input` into `sink`.
@@ -223,6 +225,13 @@ pub(crate) fn encode_twice_to<S: Sink + ?Sized>(input: &[u8], sink: &mut S) {
     let mut w = Writer::new(sink);
     encode_twice_into(input, &mut w);
     w.finish();
+}
+
+/// Whether `input` needs no escape at all, so that it can be copied as it is.
+#[inline]
+pub(crate) fn is_clean(input: &[u8]) -> bool {
+    let (words, rest) = input.as_chunks::<8>();
+    words.iter().all(|w| unreserved_lanes(u64::from_le_bytes(*w)) == HIGH) && rest.iter().all(|&b| is_unreserved(b))
 }
 
 /// Number of bytes the strict encoding of `input` takes.
@@ -420,8 +429,12 @@ fn scan_escapes(input: &[u8], form: bool) -> (bool, bool) {
 /// `base` is added to offsets in errors, so that an error inside a URL's query
 /// names its byte offset within the whole URL.
 pub(crate) fn check_escapes(input: &[u8], form: bool, part: Part, base: usize) -> Result<bool, Error> {
-    match scan_escapes(input, form) {
-        (true, changes) => Ok(changes),
+    // Most names, values and paths hold no `%` at all.
+    let Some(first) = find_byte(input, b'%') else {
+        return Ok(form && find_byte(input, b'+').is_some());
+    };
+    match scan_escapes(&input[first..], form) {
+        (true, _) => Ok(true),
         (false, _) => check_escapes_slow(input, form, part, base),
     }
 }
@@ -430,7 +443,46 @@ pub(crate) fn check_escapes(input: &[u8], form: bool, part: Part, base: usize) -
 #[inline]
 pub(crate) fn has_escapes(input: &[u8], form: bool) -> bool {
     let plus = if form { b'+' } else { b'%' };
-    input.iter().any(|&b| b == b'%' || b == plus)
+    let (words, rest) = input.as_chunks::<8>();
+    words.iter().any(|w| {
+        let w = u64::from_le_bytes(*w);
+        eq_lanes(w, b'%') | eq_lanes(w, plus) != 0
+    }) || rest.iter().any(|&b| b == b'%' || b == plus)
+}
+
+/// The high bit of each byte of `w` set where that byte is `needle`: exact
+/// for the lowest match (a borrow only ever runs upward, past a real match).
+#[inline(always)]
+const fn eq_lanes(w: u64, needle: u8) -> u64 {
+    let x = w ^ (needle as u64 * LANES);
+    x.wrapping_sub(LANES) & !x & HIGH
+}
+
+/// The first index of `a` or `b` in `haystack`, eight bytes at a time.
+#[inline]
+pub(crate) fn find_either(haystack: &[u8], a: u8, b: u8) -> Option<usize> {
+    let (words, rest) = haystack.as_chunks::<8>();
+    for (i, word) in words.iter().enumerate() {
+        let w = u64::from_le_bytes(*word);
+        let found = eq_lanes(w, a) | eq_lanes(w, b);
+        if found != 0 {
+            return Some(i * 8 + found.trailing_zeros() as usize / 8);
+        }
+    }
+    rest.iter().position(|&x| x == a || x == b).map(|j| words.len() * 8 + j)
+}
+
+/// The first index of `needle` in `haystack`, eight bytes at a time.
+#[inline]
+pub(crate) fn find_byte(haystack: &[u8], needle: u8) -> Option<usize> {
+    let (words, rest) = haystack.as_chunks::<8>();
+    for (i, word) in words.iter().enumerate() {
+        let found = eq_lanes(u64::from_le_bytes(*word), needle);
+        if found != 0 {
+            return Some(i * 8 + found.trailing_zeros() as usize / 8);
+        }
+    }
+    rest.iter().position(|&b| b == needle).map(|j| words.len() * 8 + j)
 }
 
 #[cold]
@@ -640,6 +692,28 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn word_at_a_time_search_finds_the_first_match() {
+        // Matches and near-misses (a borrow from 0x00 into 0x01) in every lane.
+        for len in 0..20 {
+            for at in 0..len {
+                for other in [0x00u8, 0x01, b'&' + 1, 0x80, 0xFF] {
+                    let mut h = vec![other; len];
+                    h[at] = b'&';
+                    if at + 1 < len {
+                        h[at + 1] = b'#';
+                    }
+                    let want = h.iter().position(|&b| b == b'&');
+                    assert_eq!(find_byte(&h, b'&'), want, "{h:?}");
+                    let either = h.iter().position(|&b| b == b'&' || b == b'#');
+                    assert_eq!(find_either(&h, b'#', b'&'), either, "{h:?}");
+                    assert_eq!(has_escapes(&h, true), h.iter().any(|&b| b == b'%' || b == b'+'));
+                }
+            }
+            assert_eq!(find_byte(&vec![b'x'; len], b'&'), None);
         }
     }
 

@@ -12,7 +12,7 @@
 
 use crate::encode::{encode_into, encoded_len, percent_decode};
 use crate::error::{Error, ErrorKind, Part};
-use crate::sink::{Sink, Writer};
+use crate::sink::{Sink, Writer, WRITER_CAP};
 
 /// Checks that `realm` can be written as a quoted-string in a header.
 ///
@@ -52,6 +52,33 @@ pub(crate) fn write_authorization_header<'a, S: Sink + ?Sized>(
     realm: Option<&str>,
     params: impl IntoIterator<Item = (&'a str, &'a str)>,
 ) {
+    write_header(sink, realm, params.into_iter().map(|(n, v)| (n, v, false)));
+}
+
+/// A protocol parameter as a signer sends it: name, value, and whether both
+/// are known to need no escape (then they are copied, not encoded).
+pub(crate) type Sent<'a> = (&'a str, &'a str, bool);
+
+/// The header for a signer's parameters, allocated once at its exact length.
+pub(crate) fn authorization_header_sent(realm: Option<&str>, params: &[Sent<'_>]) -> String {
+    // A bound on the length, exact for clean parameters. If the header fits
+    // the writer's buffer, the string is allocated when the buffer is handed
+    // over, at its exact length; otherwise it is measured first.
+    let bound = "OAuth ".len()
+        + realm.map_or(0, |r| r.len() + "realm=\"\", ".len())
+        + params
+            .iter()
+            .map(|&(n, v, clean)| (n.len() + v.len()) * if clean { 1 } else { 3 } + "=\"\", ".len())
+            .sum::<usize>();
+    let mut out = String::new();
+    if bound > WRITER_CAP {
+        out.reserve_exact(authorization_header_len(realm, params.iter().map(|&(n, v, _)| (n, v))));
+    }
+    write_header(&mut out, realm, params.iter().copied());
+    out
+}
+
+fn write_header<'a, S: Sink + ?Sized>(sink: &mut S, realm: Option<&str>, params: impl IntoIterator<Item = Sent<'a>>) {
     let mut w = Writer::new(sink);
     w.put(b"OAuth ");
     let mut first = true;
@@ -61,14 +88,20 @@ pub(crate) fn write_authorization_header<'a, S: Sink + ?Sized>(
         w.put(b"\"");
         first = false;
     }
-    for (name, value) in params {
+    for (name, value, clean) in params {
         if !first {
             w.put(b", ");
         }
         first = false;
-        encode_into(name.as_bytes(), &mut w);
-        w.put(b"=\"");
-        encode_into(value.as_bytes(), &mut w);
+        if clean {
+            w.put(name.as_bytes());
+            w.put(b"=\"");
+            w.put(value.as_bytes());
+        } else {
+            encode_into(name.as_bytes(), &mut w);
+            w.put(b"=\"");
+            encode_into(value.as_bytes(), &mut w);
+        }
         w.put(b"\"");
     }
     w.finish();

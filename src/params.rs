@@ -23,9 +23,10 @@ use std::fmt;
 use smallvec::SmallVec;
 
 use crate::encode::{
-    check_escapes, encode_into, has_escapes, encode_twice_into, is_unreserved, transcode_form_into, transcode_form_twice_into,
+    check_escapes, encode_into, find_byte, has_escapes, is_clean, encode_twice_into, is_unreserved, transcode_form_into, transcode_form_twice_into,
     DecodeBytes,
 };
+use crate::base_string::RequestUrl;
 use crate::error::{Error, Part};
 use crate::sink::{Sink, Writer};
 
@@ -35,6 +36,9 @@ use crate::sink::{Sink, Writer};
 enum Text<'a> {
     Raw(&'a [u8]),
     Form(&'a [u8]),
+    /// Literal bytes known to need no escape (a protocol parameter the signer
+    /// checked once): written by copying, at any depth of encoding.
+    Clean(&'a [u8]),
 }
 
 /// Where two encoded strings differ decides their order, and the encoded form
@@ -49,23 +53,6 @@ fn rank(b: u8) -> u16 {
     } else {
         b as u16
     }
-}
-
-/// The first index of `needle` in `haystack`, eight bytes at a time.
-#[inline]
-fn find_byte(haystack: &[u8], needle: u8) -> Option<usize> {
-    const LANES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let (words, rest) = haystack.as_chunks::<8>();
-    for (i, word) in words.iter().enumerate() {
-        // A zero byte in `x` is a match; this marks the first one exactly.
-        let x = u64::from_le_bytes(*word) ^ (needle as u64 * LANES);
-        let found = x.wrapping_sub(LANES) & !x & HIGH;
-        if found != 0 {
-            return Some(i * 8 + found.trailing_zeros() as usize / 8);
-        }
-    }
-    rest.iter().position(|&b| b == needle).map(|j| words.len() * 8 + j)
 }
 
 /// The `&`-separated segments of a query or form body.
@@ -134,21 +121,21 @@ impl<'a> Text<'a> {
 
     fn decoded(&self) -> Cow<'a, [u8]> {
         match *self {
-            Text::Raw(b) => Cow::Borrowed(b),
+            Text::Raw(b) | Text::Clean(b) => Cow::Borrowed(b),
             Text::Form(_) => Cow::Owned(self.bytes().collect()),
         }
     }
 
     fn eq_bytes(&self, other: &[u8]) -> bool {
         match *self {
-            Text::Raw(b) => b == other,
+            Text::Raw(b) | Text::Clean(b) => b == other,
             Text::Form(_) => self.bytes().eq(other.iter().copied()),
         }
     }
 
     fn cmp_encoded(&self, other: &Text<'_>) -> Ordering {
         match (*self, *other) {
-            (Text::Raw(a), Text::Raw(b)) => match mismatch(a, b) {
+            (Text::Raw(a) | Text::Clean(a), Text::Raw(b) | Text::Clean(b)) => match mismatch(a, b) {
                 Some(i) => rank(a[i]).cmp(&rank(b[i])),
                 None => a.len().cmp(&b.len()),
             },
@@ -162,7 +149,7 @@ impl<'a> Text<'a> {
 
     fn bytes(self) -> TextBytes<'a> {
         match self {
-            Text::Raw(b) => TextBytes::Raw(b.iter()),
+            Text::Raw(b) | Text::Clean(b) => TextBytes::Raw(b.iter()),
             Text::Form(b) => TextBytes::Form(DecodeBytes::new(b, true)),
         }
     }
@@ -171,6 +158,7 @@ impl<'a> Text<'a> {
     #[inline]
     fn write_into<S: Sink + ?Sized>(&self, w: &mut Writer<'_, S>, twice: bool) {
         match (*self, twice) {
+            (Text::Clean(b), _) => w.put(b),
             (Text::Raw(b), false) => encode_into(b, w),
             (Text::Raw(b), true) => encode_twice_into(b, w),
             (Text::Form(b), false) => transcode_form_into(b, w),
@@ -213,6 +201,17 @@ impl<'a> Param<'a> {
     /// The decoded value (empty for a bare name such as `a` in `a&b=1`).
     pub fn value(&self) -> Cow<'a, [u8]> {
         self.value.decoded()
+    }
+
+    /// Whether the decoded name is `name`, without allocating.
+    pub(crate) fn name_is(&self, name: &[u8]) -> bool {
+        self.name.eq_bytes(name)
+    }
+
+    /// Whether the decoded name starts with `prefix`, without allocating.
+    pub(crate) fn name_starts_with(&self, prefix: &[u8]) -> bool {
+        let mut name = self.name.bytes();
+        prefix.iter().all(|&b| name.next() == Some(b))
     }
 
     fn cmp_encoded(&self, other: &Param<'_>) -> Ordering {
@@ -258,6 +257,16 @@ impl<'a> Params<'a> {
         self.push_bytes(name.as_bytes(), value.as_bytes());
     }
 
+    /// [`push`](Self::push) for a protocol parameter whose name and value the
+    /// caller knows to need no escape, so that writing them is a copy.
+    pub(crate) fn push_clean(&mut self, name: &'a str, value: &'a str) {
+        debug_assert!(is_clean(name.as_bytes()) && is_clean(value.as_bytes()) && name != "oauth_signature");
+        self.items.push(Param {
+            name: Text::Clean(name.as_bytes()),
+            value: Text::Clean(value.as_bytes()),
+        });
+    }
+
     /// [`push`](Self::push) for names and values that are bytes, not text.
     pub fn push_bytes(&mut self, name: &'a [u8], value: &'a [u8]) {
         if name != b"oauth_signature" {
@@ -294,6 +303,19 @@ impl<'a> Params<'a> {
         if check_escapes(input, true, part, base).is_err() {
             return self.extend_encoded_slow(input, part, base);
         }
+        self.extend_checked(input);
+        Ok(())
+    }
+
+    /// Adds the parameters of a query whose escapes
+    /// [`RequestUrl::parse`](crate::RequestUrl::parse) has checked.
+    pub(crate) fn extend_checked_query(&mut self, url: &RequestUrl<'a>) {
+        if let Some(query) = url.query() {
+            self.extend_checked(query.as_bytes());
+        }
+    }
+
+    fn extend_checked(&mut self, input: &'a [u8]) {
         for segment in Segments(input) {
             if segment.is_empty() {
                 continue;
@@ -308,7 +330,6 @@ impl<'a> Params<'a> {
                 self.items.push(Param { name, value });
             }
         }
-        Ok(())
     }
 
     #[cold]
@@ -347,6 +368,11 @@ impl<'a> Params<'a> {
     /// [`normalize`](Self::normalize) sorts them).
     pub fn iter(&self) -> std::slice::Iter<'_, Param<'a>> {
         self.items.iter()
+    }
+
+    /// The parameters in the order they are held.
+    pub(crate) fn as_slice(&self) -> &[Param<'a>] {
+        &self.items
     }
 
     /// Whether a parameter with this decoded name is present.

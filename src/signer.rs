@@ -12,11 +12,13 @@ use smallvec::SmallVec;
 
 use crate::base_string::{BaseString, Method, RequestUrl};
 use crate::credentials::{Credentials, Secret};
-use crate::error::{Error, ErrorKind, Part};
+use crate::error::{Error, ErrorKind};
+use crate::encode::is_clean;
 use crate::header::{
-    append_to_query, authorization_header_len, check_realm, form_encode, write_authorization_header,
+    append_to_query, authorization_header_len, authorization_header_sent, check_realm, form_encode,
+    write_authorization_header, Sent,
 };
-use crate::params::{cmp_encoded, Params};
+use crate::params::{cmp_encoded, Param, Params};
 use crate::sign::{signing_key, Signature, SignatureMethod, SigningKey};
 
 /// Whether a `Content-Type` is `application/x-www-form-urlencoded`, the only
@@ -180,6 +182,17 @@ pub struct Signer {
     version: bool,
     nonce: Fill,
     timestamp: Fill,
+    clean: Clean,
+}
+
+/// Which of the signer's own protocol values need no escape, found once when
+/// the signer is built so that signing copies them instead of encoding them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Clean {
+    consumer_key: bool,
+    token: bool,
+    nonce: bool,
+    timestamp: bool,
 }
 
 impl fmt::Debug for Signer {
@@ -198,7 +211,13 @@ impl fmt::Debug for Signer {
 impl Signer {
     /// An HMAC-SHA1 signer that sends `oauth_version="1.0"`, as the X API expects.
     pub fn new(credentials: Credentials) -> Signer {
+        let clean = Clean {
+            consumer_key: is_clean(credentials.consumer_key().as_bytes()),
+            token: credentials.token().is_some_and(|t| is_clean(t.as_bytes())),
+            ..Clean::default()
+        };
         Signer {
+            clean,
             key: SigningKey::hmac_sha1(
                 credentials.consumer_secret().expose(),
                 credentials.token_secret().expose(),
@@ -249,7 +268,9 @@ impl Signer {
 
     /// Pins the nonce, for reproducible output (tests, bug reports).
     pub fn with_nonce(mut self, nonce: impl Into<String>) -> Signer {
-        self.nonce = Fill::Pinned(nonce.into());
+        let nonce = nonce.into();
+        self.clean.nonce = is_clean(nonce.as_bytes());
+        self.nonce = Fill::Pinned(nonce);
         self
     }
 
@@ -261,7 +282,9 @@ impl Signer {
 
     /// Pins the timestamp, for reproducible output.
     pub fn with_timestamp(mut self, timestamp: impl Into<String>) -> Signer {
-        self.timestamp = Fill::Pinned(timestamp.into());
+        let timestamp = timestamp.into();
+        self.clean.timestamp = is_clean(timestamp.as_bytes());
+        self.timestamp = Fill::Pinned(timestamp);
         self
     }
 
@@ -289,11 +312,8 @@ impl Signer {
     pub fn authorization(&self, request: &Request<'_>) -> Result<String, Error> {
         self.run(request, |run| {
             let signature = run.sign(&self.key)?;
-            let sent = run.sent(&signature);
-            let realm = self.realm.as_deref();
-            let mut out = String::with_capacity(authorization_header_len(realm, sent.iter().copied()));
-            write_authorization_header(&mut out, realm, sent.iter().copied());
-            Ok(out)
+            let header = authorization_header_sent(self.realm.as_deref(), &run.sent(&signature));
+            Ok(header)
         })
     }
 
@@ -308,7 +328,7 @@ impl Signer {
             let params = run
                 .sent(&signature)
                 .iter()
-                .map(|&(n, v)| (n.to_owned(), v.to_owned()))
+                .map(|&(n, v, _)| (n.to_owned(), v.to_owned()))
                 .collect();
             Ok(Signed {
                 params,
@@ -327,10 +347,16 @@ impl Signer {
     /// As [`authorization`](Self::authorization).
     pub fn trace(&self, request: &Request<'_>) -> Result<Trace, Error> {
         self.run(request, |run| {
-            let collected_params = run
-                .params
+            // The protocol parameters sit in `params` sorted; show them in the
+            // order collected, between the query's and the body's.
+            let decoded = |p: &Param<'_>| (p.name().into_owned(), p.value().into_owned());
+            let (query, rest) = run.params.as_slice().split_at(run.own);
+            let body = rest.get(run.protocol.len()..).unwrap_or_default();
+            let collected_params = query
                 .iter()
-                .map(|p| (p.name().into_owned(), p.value().into_owned()))
+                .map(decoded)
+                .chain(run.protocol.iter().map(|&(n, v)| (n.as_bytes().to_vec(), v.as_bytes().to_vec())))
+                .chain(body.iter().map(decoded))
                 .collect();
             let base_string_uri = run.url.base_string_uri().to_string();
             let normalized = run.params.normalize();
@@ -343,7 +369,7 @@ impl Signer {
             write_authorization_header(
                 &mut authorization_header,
                 self.realm.as_deref(),
-                run.sent(&signature).iter().copied(),
+                run.sent(&signature).iter().map(|&(n, v, _)| (n, v)),
             );
             let signing_key = (!self.key.method().is_rsa()).then(|| {
                 signing_key(
@@ -379,6 +405,35 @@ impl Signer {
         let method = Method::parse(request.method)?;
         let url = RequestUrl::parse(request.url)?;
 
+        let nonce_clean = matches!(self.nonce, Fill::Fresh) || self.clean.nonce;
+        let timestamp_clean = matches!(self.timestamp, Fill::Fresh) || self.clean.timestamp;
+        // The protocol parameters as sent, sorted by name: the known names in
+        // their order (`oauth_callback` < `oauth_consumer_key` < ... <
+        // `oauth_version`), extras sorted in after.
+        let mut sorted: SmallVec<[Sent<'_>; 12]> = SmallVec::new();
+        if let Some(c) = request.callback {
+            sorted.push(("oauth_callback", c, false));
+        }
+        sorted.push(("oauth_consumer_key", self.credentials.consumer_key(), self.clean.consumer_key));
+        if let Some(n) = nonce {
+            sorted.push(("oauth_nonce", n, nonce_clean));
+        }
+        sorted.push(("oauth_signature_method", self.key.method().as_str(), true));
+        if let Some(t) = timestamp {
+            sorted.push(("oauth_timestamp", t, timestamp_clean));
+        }
+        if let Some(token) = self.credentials.token() {
+            sorted.push(("oauth_token", token, self.clean.token));
+        }
+        if let Some(v) = request.verifier {
+            sorted.push(("oauth_verifier", v, false));
+        }
+        if self.version {
+            sorted.push(("oauth_version", "1.0", true));
+        }
+
+        let known = sorted.len();
+
         let mut protocol: SmallVec<[(&str, &str); 12]> = SmallVec::new();
         protocol.push(("oauth_consumer_key", self.credentials.consumer_key()));
         if let Some(token) = self.credentials.token() {
@@ -411,15 +466,22 @@ impl Signer {
                 return Err(ErrorKind::DuplicateProtocolParameter { name: name.into() }.into());
             }
             protocol.push((name, value));
+            sorted.push((name, value, false));
+        }
+        if sorted.len() > known {
+            sorted.sort_by(|a, b| cmp_encoded(a.0.as_bytes(), b.0.as_bytes()));
         }
 
         let mut params = Params::new();
-        if let Some(query) = url.query() {
-            params.extend_encoded(query.as_bytes(), Part::Url, url.query_offset())?;
-        }
+        params.extend_checked_query(&url);
         let own = params.len();
-        for &(name, value) in &protocol {
-            params.push(name, value);
+        // Pushed in sorted order, so that normalising them is nearly free.
+        for &(name, value, clean) in &sorted {
+            if clean {
+                params.push_clean(name, value);
+            } else {
+                params.push(name, value);
+            }
         }
         if let Some(body) = request.form_body {
             params.extend_form(body)?;
@@ -427,22 +489,23 @@ impl Signer {
         // A protocol parameter that also arrives in the query or the body would
         // be sent twice, which RFC 5849 §3.5 forbids and providers reject.
         for (i, p) in params.iter().enumerate() {
-            if (own..own + protocol.len()).contains(&i) {
+            if (own..own + sorted.len()).contains(&i) {
                 continue;
             }
-            let name = p.name();
-            if name.starts_with(b"oauth_") && protocol.iter().any(|&(n, _)| n.as_bytes() == &name[..]) {
-                return Err(ErrorKind::DuplicateProtocolParameter {
-                    name: String::from_utf8_lossy(&name).into_owned(),
-                }
-                .into());
+            if !p.name_starts_with(b"oauth_") {
+                continue;
+            }
+            if let Some(&(name, _)) = protocol.iter().find(|&&(n, _)| p.name_is(n.as_bytes())) {
+                return Err(ErrorKind::DuplicateProtocolParameter { name: name.into() }.into());
             }
         }
         let mut run = Run {
             method,
             url,
             params,
+            own,
             protocol,
+            sorted,
         };
         f(&mut run)
     }
@@ -452,8 +515,14 @@ impl Signer {
 struct Run<'a> {
     method: Method<'a>,
     url: RequestUrl<'a>,
+    /// The query's parameters, the protocol parameters (sorted), the body's.
     params: Params<'a>,
+    /// How many of `params` came from the query.
+    own: usize,
+    /// The protocol parameters in the order collected.
     protocol: SmallVec<[(&'a str, &'a str); 12]>,
+    /// The same, sorted by name, each flagged if it needs no escape.
+    sorted: SmallVec<[Sent<'a>; 12]>,
 }
 
 impl<'a> Run<'a> {
@@ -463,10 +532,10 @@ impl<'a> Run<'a> {
     }
 
     /// The protocol parameters as sent: with the signature, sorted by name.
-    fn sent<'s>(&'s self, signature: &'s Signature) -> SmallVec<[(&'s str, &'s str); 12]> {
-        let mut sent: SmallVec<[(&str, &str); 12]> = self.protocol.iter().copied().collect();
-        sent.push(("oauth_signature", signature.as_str()));
-        sent.sort_by(|a, b| cmp_encoded(a.0.as_bytes(), b.0.as_bytes()));
+    fn sent<'s>(&'s self, signature: &'s Signature) -> SmallVec<[Sent<'s>; 12]> {
+        let mut sent: SmallVec<[Sent<'s>; 12]> = self.sorted.iter().copied().collect();
+        let at = sent.partition_point(|p| cmp_encoded(p.0.as_bytes(), b"oauth_signature").is_lt());
+        sent.insert(at, ("oauth_signature", signature.as_str(), false));
         sent
     }
 }
