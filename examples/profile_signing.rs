@@ -18,10 +18,40 @@ use std::hint::black_box;
 use std::num::NonZeroU64;
 
 use hmac::{Hmac, KeyInit, Mac};
-use oauth1_signer::{Credentials, Request, Signer};
+use oauth1_signer::{BaseString, Counter, Credentials, Method, Params, Request, RequestUrl, SignatureMethod, Signer, SigningKey};
 use sha1::Sha1;
 
 use common::*;
+
+/// The X docs request through the public stages, up to `depth`.
+fn stages(key: &SigningKey, depth: u8) -> usize {
+    let method = Method::parse("POST").unwrap();
+    let url = RequestUrl::parse(black_box(X_DOCS_URL)).unwrap();
+    let mut params = Params::new();
+    params.extend_query(url.query().unwrap()).unwrap();
+    for (n, v) in [
+        ("oauth_consumer_key", CONSUMER_KEY),
+        ("oauth_nonce", NONCE),
+        ("oauth_signature_method", "HMAC-SHA1"),
+        ("oauth_timestamp", TIMESTAMP),
+        ("oauth_token", TOKEN),
+        ("oauth_version", "1.0"),
+    ] {
+        params.push(n, v);
+    }
+    params.extend_form(black_box(X_DOCS_BODY)).unwrap();
+    let normalized = params.normalize();
+    if depth == 0 {
+        return normalized.iter().len();
+    }
+    let base = BaseString::new(method, url.base_string_uri(), normalized);
+    if depth == 1 {
+        let mut n = Counter(0);
+        base.write_to(&mut n);
+        return n.0;
+    }
+    key.sign(&base).unwrap().as_str().len()
+}
 
 #[inline(never)]
 fn run_case(n: usize, f: &mut dyn FnMut() -> usize) -> usize {
@@ -44,6 +74,7 @@ fn main() {
     .with_timestamp(TIMESTAMP);
     let get20 = get20_url();
     let x_docs = Request::post(X_DOCS_URL).form_body(X_DOCS_BODY);
+    let key = SigningKey::new(SignatureMethod::HmacSha1, CONSUMER_SECRET, TOKEN_SECRET).unwrap();
     let get20_req = Request::get(&get20);
     let keyed = <Hmac<Sha1> as KeyInit>::new_from_slice(
         format!("{CONSUMER_SECRET}&{TOKEN_SECRET}").as_bytes(),
@@ -90,17 +121,23 @@ fn main() {
         "floor_get20" => Box::new(floor(&get20_req)),
         "peer_x_docs" => Box::new(|| peer.post(X_DOCS_URI, black_box(&x_docs_params)).len()),
         "peer_get20" => Box::new(|| peer.get(GET20_URI, black_box(&get20_params)).len()),
+        // Stages of the X docs request through the public pipeline, to see
+        // where the time goes: collect + sort, + base string into a counter,
+        // + HMAC.
+        "stage_collect" => Box::new(|| stages(&key, 0)),
+        "stage_base" => Box::new(|| stages(&key, 1)),
+        "stage_sign" => Box::new(|| stages(&key, 2)),
         "encode_identifiers" => Box::new(|| encode(&identifiers)),
         "encode_tweet" => Box::new(|| encode(&tweet)),
         "encode_non_ascii" => Box::new(|| encode(&non_ascii)),
         other => panic!("unknown case {other}"),
     };
     let total = run_case(n, &mut f);
-    // Best of five timed repeats, for quick A/B checks on a noisy machine.
+    // Best of thirty timed repeats, for quick A/B checks on a noisy machine.
     let mut best = f64::NAN;
     if std::env::var_os("TIME").is_some() {
         best = f64::INFINITY;
-        for _ in 0..5 {
+        for _ in 0..30 {
             let start = std::time::Instant::now();
             black_box(run_case(n, &mut f));
             let t = start.elapsed().as_nanos() as f64 / n as f64;

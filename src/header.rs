@@ -60,21 +60,24 @@ pub(crate) fn write_authorization_header<'a, S: Sink + ?Sized>(
 pub(crate) type Sent<'a> = (&'a str, &'a str, bool);
 
 /// The header for a signer's parameters, allocated once at its exact length.
-pub(crate) fn authorization_header_sent(realm: Option<&str>, params: &[Sent<'_>]) -> String {
+pub(crate) fn authorization_header_sent<'a>(
+    realm: Option<&str>,
+    params: impl Iterator<Item = Sent<'a>> + Clone,
+) -> String {
     // A bound on the length, exact for clean parameters. If the header fits
     // the writer's buffer, the string is allocated when the buffer is handed
     // over, at its exact length; otherwise it is measured first.
     let bound = "OAuth ".len()
         + realm.map_or(0, |r| r.len() + "realm=\"\", ".len())
         + params
-            .iter()
-            .map(|&(n, v, clean)| (n.len() + v.len()) * if clean { 1 } else { 3 } + "=\"\", ".len())
+            .clone()
+            .map(|(n, v, clean)| (n.len() + v.len()) * if clean { 1 } else { 3 } + "=\"\", ".len())
             .sum::<usize>();
     let mut out = String::new();
     if bound > WRITER_CAP {
-        out.reserve_exact(authorization_header_len(realm, params.iter().map(|&(n, v, _)| (n, v))));
+        out.reserve_exact(authorization_header_len(realm, params.clone().map(|(n, v, _)| (n, v))));
     }
-    write_header(&mut out, realm, params.iter().copied());
+    write_header(&mut out, realm, params);
     out
 }
 

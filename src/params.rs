@@ -48,12 +48,19 @@ enum Text<'a> {
 /// be sorted in encoded order without encoding them.
 #[inline]
 fn rank(b: u8) -> u16 {
-    if is_unreserved(b) {
-        256 + b as u16
-    } else {
-        b as u16
-    }
+    RANK[b as usize]
 }
+
+/// [`rank`] of every byte.
+const RANK: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = if is_unreserved(b as u8) { 256 + b as u16 } else { b as u16 };
+        b += 1;
+    }
+    t
+};
 
 /// The `&`-separated segments of a query or form body.
 struct Segments<'a>(&'a [u8]);

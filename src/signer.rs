@@ -312,7 +312,7 @@ impl Signer {
     pub fn authorization(&self, request: &Request<'_>) -> Result<String, Error> {
         self.run(request, |run| {
             let signature = run.sign(&self.key)?;
-            let header = authorization_header_sent(self.realm.as_deref(), &run.sent(&signature));
+            let header = authorization_header_sent(self.realm.as_deref(), run.sent(&signature));
             Ok(header)
         })
     }
@@ -325,11 +325,7 @@ impl Signer {
     pub fn sign(&self, request: &Request<'_>) -> Result<Signed, Error> {
         self.run(request, |run| {
             let signature = run.sign(&self.key)?;
-            let params = run
-                .sent(&signature)
-                .iter()
-                .map(|&(n, v, _)| (n.to_owned(), v.to_owned()))
-                .collect();
+            let params = run.sent(&signature).map(|(n, v, _)| (n.to_owned(), v.to_owned())).collect();
             Ok(Signed {
                 params,
                 realm: self.realm.clone(),
@@ -351,11 +347,11 @@ impl Signer {
             // order collected, between the query's and the body's.
             let decoded = |p: &Param<'_>| (p.name().into_owned(), p.value().into_owned());
             let (query, rest) = run.params.as_slice().split_at(run.own);
-            let body = rest.get(run.protocol.len()..).unwrap_or_default();
+            let body = rest.get(run.sorted.len()..).unwrap_or_default();
             let collected_params = query
                 .iter()
                 .map(decoded)
-                .chain(run.protocol.iter().map(|&(n, v)| (n.as_bytes().to_vec(), v.as_bytes().to_vec())))
+                .chain(run.collected(request))
                 .chain(body.iter().map(decoded))
                 .collect();
             let base_string_uri = run.url.base_string_uri().to_string();
@@ -369,7 +365,7 @@ impl Signer {
             write_authorization_header(
                 &mut authorization_header,
                 self.realm.as_deref(),
-                run.sent(&signature).iter().map(|&(n, v, _)| (n, v)),
+                run.sent(&signature).map(|(n, v, _)| (n, v)),
             );
             let signing_key = (!self.key.method().is_rsa()).then(|| {
                 signing_key(
@@ -407,10 +403,21 @@ impl Signer {
 
         let nonce_clean = matches!(self.nonce, Fill::Fresh) || self.clean.nonce;
         let timestamp_clean = matches!(self.timestamp, Fill::Fresh) || self.clean.timestamp;
+        // Built in place: `Params` holds its parameters inline, and moving it
+        // would copy them all.
+        let mut run = Run {
+            method,
+            url,
+            params: Params::new(),
+            own: 0,
+            sorted: SmallVec::new(),
+            signature_at: 0,
+        };
         // The protocol parameters as sent, sorted by name: the known names in
         // their order (`oauth_callback` < `oauth_consumer_key` < ... <
-        // `oauth_version`), extras sorted in after.
-        let mut sorted: SmallVec<[Sent<'_>; 12]> = SmallVec::new();
+        // `oauth_version`, `oauth_signature` after `oauth_nonce`), extras
+        // sorted in after.
+        let sorted = &mut run.sorted;
         if let Some(c) = request.callback {
             sorted.push(("oauth_callback", c, false));
         }
@@ -418,6 +425,7 @@ impl Signer {
         if let Some(n) = nonce {
             sorted.push(("oauth_nonce", n, nonce_clean));
         }
+        run.signature_at = sorted.len();
         sorted.push(("oauth_signature_method", self.key.method().as_str(), true));
         if let Some(t) = timestamp {
             sorted.push(("oauth_timestamp", t, timestamp_clean));
@@ -431,30 +439,7 @@ impl Signer {
         if self.version {
             sorted.push(("oauth_version", "1.0", true));
         }
-
         let known = sorted.len();
-
-        let mut protocol: SmallVec<[(&str, &str); 12]> = SmallVec::new();
-        protocol.push(("oauth_consumer_key", self.credentials.consumer_key()));
-        if let Some(token) = self.credentials.token() {
-            protocol.push(("oauth_token", token));
-        }
-        protocol.push(("oauth_signature_method", self.key.method().as_str()));
-        if let Some(t) = timestamp {
-            protocol.push(("oauth_timestamp", t));
-        }
-        if let Some(n) = nonce {
-            protocol.push(("oauth_nonce", n));
-        }
-        if self.version {
-            protocol.push(("oauth_version", "1.0"));
-        }
-        if let Some(c) = request.callback {
-            protocol.push(("oauth_callback", c));
-        }
-        if let Some(v) = request.verifier {
-            protocol.push(("oauth_verifier", v));
-        }
         for (name, value) in request.protocol_params.iter() {
             if name == "oauth_signature" {
                 continue;
@@ -462,21 +447,21 @@ impl Signer {
             if !name.starts_with("oauth_") {
                 return Err(ErrorKind::NotAProtocolParameter { name: name.into() }.into());
             }
-            if protocol.iter().any(|&(n, _)| n == name) {
+            if sorted.iter().any(|&(n, _, _)| n == name) {
                 return Err(ErrorKind::DuplicateProtocolParameter { name: name.into() }.into());
             }
-            protocol.push((name, value));
             sorted.push((name, value, false));
         }
         if sorted.len() > known {
             sorted.sort_by(|a, b| cmp_encoded(a.0.as_bytes(), b.0.as_bytes()));
+            run.signature_at = sorted.partition_point(|p| cmp_encoded(p.0.as_bytes(), b"oauth_signature").is_lt());
         }
 
-        let mut params = Params::new();
+        let params = &mut run.params;
         params.extend_checked_query(&url);
-        let own = params.len();
+        run.own = params.len();
         // Pushed in sorted order, so that normalising them is nearly free.
-        for &(name, value, clean) in &sorted {
+        for &(name, value, clean) in &run.sorted {
             if clean {
                 params.push_clean(name, value);
             } else {
@@ -488,25 +473,15 @@ impl Signer {
         }
         // A protocol parameter that also arrives in the query or the body would
         // be sent twice, which RFC 5849 §3.5 forbids and providers reject.
+        let protocol = run.own..run.own + run.sorted.len();
         for (i, p) in params.iter().enumerate() {
-            if (own..own + sorted.len()).contains(&i) {
+            if protocol.contains(&i) || !p.name_starts_with(b"oauth_") {
                 continue;
             }
-            if !p.name_starts_with(b"oauth_") {
-                continue;
-            }
-            if let Some(&(name, _)) = protocol.iter().find(|&&(n, _)| p.name_is(n.as_bytes())) {
+            if let Some(&(name, _, _)) = run.sorted.iter().find(|&&(n, _, _)| p.name_is(n.as_bytes())) {
                 return Err(ErrorKind::DuplicateProtocolParameter { name: name.into() }.into());
             }
         }
-        let mut run = Run {
-            method,
-            url,
-            params,
-            own,
-            protocol,
-            sorted,
-        };
         f(&mut run)
     }
 }
@@ -519,10 +494,11 @@ struct Run<'a> {
     params: Params<'a>,
     /// How many of `params` came from the query.
     own: usize,
-    /// The protocol parameters in the order collected.
-    protocol: SmallVec<[(&'a str, &'a str); 12]>,
-    /// The same, sorted by name, each flagged if it needs no escape.
+    /// The protocol parameters, sorted by name, each flagged if it needs no
+    /// escape.
     sorted: SmallVec<[Sent<'a>; 12]>,
+    /// Where `oauth_signature` goes among them.
+    signature_at: usize,
 }
 
 impl<'a> Run<'a> {
@@ -532,11 +508,33 @@ impl<'a> Run<'a> {
     }
 
     /// The protocol parameters as sent: with the signature, sorted by name.
-    fn sent<'s>(&'s self, signature: &'s Signature) -> SmallVec<[Sent<'s>; 12]> {
-        let mut sent: SmallVec<[Sent<'s>; 12]> = self.sorted.iter().copied().collect();
-        let at = sent.partition_point(|p| cmp_encoded(p.0.as_bytes(), b"oauth_signature").is_lt());
-        sent.insert(at, ("oauth_signature", signature.as_str(), false));
-        sent
+    fn sent<'s>(&'s self, signature: &'s Signature) -> impl Iterator<Item = Sent<'s>> + Clone {
+        let (before, after) = self.sorted.split_at(self.signature_at);
+        let signature = ("oauth_signature", signature.as_str(), false);
+        before.iter().copied().chain(std::iter::once(signature)).chain(after.iter().copied())
+    }
+
+    /// The protocol parameters in the order they are collected (a trace shows
+    /// them so): the signer's, the request's, then the extras as given.
+    fn collected(&self, request: &Request<'_>) -> Vec<(Vec<u8>, Vec<u8>)> {
+        const OWN: [&str; 8] = [
+            "oauth_consumer_key",
+            "oauth_token",
+            "oauth_signature_method",
+            "oauth_timestamp",
+            "oauth_nonce",
+            "oauth_version",
+            "oauth_callback",
+            "oauth_verifier",
+        ];
+        let extras: Vec<&str> = request.protocol_params.iter().map(|(n, _)| n).collect();
+        // An extra may take a known name the signer does not send itself.
+        let known = OWN.into_iter().filter(|n| !extras.contains(n));
+        known
+            .chain(extras.iter().copied())
+            .filter_map(|name| self.sorted.iter().find(|p| p.0 == name))
+            .map(|&(n, v, _)| (n.as_bytes().to_vec(), v.as_bytes().to_vec()))
+            .collect()
     }
 }
 
@@ -697,6 +695,47 @@ mod tests {
             .authorization(&Request::get("https://h/").protocol_params(&[("x_extra", "x")]))
             .unwrap_err();
         assert_eq!(e.kind(), &ErrorKind::NotAProtocolParameter { name: "x_extra".into() });
+    }
+
+    #[test]
+    fn trace_lists_parameters_in_the_order_collected() {
+        let req = Request::post("https://h/?z=1&a=2")
+            .form_body(b"m=3")
+            .callback("oob")
+            .protocol_params(&[("oauth_body_hash", "x"), ("oauth_signature", "ignored"), ("oauth_a", "y")]);
+        let t = signer().with_realm("r").unwrap().trace(&req).unwrap();
+        let names: Vec<&[u8]> = t.collected_params.iter().map(|(n, _)| &n[..]).collect();
+        let want: [&[u8]; 12] = [
+            b"z",
+            b"a",
+            b"oauth_consumer_key",
+            b"oauth_token",
+            b"oauth_signature_method",
+            b"oauth_timestamp",
+            b"oauth_nonce",
+            b"oauth_version",
+            b"oauth_callback",
+            b"oauth_body_hash",
+            b"oauth_a",
+            b"m",
+        ];
+        assert_eq!(names, want);
+        // Sent sorted by name, the signature in its place, whatever the order given.
+        let sent: Vec<String> = parse_sent(&t.authorization_header);
+        assert_eq!(sent[0], "realm");
+        let mut sorted = sent[1..].to_vec();
+        sorted.sort();
+        assert_eq!(sent[1..], sorted);
+        assert!(sent.contains(&"oauth_signature".to_string()));
+        assert_eq!(t.authorization_header, signer().with_realm("r").unwrap().authorization(&req).unwrap());
+        // An extra may use a name the signer leaves out.
+        let s = signer().without_nonce();
+        let t = s.trace(&Request::get("https://h/").protocol_params(&[("oauth_nonce", "n2")])).unwrap();
+        assert_eq!(t.collected_params.last().unwrap(), &(b"oauth_nonce".to_vec(), b"n2".to_vec()));
+    }
+
+    fn parse_sent(header: &str) -> Vec<String> {
+        crate::parse_authorization_header(header).unwrap().into_iter().map(|(n, _)| n).collect()
     }
 
     #[test]

@@ -55,11 +55,43 @@ impl Sink for Counter {
 /// can be masked into it and the compiler drops the bounds checks.
 pub(crate) const WRITER_CAP: usize = 512;
 
-/// Bytes past [`WRITER_CAP`] that a fixed-width store may touch.
-pub(crate) const WRITER_SLACK: usize = 16;
+/// Bytes past [`WRITER_CAP`] that a fixed-width store may touch: the longest
+/// piece [`Writer::put`] copies without `memcpy`.
+pub(crate) const WRITER_SLACK: usize = 64;
 
 /// The buffer of a [`Writer`].
 pub(crate) type WriterBuf = [u8; WRITER_CAP + WRITER_SLACK];
+
+/// Copies `src` (at most [`WRITER_SLACK`] bytes) to `buf[at..]` with a few
+/// fixed-width, overlapping moves: the pieces of a base string or header
+/// (names, values, `%26`) are short, and a call to `memcpy` costs more than
+/// the copy.
+#[inline(always)]
+fn copy_short(buf: &mut WriterBuf, at: usize, src: &[u8]) {
+    let n = src.len();
+    // Unrolled by hand: a loop here would be turned back into `memcpy`.
+    if n >= 16 {
+        buf[at..at + 16].copy_from_slice(&src[..16]);
+        if n > 32 {
+            buf[at + 16..at + 32].copy_from_slice(&src[16..32]);
+            if n > 48 {
+                buf[at + 32..at + 48].copy_from_slice(&src[32..48]);
+            }
+        }
+        buf[at + n - 16..at + n].copy_from_slice(&src[n - 16..]);
+    } else if n >= 8 {
+        buf[at..at + 8].copy_from_slice(&src[..8]);
+        buf[at + n - 8..at + n].copy_from_slice(&src[n - 8..]);
+    } else if n >= 4 {
+        buf[at..at + 4].copy_from_slice(&src[..4]);
+        buf[at + n - 4..at + n].copy_from_slice(&src[n - 4..]);
+    } else if n >= 2 {
+        buf[at..at + 2].copy_from_slice(&src[..2]);
+        buf[at + n - 2..at + n].copy_from_slice(&src[n - 2..]);
+    } else if let Some(&b) = src.first() {
+        buf[at] = b;
+    }
+}
 
 /// A stack buffer in front of a [`Sink`]: the pipeline's stages write into it
 /// directly (the encoder stores eight bytes at a time), and the sink sees a few
@@ -72,7 +104,7 @@ pub(crate) struct Writer<'s, S: Sink + ?Sized> {
 }
 
 impl<'s, S: Sink + ?Sized> Writer<'s, S> {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn new(sink: &'s mut S) -> Self {
         Writer {
             sink,
@@ -82,18 +114,22 @@ impl<'s, S: Sink + ?Sized> Writer<'s, S> {
     }
 
     /// Appends `bytes`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn put(&mut self, bytes: &[u8]) {
-        if let Some(dst) = self.buf[..WRITER_CAP].get_mut(self.len..self.len + bytes.len()) {
-            dst.copy_from_slice(bytes);
+        if bytes.len() <= WRITER_SLACK && bytes.len() <= WRITER_CAP - self.len {
+            copy_short(&mut self.buf, self.len % WRITER_CAP, bytes);
             self.len += bytes.len();
         } else {
-            self.put_slow(bytes);
+            self.put_long(bytes);
         }
     }
 
-    #[cold]
-    fn put_slow(&mut self, bytes: &[u8]) {
+    fn put_long(&mut self, bytes: &[u8]) {
+        if let Some(dst) = self.buf[..WRITER_CAP].get_mut(self.len..self.len + bytes.len()) {
+            dst.copy_from_slice(bytes);
+            self.len += bytes.len();
+            return;
+        }
         self.flush();
         if bytes.len() >= WRITER_CAP / 2 {
             self.sink.put(bytes);
@@ -131,5 +167,30 @@ impl<'s, S: Sink + ?Sized> Writer<'s, S> {
     #[inline]
     pub(crate) fn finish(mut self) {
         self.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writer_hands_on_every_piece_in_order() {
+        // Pieces of every length up to past the buffer, from every offset.
+        let data: Vec<u8> = (0..2000u32).map(|i| (i * 7 % 251) as u8).collect();
+        for step in [1, 3, 7, 8, 15, 16, 17, 33, 64, 65, 100, 255, 256, 511, 700] {
+            let mut out = Vec::new();
+            let mut w = Writer::new(&mut out);
+            let mut want = Vec::new();
+            let mut at = 0;
+            for len in (0..=step).cycle().take(40) {
+                let piece = &data[at % 1000..at % 1000 + len];
+                w.put(piece);
+                want.extend_from_slice(piece);
+                at += len + 1;
+            }
+            w.finish();
+            assert_eq!(out, want, "step {step}");
+        }
     }
 }
