@@ -18,7 +18,10 @@ use std::hint::black_box;
 use std::num::NonZeroU64;
 
 use hmac::{Hmac, KeyInit, Mac};
-use oauth1_signer::{BaseString, Counter, Credentials, Method, Params, Request, RequestUrl, SignatureMethod, Signer, SigningKey};
+use oauth1_signer::{
+    BaseString, Counter, Credentials, Method, Params, Request, RequestUrl, SignatureMethod, Signer,
+    SigningKey,
+};
 use sha1::Sha1;
 
 use common::*;
