@@ -108,8 +108,12 @@ fn all_unreserved(block: &[u8; 16]) -> bool {
     let (lo, hi) = block.split_at(8);
     let lo = u64::from_le_bytes(lo.try_into().unwrap_or([0; 8]));
     let hi = u64::from_le_bytes(hi.try_into().unwrap_or([0; 8]));
-    // Non-ASCII text fails on its first byte: skip the rest of the test.
-    (lo | hi) & HIGH == 0 && unreserved_lanes(lo) == HIGH && unreserved_lanes(hi) == HIGH
+    // Cheap tests first: non-ASCII text fails on its first byte, and prose on
+    // its spaces and punctuation (every byte below '-' is reserved).
+    (lo | hi) & HIGH == 0
+        && at_least(lo, b'-') & at_least(hi, b'-') & HIGH == HIGH
+        && unreserved_lanes(lo) == HIGH
+        && unreserved_lanes(hi) == HIGH
 }
 
 /// Stores one table entry at `pos` and returns the position after it.
