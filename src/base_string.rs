@@ -19,7 +19,7 @@
 
 use std::fmt;
 
-use crate::encode::{check_escapes, encode_into, find_byte, find_either};
+use crate::encode::{check_escapes, encode_into, find_byte, find_either, is_hex};
 use crate::error::{Error, Part};
 use crate::params::Normalized;
 use crate::sink::{Sink, Writer};
@@ -106,20 +106,24 @@ impl<'a> RequestUrl<'a> {
         let after_start = auth_start + auth_len;
         let path_len = find_either(after.as_bytes(), b'?', b'#').unwrap_or(after.len());
         let path = &after[..path_len];
-        if !all_bytes(path.as_bytes(), is_path_byte) {
+        if !well_formed(path.as_bytes(), is_path_byte) {
             check_chars(path.as_bytes(), after_start, |b| is_pchar(b) || b == b'/', "a character allowed in a URL path; percent-encode it")?;
+            check_escapes(path.as_bytes(), false, Part::Url, after_start)?;
         }
-        check_escapes(path.as_bytes(), false, Part::Url, after_start)?;
 
         let mut query = None;
-        if let Some(q) = after[path_len..].strip_prefix('?') {
-            let q_len = find_byte(q.as_bytes(), b'#').unwrap_or(q.len());
-            let query_offset = after_start + path_len + 1;
-            let q = &q[..q_len];
-            if !all_bytes(q.as_bytes(), |b| is_path_byte(b) | (b == b'?')) {
+        if let Some(rest) = after[path_len..].strip_prefix('?') {
+            // The common case in one pass: no fragment ('#' is not a query
+            // byte), every byte allowed, every escape complete.
+            let q = if well_formed(rest.as_bytes(), is_query_byte) {
+                rest
+            } else {
+                let q = &rest[..find_byte(rest.as_bytes(), b'#').unwrap_or(rest.len())];
+                let query_offset = after_start + path_len + 1;
                 check_chars(q.as_bytes(), query_offset, |b| is_pchar(b) || b == b'/' || b == b'?', "a character allowed in a URL query; percent-encode it")?;
-            }
-            check_escapes(q.as_bytes(), false, Part::Url, query_offset)?;
+                check_escapes(q.as_bytes(), false, Part::Url, query_offset)?;
+                q
+            };
             query = Some(q);
         }
         Ok(RequestUrl {
@@ -182,10 +186,30 @@ fn is_path_byte(b: u8) -> bool {
         | (b == b'~')
 }
 
-/// Whether every byte of `bytes` passes `allowed`, in one branch-free pass.
+/// [`is_path_byte`], or `?`: a byte a URL query may hold as it is.
+#[inline(always)]
+fn is_query_byte(b: u8) -> bool {
+    is_path_byte(b) | (b == b'?')
+}
+
+/// Whether every byte of `bytes` passes `allowed` and every `%` starts a
+/// complete escape, in one branch-free pass that compiles to vector code. Only
+/// when it fails do the slower checks run, to name the offending byte.
 #[inline]
-fn all_bytes(bytes: &[u8], allowed: impl Fn(u8) -> bool) -> bool {
-    bytes.iter().fold(0u8, |bad, &b| bad | u8::from(!allowed(b))) == 0
+fn well_formed(bytes: &[u8], allowed: impl Fn(u8) -> bool) -> bool {
+    let (second, third) = match bytes {
+        [_, tail @ ..] => (tail, tail.get(1..).unwrap_or_default()),
+        [] => (bytes, bytes),
+    };
+    let mut bad = 0u8;
+    for ((&a, &b), &c) in bytes.iter().zip(second).zip(third) {
+        bad |= u8::from(!allowed(a)) | (u8::from(a == b'%') & u8::from(!(is_hex(b) & is_hex(c))));
+    }
+    // The last two bytes start no complete escape.
+    for &a in &bytes[bytes.len().saturating_sub(2)..] {
+        bad |= u8::from(!allowed(a)) | u8::from(a == b'%');
+    }
+    bad == 0
 }
 
 fn check_chars(bytes: &[u8], base: usize, allowed: impl Fn(u8) -> bool, expected: &'static str) -> Result<(), Error> {
@@ -472,6 +496,24 @@ mod tests {
     fn fast_path_byte_class_matches_the_grammar() {
         for b in 0..=255u8 {
             assert_eq!(is_path_byte(b), is_pchar(b) || b == b'/' || b == b'%', "{b:#04x}");
+        }
+    }
+
+    #[test]
+    fn one_pass_check_agrees_with_the_precise_ones() {
+        let pieces: [&[u8]; 9] = [b"%", b"4", b"1", b"g", b"a", b"#", b" ", b"?", b"\xE9"];
+        let mut stack = vec![Vec::new()];
+        while let Some(s) = stack.pop() {
+            let precise = |allowed: fn(u8) -> bool| {
+                check_chars(&s, 0, allowed, "").is_ok() && check_escapes(&s, false, Part::Url, 0).is_ok()
+            };
+            assert_eq!(well_formed(&s, is_path_byte), precise(|b| is_pchar(b) || b == b'/'), "{s:?}");
+            assert_eq!(well_formed(&s, is_query_byte), precise(|b| is_pchar(b) || b == b'/' || b == b'?'), "{s:?}");
+            if s.len() < 5 {
+                for p in pieces {
+                    stack.push([&s[..], p].concat());
+                }
+            }
         }
     }
 

@@ -406,7 +406,7 @@ const fn hex_value(b: u8) -> Option<u8> {
 
 /// Whether `b` is a hex digit, as arithmetic the compiler can vectorise.
 #[inline(always)]
-fn is_hex(b: u8) -> bool {
+pub(crate) fn is_hex(b: u8) -> bool {
     (b.wrapping_sub(b'0') < 10) | ((b | 0x20).wrapping_sub(b'a') < 6)
 }
 
