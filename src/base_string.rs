@@ -78,7 +78,10 @@ impl<'a> RequestUrl<'a> {
             .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))
             .filter(|&i| bytes[i] == b':' && i > 0 && bytes[0].is_ascii_alphabetic())
             .ok_or_else(|| {
-                Error::invalid_url(0, "not an absolute URL (expected it to start with http:// or https://)")
+                Error::invalid_url(
+                    0,
+                    "not an absolute URL (expected it to start with http:// or https://)",
+                )
             })?;
         let scheme = &url[..colon];
         let https = if scheme.eq_ignore_ascii_case("https") {
@@ -93,7 +96,10 @@ impl<'a> RequestUrl<'a> {
         };
         let rest = &url[colon + 1..];
         let Some(rest) = rest.strip_prefix("//") else {
-            return Err(Error::invalid_url(colon + 1, "missing host (expected '//' after the scheme)"));
+            return Err(Error::invalid_url(
+                colon + 1,
+                "missing host (expected '//' after the scheme)",
+            ));
         };
         let auth_start = colon + 3;
         let auth_len = rest
@@ -107,7 +113,12 @@ impl<'a> RequestUrl<'a> {
         let path_len = find_either(after.as_bytes(), b'?', b'#').unwrap_or(after.len());
         let path = &after[..path_len];
         if !well_formed(path.as_bytes(), is_path_byte) {
-            check_chars(path.as_bytes(), after_start, |b| is_pchar(b) || b == b'/', "a character allowed in a URL path; percent-encode it")?;
+            check_chars(
+                path.as_bytes(),
+                after_start,
+                |b| is_pchar(b) || b == b'/',
+                "a character allowed in a URL path; percent-encode it",
+            )?;
             check_escapes(path.as_bytes(), false, Part::Url, after_start)?;
         }
 
@@ -120,7 +131,12 @@ impl<'a> RequestUrl<'a> {
             } else {
                 let q = &rest[..find_byte(rest.as_bytes(), b'#').unwrap_or(rest.len())];
                 let query_offset = after_start + path_len + 1;
-                check_chars(q.as_bytes(), query_offset, |b| is_pchar(b) || b == b'/' || b == b'?', "a character allowed in a URL query; percent-encode it")?;
+                check_chars(
+                    q.as_bytes(),
+                    query_offset,
+                    |b| is_pchar(b) || b == b'/' || b == b'?',
+                    "a character allowed in a URL query; percent-encode it",
+                )?;
                 check_escapes(q.as_bytes(), false, Part::Url, query_offset)?;
                 q
             };
@@ -212,7 +228,12 @@ fn well_formed(bytes: &[u8], allowed: impl Fn(u8) -> bool) -> bool {
     bad == 0
 }
 
-fn check_chars(bytes: &[u8], base: usize, allowed: impl Fn(u8) -> bool, expected: &'static str) -> Result<(), Error> {
+fn check_chars(
+    bytes: &[u8],
+    base: usize,
+    allowed: impl Fn(u8) -> bool,
+    expected: &'static str,
+) -> Result<(), Error> {
     if let Some(i) = bytes.iter().position(|&b| b != b'%' && !allowed(b)) {
         return Err(Error::invalid_byte(Part::Url, base + i, bytes[i], expected));
     }
@@ -228,15 +249,25 @@ fn parse_authority(auth: &str, base: usize) -> Result<(&str, Option<u16>), Error
     }
     let (host, port_text, port_at) = if auth.starts_with('[') {
         let Some(close) = auth.find(']') else {
-            return Err(Error::invalid_url(base, "IPv6 address without its closing ']'"));
+            return Err(Error::invalid_url(
+                base,
+                "IPv6 address without its closing ']'",
+            ));
         };
         let host = &auth[..=close];
-        check_host(&host[1..close], base + 1, |b| b.is_ascii_hexdigit() || b == b':' || b == b'.')?;
+        check_host(&host[1..close], base + 1, |b| {
+            b.is_ascii_hexdigit() || b == b':' || b == b'.'
+        })?;
         match &auth[close + 1..] {
             "" => (host, None, 0),
             rest => match rest.strip_prefix(':') {
                 Some(p) => (host, Some(p), close + 2),
-                None => return Err(Error::invalid_url(base + close + 1, "expected ':' and a port after the IPv6 address")),
+                None => {
+                    return Err(Error::invalid_url(
+                        base + close + 1,
+                        "expected ':' and a port after the IPv6 address",
+                    ))
+                }
             },
         }
     } else {
@@ -249,17 +280,25 @@ fn parse_authority(auth: &str, base: usize) -> Result<(&str, Option<u16>), Error
         return Err(Error::invalid_url(base, "missing host"));
     }
     if !host.starts_with('[') {
-        check_host(host, base, |b| crate::encode::is_unreserved(b) || is_sub_delim(b))?;
+        check_host(host, base, |b| {
+            crate::encode::is_unreserved(b) || is_sub_delim(b)
+        })?;
     }
-    let port = match port_text {
-        None | Some("") => None,
-        Some(p) => {
-            if let Some(i) = p.bytes().position(|b| !b.is_ascii_digit()) {
-                return Err(Error::invalid_url(base + port_at + i, "the port must be decimal digits"));
+    let port =
+        match port_text {
+            None | Some("") => None,
+            Some(p) => {
+                if let Some(i) = p.bytes().position(|b| !b.is_ascii_digit()) {
+                    return Err(Error::invalid_url(
+                        base + port_at + i,
+                        "the port must be decimal digits",
+                    ));
+                }
+                Some(p.parse::<u16>().map_err(|_| {
+                    Error::invalid_url(base + port_at, "the port is larger than 65535")
+                })?)
             }
-            Some(p.parse::<u16>().map_err(|_| Error::invalid_url(base + port_at, "the port is larger than 65535"))?)
-        }
-    };
+        };
     Ok((host, port))
 }
 
@@ -340,7 +379,11 @@ impl BaseStringUri<'_> {
     }
 
     fn write_into<S: Sink + ?Sized>(&self, w: &mut Writer<'_, S>) {
-        w.put(if self.https { b"https%3A%2F%2F" } else { b"http%3A%2F%2F" });
+        w.put(if self.https {
+            b"https%3A%2F%2F"
+        } else {
+            b"http%3A%2F%2F"
+        });
         encode_mapped(self.host.as_bytes(), u8::to_ascii_lowercase, w);
         if let Some(port) = self.port {
             w.put(b"%3A");
@@ -390,7 +433,12 @@ impl<'a> Method<'a> {
         }
         let is_tchar = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
         match method.bytes().position(|b| !is_tchar(b)) {
-            Some(i) => Err(Error::invalid_byte(Part::Method, i, method.as_bytes()[i], "a character allowed in an HTTP method")),
+            Some(i) => Err(Error::invalid_byte(
+                Part::Method,
+                i,
+                method.as_bytes()[i],
+                "a character allowed in an HTTP method",
+            )),
             None => Ok(Method(method)),
         }
     }
@@ -416,7 +464,11 @@ pub struct BaseString<'p, 'a> {
 impl<'p, 'a> BaseString<'p, 'a> {
     /// Joins the three parts of a base string.
     pub fn new(method: Method<'a>, uri: BaseStringUri<'a>, params: Normalized<'p, 'a>) -> Self {
-        BaseString { method, uri, params }
+        BaseString {
+            method,
+            uri,
+            params,
+        }
     }
 
     /// Streams the base string into `sink`.
@@ -466,7 +518,10 @@ mod tests {
 
     #[test]
     fn encodes_for_the_base_string() {
-        assert_eq!(encoded("http://EXAMPLE.COM:8080/r%20v/X?id=1"), "http%3A%2F%2Fexample.com%3A8080%2Fr%2520v%2FX");
+        assert_eq!(
+            encoded("http://EXAMPLE.COM:8080/r%20v/X?id=1"),
+            "http%3A%2F%2Fexample.com%3A8080%2Fr%2520v%2FX"
+        );
         assert_eq!(encoded("http://[::1]/"), "http%3A%2F%2F%5B%3A%3A1%5D%2F");
     }
 
@@ -495,7 +550,11 @@ mod tests {
     #[test]
     fn fast_path_byte_class_matches_the_grammar() {
         for b in 0..=255u8 {
-            assert_eq!(is_path_byte(b), is_pchar(b) || b == b'/' || b == b'%', "{b:#04x}");
+            assert_eq!(
+                is_path_byte(b),
+                is_pchar(b) || b == b'/' || b == b'%',
+                "{b:#04x}"
+            );
         }
     }
 
@@ -505,10 +564,19 @@ mod tests {
         let mut stack = vec![Vec::new()];
         while let Some(s) = stack.pop() {
             let precise = |allowed: fn(u8) -> bool| {
-                check_chars(&s, 0, allowed, "").is_ok() && check_escapes(&s, false, Part::Url, 0).is_ok()
+                check_chars(&s, 0, allowed, "").is_ok()
+                    && check_escapes(&s, false, Part::Url, 0).is_ok()
             };
-            assert_eq!(well_formed(&s, is_path_byte), precise(|b| is_pchar(b) || b == b'/'), "{s:?}");
-            assert_eq!(well_formed(&s, is_query_byte), precise(|b| is_pchar(b) || b == b'/' || b == b'?'), "{s:?}");
+            assert_eq!(
+                well_formed(&s, is_path_byte),
+                precise(|b| is_pchar(b) || b == b'/'),
+                "{s:?}"
+            );
+            assert_eq!(
+                well_formed(&s, is_query_byte),
+                precise(|b| is_pchar(b) || b == b'/' || b == b'?'),
+                "{s:?}"
+            );
             if s.len() < 5 {
                 for p in pieces {
                     stack.push([&s[..], p].concat());
@@ -520,7 +588,10 @@ mod tests {
     #[test]
     fn method_must_be_a_token() {
         assert!(Method::parse("get").is_ok());
-        assert_eq!(Method::parse("GE T").unwrap_err().offset(), Some((Part::Method, 2)));
+        assert_eq!(
+            Method::parse("GE T").unwrap_err().offset(),
+            Some((Part::Method, 2))
+        );
         assert!(Method::parse("").is_err());
     }
 }

@@ -82,7 +82,11 @@ impl Credentials {
     }
 
     /// Adds the token credentials (the X API's "access token" and "access token secret").
-    pub fn with_token(mut self, token: impl Into<String>, token_secret: impl Into<Secret>) -> Credentials {
+    pub fn with_token(
+        mut self,
+        token: impl Into<String>,
+        token_secret: impl Into<Secret>,
+    ) -> Credentials {
         self.token = Some(token.into());
         self.token_secret = token_secret.into();
         self

@@ -152,7 +152,12 @@ fn encode_chunk(chunk: &[u8], table: &[u64; 256], buf: &mut WriterBuf, mut pos: 
 
 /// Encodes `input` through `table` into the writer.
 #[inline]
-fn encode_with<S: Sink + ?Sized>(input: &[u8], table: &[u64; 256], max: usize, w: &mut Writer<'_, S>) {
+fn encode_with<S: Sink + ?Sized>(
+    input: &[u8],
+    table: &[u64; 256],
+    max: usize,
+    w: &mut Writer<'_, S>,
+) {
     for chunk in input.chunks(CHUNK) {
         let (buf, pos) = w.window(chunk.len() * max);
         let end = encode_chunk(chunk, table, buf, pos);
@@ -164,7 +169,11 @@ fn encode_with<S: Sink + ?Sized>(input: &[u8], table: &[u64; 256], max: usize, w
 /// bytes once, or twice if `DOUBLE`, into the writer, in one pass.
 #[inline]
 fn transcode_with<const DOUBLE: bool, S: Sink + ?Sized>(input: &[u8], w: &mut Writer<'_, S>) {
-    let (table, max) = if DOUBLE { (&TWICE, TWICE_MAX) } else { (&ONCE, ONCE_MAX) };
+    let (table, max) = if DOUBLE {
+        (&TWICE, TWICE_MAX)
+    } else {
+        (&ONCE, ONCE_MAX)
+    };
     let mut i = 0;
     while i < input.len() {
         // At most CHUNK input bytes, each writing at most `max` bytes.
@@ -173,7 +182,10 @@ fn transcode_with<const DOUBLE: bool, S: Sink + ?Sized>(input: &[u8], w: &mut Wr
         while i < end {
             let b = input[i];
             let byte = if b == b'%' && i + 2 < input.len() {
-                let (h, l) = (HEX_VALUE[input[i + 1] as usize], HEX_VALUE[input[i + 2] as usize]);
+                let (h, l) = (
+                    HEX_VALUE[input[i + 1] as usize],
+                    HEX_VALUE[input[i + 2] as usize],
+                );
                 if (h | l) < 16 {
                     i += 2;
                     h << 4 | l
@@ -236,12 +248,18 @@ pub(crate) fn encode_twice_to<S: Sink + ?Sized>(input: &[u8], sink: &mut S) {
 #[inline]
 pub(crate) fn is_clean(input: &[u8]) -> bool {
     let (words, rest) = input.as_chunks::<8>();
-    words.iter().all(|w| unreserved_lanes(u64::from_le_bytes(*w)) == HIGH) && rest.iter().all(|&b| is_unreserved(b))
+    words
+        .iter()
+        .all(|w| unreserved_lanes(u64::from_le_bytes(*w)) == HIGH)
+        && rest.iter().all(|&b| is_unreserved(b))
 }
 
 /// Number of bytes the strict encoding of `input` takes.
 pub fn encoded_len(input: &[u8]) -> usize {
-    input.iter().map(|&b| (ONCE[b as usize] >> 56) as usize).sum()
+    input
+        .iter()
+        .map(|&b| (ONCE[b as usize] >> 56) as usize)
+        .sum()
 }
 
 /// Percent-encodes `input` as RFC 5849 §3.6 requires.
@@ -437,7 +455,12 @@ fn scan_escapes(input: &[u8], form: bool) -> (bool, bool) {
 ///
 /// `base` is added to offsets in errors, so that an error inside a URL's query
 /// names its byte offset within the whole URL.
-pub(crate) fn check_escapes(input: &[u8], form: bool, part: Part, base: usize) -> Result<bool, Error> {
+pub(crate) fn check_escapes(
+    input: &[u8],
+    form: bool,
+    part: Part,
+    base: usize,
+) -> Result<bool, Error> {
     // Most names, values and paths hold no `%` at all.
     let Some(first) = find_byte(input, b'%') else {
         return Ok(form && find_byte(input, b'+').is_some());
@@ -478,7 +501,9 @@ pub(crate) fn find_either(haystack: &[u8], a: u8, b: u8) -> Option<usize> {
             return Some(i * 8 + found.trailing_zeros() as usize / 8);
         }
     }
-    rest.iter().position(|&x| x == a || x == b).map(|j| words.len() * 8 + j)
+    rest.iter()
+        .position(|&x| x == a || x == b)
+        .map(|j| words.len() * 8 + j)
 }
 
 /// The first index of `needle` in `haystack`, eight bytes at a time.
@@ -491,7 +516,9 @@ pub(crate) fn find_byte(haystack: &[u8], needle: u8) -> Option<usize> {
             return Some(i * 8 + found.trailing_zeros() as usize / 8);
         }
     }
-    rest.iter().position(|&b| b == needle).map(|j| words.len() * 8 + j)
+    rest.iter()
+        .position(|&b| b == needle)
+        .map(|j| words.len() * 8 + j)
 }
 
 #[cold]
@@ -625,7 +652,11 @@ fn decode_checked(input: &[u8], form: bool) -> Vec<u8> {
     let mut out = Vec::with_capacity(input.len());
     let mut rest = input;
     loop {
-        let next = if form { find_either(rest, b'%', b'+') } else { find_byte(rest, b'%') };
+        let next = if form {
+            find_either(rest, b'%', b'+')
+        } else {
+            find_byte(rest, b'%')
+        };
         let Some(at) = next else {
             out.extend_from_slice(rest);
             return out;
@@ -713,7 +744,10 @@ mod tests {
             assert_eq!(v, want.as_bytes(), "byte {b:#04x} via sink");
             let mut twice = Vec::new();
             encode_twice_to(&[b], &mut twice);
-            assert_eq!(twice, percent_encode(want.as_bytes()).to_string().as_bytes());
+            assert_eq!(
+                twice,
+                percent_encode(want.as_bytes()).to_string().as_bytes()
+            );
             assert_eq!(encoded_len(&[b]), want.len());
         }
     }
@@ -729,7 +763,11 @@ mod tests {
                     word[lane] = b;
                     let lanes = unreserved_lanes(u64::from_le_bytes(word));
                     for (i, &x) in word.iter().enumerate() {
-                        assert_eq!(lanes >> (8 * i + 7) & 1 == 1, is_unreserved(x), "{word:?} lane {i}");
+                        assert_eq!(
+                            lanes >> (8 * i + 7) & 1 == 1,
+                            is_unreserved(x),
+                            "{word:?} lane {i}"
+                        );
                     }
                 }
             }
@@ -751,7 +789,10 @@ mod tests {
                     assert_eq!(find_byte(&h, b'&'), want, "{h:?}");
                     let either = h.iter().position(|&b| b == b'&' || b == b'#');
                     assert_eq!(find_either(&h, b'#', b'&'), either, "{h:?}");
-                    assert_eq!(has_escapes(&h, true), h.iter().any(|&b| b == b'%' || b == b'+'));
+                    assert_eq!(
+                        has_escapes(&h, true),
+                        h.iter().any(|&b| b == b'%' || b == b'+')
+                    );
                 }
             }
             assert_eq!(find_byte(&vec![b'x'; len], b'&'), None);
@@ -783,12 +824,22 @@ mod tests {
     #[test]
     fn transcoding_is_decoding_then_encoding() {
         let long = "%E0%A4%A8%E0%A4%AE+x%e0%a4%F0%9F%98%80%41%42%43%20%7E".repeat(9);
-        for input in [&b"a+b%41%2f%2F%zz%"[..], b"%E2%98%83+%7e", b"+", b"%4", b"plain", long.as_bytes()] {
+        for input in [
+            &b"a+b%41%2f%2F%zz%"[..],
+            b"%E2%98%83+%7e",
+            b"+",
+            b"%4",
+            b"plain",
+            long.as_bytes(),
+        ] {
             let decoded: Vec<u8> = DecodeBytes::new(input, true).collect();
-            for (twice, want) in [(false, percent_encode(&decoded).to_string()), (true, {
-                let once = percent_encode(&decoded).to_string();
-                percent_encode(once.as_bytes()).to_string()
-            })] {
+            for (twice, want) in [
+                (false, percent_encode(&decoded).to_string()),
+                (true, {
+                    let once = percent_encode(&decoded).to_string();
+                    percent_encode(once.as_bytes()).to_string()
+                }),
+            ] {
                 let mut got = String::new();
                 let mut w = Writer::new(&mut got);
                 if twice {
@@ -816,10 +867,25 @@ mod tests {
     #[test]
     fn fast_decoding_agrees_with_the_byte_iterator() {
         let long = "%E0%A4%A8+a%20b%2b%%41".repeat(20);
-        for input in [&b""[..], b"+", b"%41", b"a+b%2Bc", b"%", b"%4", b"%%41", b"ab%zz+", long.as_bytes()] {
+        for input in [
+            &b""[..],
+            b"+",
+            b"%41",
+            b"a+b%2Bc",
+            b"%",
+            b"%4",
+            b"%%41",
+            b"ab%zz+",
+            long.as_bytes(),
+        ] {
             for form in [false, true] {
                 let want: Vec<u8> = DecodeBytes::new(input, form).collect();
-                assert_eq!(decode_checked(input, form), want, "{:?} {form}", input.escape_ascii().to_string());
+                assert_eq!(
+                    decode_checked(input, form),
+                    want,
+                    "{:?} {form}",
+                    input.escape_ascii().to_string()
+                );
             }
         }
     }
@@ -853,9 +919,18 @@ mod tests {
 
     #[test]
     fn decode_borrows_when_nothing_changes() {
-        assert!(matches!(form_decode(b"plain").unwrap().into_bytes(), Cow::Borrowed(_)));
-        assert!(matches!(percent_decode(b"a+b").unwrap().into_bytes(), Cow::Borrowed(_)));
-        assert!(matches!(form_decode(b"a+b").unwrap().into_bytes(), Cow::Owned(_)));
+        assert!(matches!(
+            form_decode(b"plain").unwrap().into_bytes(),
+            Cow::Borrowed(_)
+        ));
+        assert!(matches!(
+            percent_decode(b"a+b").unwrap().into_bytes(),
+            Cow::Borrowed(_)
+        ));
+        assert!(matches!(
+            form_decode(b"a+b").unwrap().into_bytes(),
+            Cow::Owned(_)
+        ));
     }
 
     #[test]

@@ -170,7 +170,12 @@ impl Error {
         self
     }
 
-    pub(crate) fn invalid_byte(part: Part, offset: usize, byte: u8, expected: &'static str) -> Error {
+    pub(crate) fn invalid_byte(
+        part: Part,
+        offset: usize,
+        byte: u8,
+        expected: &'static str,
+    ) -> Error {
         ErrorKind::InvalidByte {
             part,
             offset,

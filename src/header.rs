@@ -40,7 +40,10 @@ pub(crate) fn authorization_header_len<'a>(
 ) -> usize {
     let mut len = "OAuth ".len() + realm.map_or(0, |r| r.len() + "realm=\"\", ".len());
     for (i, (name, value)) in params.into_iter().enumerate() {
-        len += usize::from(i > 0) * 2 + encoded_len(name.as_bytes()) + 3 + encoded_len(value.as_bytes());
+        len += usize::from(i > 0) * 2
+            + encoded_len(name.as_bytes())
+            + 3
+            + encoded_len(value.as_bytes());
     }
     len
 }
@@ -75,13 +78,20 @@ pub(crate) fn authorization_header_sent<'a>(
             .sum::<usize>();
     let mut out = String::new();
     if bound > WRITER_CAP {
-        out.reserve_exact(authorization_header_len(realm, params.clone().map(|(n, v, _)| (n, v))));
+        out.reserve_exact(authorization_header_len(
+            realm,
+            params.clone().map(|(n, v, _)| (n, v)),
+        ));
     }
     write_header(&mut out, realm, params);
     out
 }
 
-fn write_header<'a, S: Sink + ?Sized>(sink: &mut S, realm: Option<&str>, params: impl IntoIterator<Item = Sent<'a>>) {
+fn write_header<'a, S: Sink + ?Sized>(
+    sink: &mut S,
+    realm: Option<&str>,
+    params: impl IntoIterator<Item = Sent<'a>>,
+) {
     let mut w = Writer::new(sink);
     w.put(b"OAuth ");
     let mut first = true;
@@ -133,11 +143,20 @@ pub fn authorization_header<'a>(
     if let Some(r) = realm {
         check_realm(r)?;
     }
-    if let Some(i) = params.clone().into_iter().position(|(name, _)| name.is_empty()) {
+    if let Some(i) = params
+        .clone()
+        .into_iter()
+        .position(|(name, _)| name.is_empty())
+    {
         // The offset the '=' would have had in the header.
         let before = authorization_header_len(realm, params.clone().into_iter().take(i));
         let at = before + usize::from(i > 0) * 2;
-        return Err(Error::invalid_byte(Part::Header, at, b'=', "a parameter name (names cannot be empty)"));
+        return Err(Error::invalid_byte(
+            Part::Header,
+            at,
+            b'=',
+            "a parameter name (names cannot be empty)",
+        ));
     }
     let mut out = String::with_capacity(authorization_header_len(realm, params.clone()));
     write_authorization_header(&mut out, realm, params);
@@ -176,7 +195,10 @@ pub fn form_encode<'a>(params: impl IntoIterator<Item = (&'a str, &'a str)>) -> 
 /// assert_eq!(append_to_query("https://h/p?a=1#f", [("oauth_nonce", "n n")]), "https://h/p?a=1&oauth_nonce=n%20n#f");
 /// assert_eq!(append_to_query("https://h/p", [("oauth_nonce", "n")]), "https://h/p?oauth_nonce=n");
 /// ```
-pub fn append_to_query<'a>(url: &str, params: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+pub fn append_to_query<'a>(
+    url: &str,
+    params: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> String {
     let (head, fragment) = match url.find('#') {
         Some(i) => url.split_at(i),
         None => (url, ""),
@@ -226,7 +248,10 @@ pub fn parse_authorization_header(header: &str) -> Result<Vec<(String, String)>,
         Error::invalid_byte(Part::Header, at, b.get(at).copied().unwrap_or(0), expected)
     };
     let mut i = b.iter().position(|&c| !is_ows(c)).unwrap_or(b.len());
-    let scheme_end = i + b[i..].iter().position(|&c| !is_tchar(c)).unwrap_or(b.len() - i);
+    let scheme_end = i + b[i..]
+        .iter()
+        .position(|&c| !is_tchar(c))
+        .unwrap_or(b.len() - i);
     if !header[i..scheme_end].eq_ignore_ascii_case("OAuth") {
         return Err(err(i, "the scheme 'OAuth'"));
     }
@@ -323,7 +348,9 @@ mod tests {
     use super::*;
 
     fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
-        v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+        v.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
     }
 
     #[test]
@@ -338,8 +365,18 @@ mod tests {
 
     #[test]
     fn realm_cannot_inject() {
-        for (realm, at) in [("a\"b", 1), ("a\\", 1), ("x\r\nX-Evil: 1", 1), ("\n", 0), ("t\x7f", 1)] {
-            assert_eq!(check_realm(realm).unwrap_err().offset(), Some((Part::Realm, at)), "{realm:?}");
+        for (realm, at) in [
+            ("a\"b", 1),
+            ("a\\", 1),
+            ("x\r\nX-Evil: 1", 1),
+            ("\n", 0),
+            ("t\x7f", 1),
+        ] {
+            assert_eq!(
+                check_realm(realm).unwrap_err().offset(),
+                Some((Part::Realm, at)),
+                "{realm:?}"
+            );
         }
         assert!(check_realm("http://sp.example.com/").is_ok());
     }

@@ -83,9 +83,14 @@ pub struct ReadmeDoctests;
 
 pub use base_string::{base_string_uri, BaseString, BaseStringUri, Method, RequestUrl};
 pub use credentials::{Credentials, Secret};
-pub use encode::{encoded_len, form_decode, is_unreserved, percent_decode, percent_encode, percent_encode_str, Decoded, PercentEncode};
+pub use encode::{
+    encoded_len, form_decode, is_unreserved, percent_decode, percent_encode, percent_encode_str,
+    Decoded, PercentEncode,
+};
 pub use error::{Error, ErrorKind, Part};
-pub use header::{append_to_query, authorization_header, check_realm, form_encode, parse_authorization_header};
+pub use header::{
+    append_to_query, authorization_header, check_realm, form_encode, parse_authorization_header,
+};
 #[cfg(feature = "json")]
 pub use json::{JsonError, RequestSpec};
 pub use params::{Normalized, Param, Params};

@@ -22,11 +22,11 @@ use std::fmt;
 
 use smallvec::SmallVec;
 
-use crate::encode::{
-    check_escapes, encode_into, find_byte, has_escapes, is_clean, encode_twice_into, is_unreserved, transcode_form_into, transcode_form_twice_into,
-    DecodeBytes,
-};
 use crate::base_string::RequestUrl;
+use crate::encode::{
+    check_escapes, encode_into, encode_twice_into, find_byte, has_escapes, is_clean, is_unreserved,
+    transcode_form_into, transcode_form_twice_into, DecodeBytes,
+};
 use crate::error::{Error, Part};
 use crate::sink::{Sink, Writer};
 
@@ -56,7 +56,11 @@ const RANK: [u16; 256] = {
     let mut t = [0u16; 256];
     let mut b = 0;
     while b < 256 {
-        t[b] = if is_unreserved(b as u8) { 256 + b as u16 } else { b as u16 };
+        t[b] = if is_unreserved(b as u8) {
+            256 + b as u16
+        } else {
+            b as u16
+        };
         b += 1;
     }
     t
@@ -97,7 +101,11 @@ fn mismatch(a: &[u8], b: &[u8]) -> Option<usize> {
         }
     }
     let at = a_words.len() * 8;
-    a_rest.iter().zip(b_rest).position(|(x, y)| x != y).map(|j| at + j)
+    a_rest
+        .iter()
+        .zip(b_rest)
+        .position(|(x, y)| x != y)
+        .map(|j| at + j)
 }
 
 /// Compares two byte strings in the order of their percent-encodings, without
@@ -142,10 +150,12 @@ impl<'a> Text<'a> {
 
     fn cmp_encoded(&self, other: &Text<'_>) -> Ordering {
         match (*self, *other) {
-            (Text::Raw(a) | Text::Clean(a), Text::Raw(b) | Text::Clean(b)) => match mismatch(a, b) {
-                Some(i) => rank(a[i]).cmp(&rank(b[i])),
-                None => a.len().cmp(&b.len()),
-            },
+            (Text::Raw(a) | Text::Clean(a), Text::Raw(b) | Text::Clean(b)) => {
+                match mismatch(a, b) {
+                    Some(i) => rank(a[i]).cmp(&rank(b[i])),
+                    None => a.len().cmp(&b.len()),
+                }
+            }
             (a, b) => a.ranks().cmp(b.ranks()),
         }
     }
@@ -230,7 +240,12 @@ impl<'a> Param<'a> {
 
 impl fmt::Debug for Param<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "({:?}, {:?})", self.name().escape_ascii().to_string(), self.value().escape_ascii().to_string())
+        write!(
+            f,
+            "({:?}, {:?})",
+            self.name().escape_ascii().to_string(),
+            self.value().escape_ascii().to_string()
+        )
     }
 }
 
@@ -267,7 +282,9 @@ impl<'a> Params<'a> {
     /// [`push`](Self::push) for a protocol parameter whose name and value the
     /// caller knows to need no escape, so that writing them is a copy.
     pub(crate) fn push_clean(&mut self, name: &'a str, value: &'a str) {
-        debug_assert!(is_clean(name.as_bytes()) && is_clean(value.as_bytes()) && name != "oauth_signature");
+        debug_assert!(
+            is_clean(name.as_bytes()) && is_clean(value.as_bytes()) && name != "oauth_signature"
+        );
         self.items.push(Param {
             name: Text::Clean(name.as_bytes()),
             value: Text::Clean(value.as_bytes()),
@@ -304,7 +321,12 @@ impl<'a> Params<'a> {
         self.extend_encoded(query.as_bytes(), Part::Url, 0)
     }
 
-    pub(crate) fn extend_encoded(&mut self, input: &'a [u8], part: Part, base: usize) -> Result<(), Error> {
+    pub(crate) fn extend_encoded(
+        &mut self,
+        input: &'a [u8],
+        part: Part,
+        base: usize,
+    ) -> Result<(), Error> {
         // One pass checks every escape; segments then only ask whether they
         // hold any (an error's offset comes from the slow path, as before).
         if check_escapes(input, true, part, base).is_err() {
@@ -340,7 +362,12 @@ impl<'a> Params<'a> {
     }
 
     #[cold]
-    fn extend_encoded_slow(&mut self, input: &'a [u8], part: Part, base: usize) -> Result<(), Error> {
+    fn extend_encoded_slow(
+        &mut self,
+        input: &'a [u8],
+        part: Part,
+        base: usize,
+    ) -> Result<(), Error> {
         let mut start = 0;
         for segment in input.split(|&b| b == b'&') {
             let at = base + start;
@@ -415,7 +442,11 @@ pub struct Normalized<'p, 'a> {
 impl<'p, 'a> Normalized<'p, 'a> {
     /// Writes the parameter string, encoded once more if `twice`.
     pub(crate) fn write_into<S: Sink + ?Sized>(&self, w: &mut Writer<'_, S>, twice: bool) {
-        let (eq, amp): (&[u8], &[u8]) = if twice { (b"%3D", b"%26") } else { (b"=", b"&") };
+        let (eq, amp): (&[u8], &[u8]) = if twice {
+            (b"%3D", b"%26")
+        } else {
+            (b"=", b"&")
+        };
         for (i, p) in self.items.iter().enumerate() {
             if i > 0 {
                 w.put(amp);
@@ -456,7 +487,9 @@ impl fmt::Display for Normalized<'_, '_> {
 
 impl fmt::Debug for Normalized<'_, '_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("Normalized").field(&self.to_string()).finish()
+        f.debug_tuple("Normalized")
+            .field(&self.to_string())
+            .finish()
     }
 }
 
@@ -498,7 +531,10 @@ mod tests {
         let raw = Text::Raw(b"a b");
         let form = Text::Form(b"a+b");
         assert_eq!(raw.cmp_encoded(&form), Ordering::Equal);
-        assert_eq!(Text::Raw(b"a").cmp_encoded(&Text::Form(b"a%21")), Ordering::Less);
+        assert_eq!(
+            Text::Raw(b"a").cmp_encoded(&Text::Form(b"a%21")),
+            Ordering::Less
+        );
     }
 
     #[test]
@@ -509,7 +545,8 @@ mod tests {
     #[test]
     fn oauth_signature_is_never_collected() {
         let mut p = Params::new();
-        p.extend_form(b"oauth_signature=x&oauth%5Fsignature=y&a=1").unwrap();
+        p.extend_form(b"oauth_signature=x&oauth%5Fsignature=y&a=1")
+            .unwrap();
         p.push("oauth_signature", "z");
         assert_eq!(p.normalize().to_string(), "a=1");
     }

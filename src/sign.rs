@@ -217,7 +217,11 @@ impl SigningKey {
     ///
     /// # Errors
     /// [`ErrorKind::MissingKey`] for an RSA method: use `SigningKey::rsa`.
-    pub fn new(method: SignatureMethod, consumer_secret: &str, token_secret: &str) -> Result<SigningKey, Error> {
+    pub fn new(
+        method: SignatureMethod,
+        consumer_secret: &str,
+        token_secret: &str,
+    ) -> Result<SigningKey, Error> {
         let key = signing_key(consumer_secret, token_secret);
         let inner = match method {
             SignatureMethod::HmacSha1 => Key::HmacSha1(hmac(&key)),
@@ -225,7 +229,10 @@ impl SigningKey {
             SignatureMethod::HmacSha512 => Key::HmacSha512(hmac(&key)),
             SignatureMethod::Plaintext => Key::Plaintext(key),
             SignatureMethod::RsaSha1 | SignatureMethod::RsaSha256 => {
-                return Err(ErrorKind::MissingKey { method: method.as_str() }.into())
+                return Err(ErrorKind::MissingKey {
+                    method: method.as_str(),
+                }
+                .into())
             }
         };
         Ok(SigningKey { inner })
@@ -406,11 +413,16 @@ where
     D: sha2::Digest + rsa::pkcs8::AssociatedOid,
 {
     let Key::Rsa(private, _) = &key.inner else {
-        return Err(ErrorKind::MissingKey { method: key.method().as_str() }.into());
+        return Err(ErrorKind::MissingKey {
+            method: key.method().as_str(),
+        }
+        .into());
     };
     let sig = private
         .sign(rsa::Pkcs1v15Sign::new::<D>(), digest)
-        .map_err(|e| ErrorKind::Rsa { reason: e.to_string() })?;
+        .map_err(|e| ErrorKind::Rsa {
+            reason: e.to_string(),
+        })?;
     Ok(Signature {
         repr: Repr::Base64(STANDARD.encode(sig)),
     })
@@ -422,10 +434,20 @@ mod tests {
 
     #[test]
     fn method_names_round_trip() {
-        for m in ["HMAC-SHA1", "HMAC-SHA256", "HMAC-SHA512", "PLAINTEXT", "RSA-SHA1", "RSA-SHA256"] {
+        for m in [
+            "HMAC-SHA1",
+            "HMAC-SHA256",
+            "HMAC-SHA512",
+            "PLAINTEXT",
+            "RSA-SHA1",
+            "RSA-SHA256",
+        ] {
             assert_eq!(m.parse::<SignatureMethod>().unwrap().as_str(), m);
         }
-        assert_eq!("hmac-sha1".parse::<SignatureMethod>().unwrap(), SignatureMethod::HmacSha1);
+        assert_eq!(
+            "hmac-sha1".parse::<SignatureMethod>().unwrap(),
+            SignatureMethod::HmacSha1
+        );
         assert!("HMAC-MD5".parse::<SignatureMethod>().is_err());
     }
 

@@ -12,8 +12,8 @@ use smallvec::SmallVec;
 
 use crate::base_string::{BaseString, Method, RequestUrl};
 use crate::credentials::{Credentials, Secret};
-use crate::error::{Error, ErrorKind};
 use crate::encode::is_clean;
+use crate::error::{Error, ErrorKind};
 use crate::header::{
     append_to_query, authorization_header_len, authorization_header_sent, check_realm, form_encode,
     write_authorization_header, Sent,
@@ -33,7 +33,9 @@ use crate::sign::{signing_key, Signature, SignatureMethod, SigningKey};
 /// ```
 pub fn is_form_urlencoded(content_type: &str) -> bool {
     let media = content_type.split(';').next().unwrap_or_default();
-    media.trim().eq_ignore_ascii_case("application/x-www-form-urlencoded")
+    media
+        .trim()
+        .eq_ignore_ascii_case("application/x-www-form-urlencoded")
 }
 
 /// One HTTP request to sign: its method, URL and (form) body, plus the
@@ -69,9 +71,13 @@ enum Extra<'a> {
 
 impl<'a> Extra<'a> {
     fn iter(self) -> impl Iterator<Item = (&'a str, &'a str)> {
-        let (strs, strings): (&[(&str, &str)], &[(String, String)]) = match self {
-            Extra::Strs(p) => (p, &[]),
-            Extra::Strings(p) => (&[], p),
+        let strs = match self {
+            Extra::Strs(p) => p,
+            Extra::Strings(_) => &[],
+        };
+        let strings = match self {
+            Extra::Strings(p) => p,
+            Extra::Strs(_) => &[],
         };
         strs.iter()
             .copied()
@@ -111,7 +117,9 @@ impl<'a> Request<'a> {
     /// A body with its `Content-Type`: signed if it is form-urlencoded, left
     /// out otherwise (a JSON body, as for the X API v2, is never signed).
     pub fn body(mut self, content_type: Option<&str>, body: &'a [u8]) -> Self {
-        self.form_body = content_type.filter(|ct| is_form_urlencoded(ct)).map(|_| body);
+        self.form_body = content_type
+            .filter(|ct| is_form_urlencoded(ct))
+            .map(|_| body);
         self
     }
 
@@ -325,7 +333,10 @@ impl Signer {
     pub fn sign(&self, request: &Request<'_>) -> Result<Signed, Error> {
         self.run(request, |run| {
             let signature = run.sign(&self.key)?;
-            let params = run.sent(&signature).map(|(n, v, _)| (n.to_owned(), v.to_owned())).collect();
+            let params = run
+                .sent(&signature)
+                .map(|(n, v, _)| (n.to_owned(), v.to_owned()))
+                .collect();
             Ok(Signed {
                 params,
                 realm: self.realm.clone(),
@@ -385,7 +396,11 @@ impl Signer {
         })
     }
 
-    fn run<R>(&self, request: &Request<'_>, f: impl FnOnce(&mut Run<'_>) -> Result<R, Error>) -> Result<R, Error> {
+    fn run<R>(
+        &self,
+        request: &Request<'_>,
+        f: impl FnOnce(&mut Run<'_>) -> Result<R, Error>,
+    ) -> Result<R, Error> {
         let mut nonce_buf = [0u8; 32];
         let mut timestamp_buf = [0u8; 20];
         let nonce = match &self.nonce {
@@ -421,7 +436,11 @@ impl Signer {
         if let Some(c) = request.callback {
             sorted.push(("oauth_callback", c, false));
         }
-        sorted.push(("oauth_consumer_key", self.credentials.consumer_key(), self.clean.consumer_key));
+        sorted.push((
+            "oauth_consumer_key",
+            self.credentials.consumer_key(),
+            self.clean.consumer_key,
+        ));
         if let Some(n) = nonce {
             sorted.push(("oauth_nonce", n, nonce_clean));
         }
@@ -454,7 +473,8 @@ impl Signer {
         }
         if sorted.len() > known {
             sorted.sort_by(|a, b| cmp_encoded(a.0.as_bytes(), b.0.as_bytes()));
-            run.signature_at = sorted.partition_point(|p| cmp_encoded(p.0.as_bytes(), b"oauth_signature").is_lt());
+            run.signature_at =
+                sorted.partition_point(|p| cmp_encoded(p.0.as_bytes(), b"oauth_signature").is_lt());
         }
 
         let params = &mut run.params;
@@ -478,7 +498,11 @@ impl Signer {
             if protocol.contains(&i) || !p.name_starts_with(b"oauth_") {
                 continue;
             }
-            if let Some(&(name, _, _)) = run.sorted.iter().find(|&&(n, _, _)| p.name_is(n.as_bytes())) {
+            if let Some(&(name, _, _)) = run
+                .sorted
+                .iter()
+                .find(|&&(n, _, _)| p.name_is(n.as_bytes()))
+            {
                 return Err(ErrorKind::DuplicateProtocolParameter { name: name.into() }.into());
             }
         }
@@ -503,7 +527,11 @@ struct Run<'a> {
 
 impl<'a> Run<'a> {
     fn sign(&mut self, key: &SigningKey) -> Result<Signature, Error> {
-        let base = BaseString::new(self.method, self.url.base_string_uri(), self.params.normalize());
+        let base = BaseString::new(
+            self.method,
+            self.url.base_string_uri(),
+            self.params.normalize(),
+        );
         key.sign(&base)
     }
 
@@ -511,7 +539,11 @@ impl<'a> Run<'a> {
     fn sent<'s>(&'s self, signature: &'s Signature) -> impl Iterator<Item = Sent<'s>> + Clone {
         let (before, after) = self.sorted.split_at(self.signature_at);
         let signature = ("oauth_signature", signature.as_str(), false);
-        before.iter().copied().chain(std::iter::once(signature)).chain(after.iter().copied())
+        before
+            .iter()
+            .copied()
+            .chain(std::iter::once(signature))
+            .chain(after.iter().copied())
     }
 
     /// The protocol parameters in the order they are collected (a trace shows
@@ -644,7 +676,8 @@ pub struct Trace {
 
 impl fmt::Debug for Trace {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let plaintext = matches!(self.signing_key.as_ref(), Some(k) if k.expose() == self.signature.as_str());
+        let plaintext =
+            matches!(self.signing_key.as_ref(), Some(k) if k.expose() == self.signature.as_str());
         f.debug_struct("Trace")
             .field("normalized_params", &self.normalized_params)
             .field("base_string_uri", &self.base_string_uri)
@@ -653,7 +686,11 @@ impl fmt::Debug for Trace {
             .field("signature", &self.signature)
             .field(
                 "authorization_header",
-                if plaintext { &"<redacted: contains the PLAINTEXT signature>" } else { &self.authorization_header },
+                if plaintext {
+                    &"<redacted: contains the PLAINTEXT signature>"
+                } else {
+                    &self.authorization_header
+                },
             )
             .finish_non_exhaustive()
     }
@@ -673,28 +710,56 @@ mod tests {
     fn fresh_nonce_and_timestamp() {
         let s = Signer::new(Credentials::new("ck", "cs"));
         let t = s.trace(&Request::get("https://h/")).unwrap();
-        let nonce = t.collected_params.iter().find(|(n, _)| n == b"oauth_nonce").unwrap();
+        let nonce = t
+            .collected_params
+            .iter()
+            .find(|(n, _)| n == b"oauth_nonce")
+            .unwrap();
         assert_eq!(nonce.1.len(), 32);
         assert!(nonce.1.iter().all(u8::is_ascii_alphanumeric));
-        let ts = t.collected_params.iter().find(|(n, _)| n == b"oauth_timestamp").unwrap();
+        let ts = t
+            .collected_params
+            .iter()
+            .find(|(n, _)| n == b"oauth_timestamp")
+            .unwrap();
         let ts: u64 = std::str::from_utf8(&ts.1).unwrap().parse().unwrap();
         assert!(ts > 1_700_000_000);
         let other = s.trace(&Request::get("https://h/")).unwrap();
-        assert_ne!(t.normalized_params, other.normalized_params, "nonces repeat");
+        assert_ne!(
+            t.normalized_params, other.normalized_params,
+            "nonces repeat"
+        );
     }
 
     #[test]
     fn protocol_parameter_in_query_is_refused() {
-        let e = signer().authorization(&Request::get("https://h/?oauth_nonce=x")).unwrap_err();
-        assert_eq!(e.kind(), &ErrorKind::DuplicateProtocolParameter { name: "oauth_nonce".into() });
+        let e = signer()
+            .authorization(&Request::get("https://h/?oauth_nonce=x"))
+            .unwrap_err();
+        assert_eq!(
+            e.kind(),
+            &ErrorKind::DuplicateProtocolParameter {
+                name: "oauth_nonce".into()
+            }
+        );
         let e = signer()
             .authorization(&Request::get("https://h/").protocol_params(&[("oauth_token", "x")]))
             .unwrap_err();
-        assert_eq!(e.kind(), &ErrorKind::DuplicateProtocolParameter { name: "oauth_token".into() });
+        assert_eq!(
+            e.kind(),
+            &ErrorKind::DuplicateProtocolParameter {
+                name: "oauth_token".into()
+            }
+        );
         let e = signer()
             .authorization(&Request::get("https://h/").protocol_params(&[("x_extra", "x")]))
             .unwrap_err();
-        assert_eq!(e.kind(), &ErrorKind::NotAProtocolParameter { name: "x_extra".into() });
+        assert_eq!(
+            e.kind(),
+            &ErrorKind::NotAProtocolParameter {
+                name: "x_extra".into()
+            }
+        );
     }
 
     #[test]
@@ -702,7 +767,11 @@ mod tests {
         let req = Request::post("https://h/?z=1&a=2")
             .form_body(b"m=3")
             .callback("oob")
-            .protocol_params(&[("oauth_body_hash", "x"), ("oauth_signature", "ignored"), ("oauth_a", "y")]);
+            .protocol_params(&[
+                ("oauth_body_hash", "x"),
+                ("oauth_signature", "ignored"),
+                ("oauth_a", "y"),
+            ]);
         let t = signer().with_realm("r").unwrap().trace(&req).unwrap();
         let names: Vec<&[u8]> = t.collected_params.iter().map(|(n, _)| &n[..]).collect();
         let want: [&[u8]; 12] = [
@@ -727,24 +796,45 @@ mod tests {
         sorted.sort();
         assert_eq!(sent[1..], sorted);
         assert!(sent.contains(&"oauth_signature".to_string()));
-        assert_eq!(t.authorization_header, signer().with_realm("r").unwrap().authorization(&req).unwrap());
+        assert_eq!(
+            t.authorization_header,
+            signer()
+                .with_realm("r")
+                .unwrap()
+                .authorization(&req)
+                .unwrap()
+        );
         // An extra may use a name the signer leaves out.
         let s = signer().without_nonce();
-        let t = s.trace(&Request::get("https://h/").protocol_params(&[("oauth_nonce", "n2")])).unwrap();
-        assert_eq!(t.collected_params.last().unwrap(), &(b"oauth_nonce".to_vec(), b"n2".to_vec()));
+        let t = s
+            .trace(&Request::get("https://h/").protocol_params(&[("oauth_nonce", "n2")]))
+            .unwrap();
+        assert_eq!(
+            t.collected_params.last().unwrap(),
+            &(b"oauth_nonce".to_vec(), b"n2".to_vec())
+        );
     }
 
     fn parse_sent(header: &str) -> Vec<String> {
-        crate::parse_authorization_header(header).unwrap().into_iter().map(|(n, _)| n).collect()
+        crate::parse_authorization_header(header)
+            .unwrap()
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect()
     }
 
     #[test]
     fn json_body_is_not_signed_and_form_body_is() {
         let s = signer();
-        let json = s.trace(&Request::post("https://h/").body(Some("application/json"), b"a=1")).unwrap();
+        let json = s
+            .trace(&Request::post("https://h/").body(Some("application/json"), b"a=1"))
+            .unwrap();
         assert!(!json.normalized_params.contains("a=1"));
         let form = s
-            .trace(&Request::post("https://h/").body(Some("application/x-www-form-urlencoded;charset=utf-8"), b"a=1"))
+            .trace(&Request::post("https://h/").body(
+                Some("application/x-www-form-urlencoded;charset=utf-8"),
+                b"a=1",
+            ))
             .unwrap();
         assert!(form.normalized_params.starts_with("a=1&"));
     }
@@ -754,19 +844,25 @@ mod tests {
         let s = signer();
         let req = Request::get("https://h/p?q=1");
         let signed = s.sign(&req).unwrap();
-        assert_eq!(signed.authorization_header(), s.authorization(&req).unwrap());
+        assert_eq!(
+            signed.authorization_header(),
+            s.authorization(&req).unwrap()
+        );
         assert!(signed.form_params().contains(&format!(
             "oauth_signature={}",
             crate::percent_encode_str(signed.signature())
         )));
-        assert!(signed.url_with_query("https://h/p?q=1").starts_with("https://h/p?q=1&oauth_consumer_key=ck&"));
+        assert!(signed
+            .url_with_query("https://h/p?q=1")
+            .starts_with("https://h/p?q=1&oauth_consumer_key=ck&"));
     }
 
     #[test]
     fn debug_never_shows_secrets() {
-        let s = Signer::new(Credentials::new("ck", "consumer-SECRET").with_token("tk", "token-SECRET"))
-            .with_method(SignatureMethod::Plaintext)
-            .unwrap();
+        let s =
+            Signer::new(Credentials::new("ck", "consumer-SECRET").with_token("tk", "token-SECRET"))
+                .with_method(SignatureMethod::Plaintext)
+                .unwrap();
         let req = Request::get("https://h/");
         for shown in [
             format!("{s:?}"),

@@ -6,8 +6,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use oauth1_signer::{
-    authorization_header, form_decode, parse_authorization_header, percent_decode, percent_encode, Credentials,
-    Method, Params, Request, RequestUrl, Signer,
+    authorization_header, form_decode, parse_authorization_header, percent_decode, percent_encode,
+    Credentials, Method, Params, Request, RequestUrl, Signer,
 };
 use proptest::prelude::*;
 

@@ -13,7 +13,10 @@ fuzz_target!(|data: &[u8]| {
         match decoded {
             Ok(d) => {
                 let again = percent_encode(d.as_bytes()).to_string();
-                assert_eq!(percent_decode(again.as_bytes()).unwrap().as_bytes(), d.as_bytes());
+                assert_eq!(
+                    percent_decode(again.as_bytes()).unwrap().as_bytes(),
+                    d.as_bytes()
+                );
             }
             Err(e) => assert!(e.offset().is_some_and(|(_, at)| at < data.len())),
         }

@@ -16,9 +16,14 @@ fuzz_target!(|input: (&str, &str, &[u8], &str)| {
     match signer.trace(&request) {
         Ok(trace) => {
             assert!(trace.base_string.is_ascii());
-            assert_eq!(signer.authorization(&request).unwrap(), trace.authorization_header);
+            assert_eq!(
+                signer.authorization(&request).unwrap(),
+                trace.authorization_header
+            );
             let parsed = parse_authorization_header(&trace.authorization_header).unwrap();
-            assert!(parsed.iter().any(|(n, v)| n == "oauth_signature" && *v == trace.signature.as_str()));
+            assert!(parsed
+                .iter()
+                .any(|(n, v)| n == "oauth_signature" && *v == trace.signature.as_str()));
         }
         Err(e) => {
             let _ = e.to_string();
