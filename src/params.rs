@@ -543,6 +543,15 @@ mod tests {
     }
 
     #[test]
+    fn values_that_are_not_utf8_are_signed_as_their_bytes() {
+        // `%FF` decodes to the byte 0xFF, which is not UTF-8, and re-encodes to `%FF`.
+        let mut p = Params::new();
+        p.extend_form(b"a=%ff&b=%C3%28").unwrap();
+        assert_eq!(p.iter().next().unwrap().value().as_ref(), &[0xFF]);
+        assert_eq!(p.normalize().to_string(), "a=%FF&b=%C3%28");
+    }
+
+    #[test]
     fn oauth_signature_is_never_collected() {
         let mut p = Params::new();
         p.extend_form(b"oauth_signature=x&oauth%5Fsignature=y&a=1")
