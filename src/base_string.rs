@@ -387,14 +387,14 @@ impl BaseStringUri<'_> {
         encode_mapped(self.host.as_bytes(), u8::to_ascii_lowercase, w);
         if let Some(port) = self.port {
             w.put(b"%3A");
-            w.put(itoa_u16(port, &mut [0; 5]));
+            w.put(decimal(port.into(), &mut [0; 20]));
         }
         encode_into(self.path_or_root().as_bytes(), w);
     }
 }
 
-/// Decimal digits of `n`, written into `buf`.
-fn itoa_u16(mut n: u16, buf: &mut [u8; 5]) -> &[u8] {
+/// Decimal digits of `n`, written at the end of `buf`.
+pub(crate) fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
     let mut i = buf.len();
     loop {
         i -= 1;

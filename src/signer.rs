@@ -10,7 +10,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use smallvec::SmallVec;
 
-use crate::base_string::{BaseString, Method, RequestUrl};
+use crate::base_string::{decimal, BaseString, Method, RequestUrl};
 use crate::credentials::{Credentials, Secret};
 use crate::encode::is_clean;
 use crate::error::{Error, ErrorKind};
@@ -580,20 +580,11 @@ fn fresh_nonce(buf: &mut [u8; 32]) -> &str {
 }
 
 fn now(buf: &mut [u8; 20]) -> Result<&str, Error> {
-    let mut secs = SystemTime::now()
+    let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_err(|_| ErrorKind::ClockBeforeEpoch)?
         .as_secs();
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (secs % 10) as u8;
-        secs /= 10;
-        if secs == 0 {
-            break;
-        }
-    }
-    Ok(std::str::from_utf8(&buf[i..]).unwrap_or_default())
+    Ok(std::str::from_utf8(decimal(secs, buf)).unwrap_or_default())
 }
 
 /// The signed protocol parameters of one request (from [`Signer::sign`]).
