@@ -849,6 +849,24 @@ mod tests {
     }
 
     #[test]
+    fn a_signer_is_shared_across_threads() {
+        fn send_sync<T: Send + Sync + 'static>() {}
+        send_sync::<Signer>();
+        send_sync::<SigningKey>();
+        let s = std::sync::Arc::new(signer());
+        let want = s.authorization(&Request::get("https://h/")).unwrap();
+        let threads: Vec<_> = (0..2)
+            .map(|_| {
+                let s = s.clone();
+                std::thread::spawn(move || s.authorization(&Request::get("https://h/")).unwrap())
+            })
+            .collect();
+        for t in threads {
+            assert_eq!(t.join().unwrap(), want);
+        }
+    }
+
+    #[test]
     fn debug_never_shows_secrets() {
         let s =
             Signer::new(Credentials::new("ck", "consumer-SECRET").with_token("tk", "token-SECRET"))
