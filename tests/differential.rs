@@ -497,17 +497,22 @@ fn seed() -> u64 {
     }
 }
 
-fn differential(peer: &str, program: &str, script: &str, profile: Profile) {
-    let seed = seed();
-    println!("{peer}: seed {seed} (replay with OAUTH1_DIFF_SEED={seed})");
+/// The requests one seed gives for one peer.
+fn batch(seed: u64, profile: Profile) -> Vec<Value> {
     let keys = [
         fixture("fixtures/keys/oauthlib_tests_rsa_pkcs1.pem"),
         fixture("fixtures/keys/oauth_net_testcases_rsa_pkcs8.pem"),
     ];
     let mut rng = Rng(seed);
-    let batch: Vec<Value> = (0..REQUESTS_PER_PEER)
+    (0..REQUESTS_PER_PEER)
         .map(|i| random_request(&mut rng, profile, i, &keys))
-        .collect();
+        .collect()
+}
+
+fn differential(peer: &str, program: &str, script: &str, profile: Profile) {
+    let seed = seed();
+    println!("{peer}: seed {seed} (replay with OAUTH1_DIFF_SEED={seed})");
+    let batch = batch(seed, profile);
     let answers = run_peer(program, script, &batch);
 
     let mut failures = Vec::new();
@@ -575,14 +580,7 @@ fn agrees_with_oauth_1_0a() {
 fn generator_covers_the_classes_it_claims() {
     // The generator must really produce the inputs the issue lists, or the
     // comparison above proves less than it says.
-    let keys = [
-        fixture("fixtures/keys/oauthlib_tests_rsa_pkcs1.pem"),
-        fixture("fixtures/keys/oauth_net_testcases_rsa_pkcs8.pem"),
-    ];
-    let mut rng = Rng(DEFAULT_SEED);
-    let batch: Vec<Value> = (0..REQUESTS_PER_PEER)
-        .map(|i| random_request(&mut rng, OAUTHLIB, i, &keys))
-        .collect();
+    let batch = batch(DEFAULT_SEED, OAUTHLIB);
     let count = |f: &dyn Fn(&Value) -> bool| batch.iter().filter(|r| f(r)).count();
     let url = |r: &Value| r["url"].as_str().unwrap().to_string();
     let has = |r: &Value, k: &str| r.get(k).is_some();
