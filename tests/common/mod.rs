@@ -226,19 +226,10 @@ impl RequestInputs {
         Err(format!("{method} needs the `rsa` feature"))
     }
 
-    /// The `extra_oauth_params` as borrowed pairs, for [`Request::protocol_params`].
-    pub fn extra_params(&self) -> Vec<(&str, &str)> {
-        self.extra_oauth_params
-            .iter()
-            .map(|(n, v)| (n.as_str(), v.as_str()))
-            .collect()
-    }
-
-    /// Builds the [`Request`] (which borrows its protocol parameters) and
-    /// hands it to `f`.
+    /// Builds the [`Request`] and hands it to `f`.
     pub fn with_request<R>(&self, f: impl FnOnce(&Request<'_>) -> R) -> R {
-        let extra = self.extra_params();
-        let mut request = Request::new(&self.method, &self.url).protocol_params(&extra);
+        let mut request =
+            Request::new(&self.method, &self.url).owned_protocol_params(&self.extra_oauth_params);
         if let Some(body) = &self.form_body {
             request = request.form_body(body.as_bytes());
         }
