@@ -21,7 +21,7 @@ use std::fmt;
 
 use crate::encode::{check_escapes, encode_into, find_byte, find_either, is_hex};
 use crate::error::{Error, Part};
-use crate::params::Normalized;
+use crate::params::{Normalized, Splice};
 use crate::sink::{Sink, Writer};
 
 /// `sub-delims` of RFC 3986 §2.2.
@@ -473,12 +473,23 @@ impl<'p, 'a> BaseString<'p, 'a> {
 
     /// Streams the base string into `sink`.
     pub fn write_to<S: Sink + ?Sized>(&self, sink: &mut S) {
+        self.write_spliced_to(sink, None);
+    }
+
+    /// [`write_to`](Self::write_to), with a run of parameters, encoded for the
+    /// base string, written in among the normalised ones (see
+    /// [`Normalized`]'s `write_spliced_into`).
+    pub(crate) fn write_spliced_to<S: Sink + ?Sized>(
+        &self,
+        sink: &mut S,
+        splice: Option<Splice<'_, S>>,
+    ) {
         let mut w = Writer::new(sink);
         encode_mapped(self.method.0.as_bytes(), u8::to_ascii_uppercase, &mut w);
         w.put(b"&");
         self.uri.write_into(&mut w);
         w.put(b"&");
-        self.params.write_into(&mut w, true);
+        self.params.write_spliced_into(&mut w, true, splice);
         w.finish();
     }
 }

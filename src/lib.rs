@@ -72,6 +72,7 @@ pub mod header;
 #[cfg(feature = "json")]
 pub mod json;
 pub mod params;
+mod rendered;
 pub mod sign;
 pub mod signer;
 pub mod sink;

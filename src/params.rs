@@ -37,7 +37,8 @@ enum Text<'a> {
     Raw(&'a [u8]),
     Form(&'a [u8]),
     /// Literal bytes known to need no escape (a protocol parameter the signer
-    /// checked once): written by copying, at any depth of encoding.
+    /// checked once, or a query or body name or value of unreserved bytes
+    /// only): written by copying, at any depth of encoding.
     Clean(&'a [u8]),
 }
 
@@ -129,6 +130,8 @@ impl<'a> Text<'a> {
     fn checked(input: &'a [u8]) -> Text<'a> {
         if has_escapes(input, true) {
             Text::Form(input)
+        } else if is_clean(input) {
+            Text::Clean(input)
         } else {
             Text::Raw(input)
         }
@@ -229,6 +232,11 @@ impl<'a> Param<'a> {
     pub(crate) fn name_starts_with(&self, prefix: &[u8]) -> bool {
         let mut name = self.name.bytes();
         prefix.iter().all(|&b| name.next() == Some(b))
+    }
+
+    /// How the encoded name orders against the encoding of `name`.
+    pub(crate) fn cmp_name(&self, name: &[u8]) -> Ordering {
+        self.name.cmp_encoded(&Text::Raw(name))
     }
 
     fn cmp_encoded(&self, other: &Param<'_>) -> Ordering {
@@ -428,6 +436,10 @@ impl fmt::Debug for Params<'_> {
     }
 }
 
+/// A run of parameters to write in among the normalised ones: the index it
+/// goes before, and what writes it.
+pub(crate) type Splice<'f, S> = (usize, &'f mut dyn FnMut(&mut Writer<'_, S>));
+
 /// The normalised parameters (§3.4.1.3.2), ready to be written.
 ///
 /// `Display` gives the parameter string (`a=b&c=d`);
@@ -442,18 +454,43 @@ pub struct Normalized<'p, 'a> {
 impl<'p, 'a> Normalized<'p, 'a> {
     /// Writes the parameter string, encoded once more if `twice`.
     pub(crate) fn write_into<S: Sink + ?Sized>(&self, w: &mut Writer<'_, S>, twice: bool) {
+        self.write_spliced_into(w, twice, None);
+    }
+
+    /// [`write_into`](Self::write_into), with `splice` writing a run of
+    /// parameters (already joined and encoded alike) in before the one at
+    /// index `at`, or after the last if `at` is the length. The signer's own
+    /// protocol parameters, rendered once, go in this way.
+    pub(crate) fn write_spliced_into<S: Sink + ?Sized>(
+        &self,
+        w: &mut Writer<'_, S>,
+        twice: bool,
+        mut splice: Option<Splice<'_, S>>,
+    ) {
         let (eq, amp): (&[u8], &[u8]) = if twice {
             (b"%3D", b"%26")
         } else {
             (b"=", b"&")
         };
         for (i, p) in self.items.iter().enumerate() {
-            if i > 0 {
+            if let Some((_, run)) = splice.as_mut().filter(|(at, _)| *at == i) {
+                if i > 0 {
+                    w.put(amp);
+                }
+                run(w);
+                w.put(amp);
+            } else if i > 0 {
                 w.put(amp);
             }
             p.name.write_into(w, twice);
             w.put(eq);
             p.value.write_into(w, twice);
+        }
+        if let Some((_, run)) = splice.filter(|(at, _)| *at >= self.items.len()) {
+            if !self.items.is_empty() {
+                w.put(amp);
+            }
+            run(w);
         }
     }
 

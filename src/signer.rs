@@ -19,6 +19,7 @@ use crate::header::{
     write_authorization_header, Sent,
 };
 use crate::params::{cmp_encoded, Param, Params};
+use crate::rendered::{Filled, Rendered, Slot, Value};
 use crate::sign::{signing_key, Signature, SignatureMethod, SigningKey};
 
 /// Whether a `Content-Type` is `application/x-www-form-urlencoded`, the only
@@ -70,6 +71,13 @@ enum Extra<'a> {
 }
 
 impl<'a> Extra<'a> {
+    fn is_empty(self) -> bool {
+        match self {
+            Extra::Strs(p) => p.is_empty(),
+            Extra::Strings(p) => p.is_empty(),
+        }
+    }
+
     fn iter(self) -> impl Iterator<Item = (&'a str, &'a str)> {
         let strs = match self {
             Extra::Strs(p) => p,
@@ -191,6 +199,8 @@ pub struct Signer {
     nonce: Fill,
     timestamp: Fill,
     clean: Clean,
+    /// The protocol parameters rendered for requests that bring none.
+    rendered: Rendered,
 }
 
 /// Which of the signer's own protocol values need no escape, found once when
@@ -235,7 +245,41 @@ impl Signer {
             version: true,
             nonce: Fill::Fresh,
             timestamp: Fill::Fresh,
+            rendered: Rendered::default(),
         }
+        .render()
+    }
+
+    /// Renders the protocol parameters again, after a change to them.
+    fn render(mut self) -> Signer {
+        fn fill(fill: &Fill, slot: Slot) -> Option<Value<'_>> {
+            match fill {
+                Fill::Fresh => Some(Value::Slot(slot)),
+                Fill::Pinned(v) => Some(Value::Fixed(v.as_str())),
+                Fill::Omitted => None,
+            }
+        }
+        // In order of their names, as in `run`.
+        let params = [
+            Some((
+                "oauth_consumer_key",
+                Value::Fixed(self.credentials.consumer_key()),
+            )),
+            fill(&self.nonce, Slot::Nonce).map(|v| ("oauth_nonce", v)),
+            Some(("oauth_signature", Value::Slot(Slot::Signature))),
+            Some((
+                "oauth_signature_method",
+                Value::Fixed(self.key.method().as_str()),
+            )),
+            fill(&self.timestamp, Slot::Timestamp).map(|v| ("oauth_timestamp", v)),
+            self.credentials
+                .token()
+                .map(|t| ("oauth_token", Value::Fixed(t))),
+            self.version
+                .then_some(("oauth_version", Value::Fixed("1.0"))),
+        ];
+        self.rendered = Rendered::new(self.realm.as_deref(), params.into_iter().flatten());
+        self
     }
 
     /// Uses another HMAC method or PLAINTEXT.
@@ -248,13 +292,13 @@ impl Signer {
             self.credentials.consumer_secret().expose(),
             self.credentials.token_secret().expose(),
         )?;
-        Ok(self)
+        Ok(self.render())
     }
 
     /// Uses a prepared key (for instance an RSA key from [`SigningKey::rsa_pem`]).
     pub fn with_key(mut self, key: SigningKey) -> Signer {
         self.key = key;
-        self
+        self.render()
     }
 
     /// Sends `realm="..."` first in the header (never signed).
@@ -265,13 +309,13 @@ impl Signer {
         let realm = realm.into();
         check_realm(&realm)?;
         self.realm = Some(realm);
-        Ok(self)
+        Ok(self.render())
     }
 
     /// Whether to send `oauth_version="1.0"` (default: yes; it is optional).
     pub fn with_version(mut self, send: bool) -> Signer {
         self.version = send;
-        self
+        self.render()
     }
 
     /// Pins the nonce, for reproducible output (tests, bug reports).
@@ -279,13 +323,13 @@ impl Signer {
         let nonce = nonce.into();
         self.clean.nonce = is_clean(nonce.as_bytes());
         self.nonce = Fill::Pinned(nonce);
-        self
+        self.render()
     }
 
     /// Sends no `oauth_nonce` at all (PLAINTEXT over TLS may omit it).
     pub fn without_nonce(mut self) -> Signer {
         self.nonce = Fill::Omitted;
-        self
+        self.render()
     }
 
     /// Pins the timestamp, for reproducible output.
@@ -293,13 +337,13 @@ impl Signer {
         let timestamp = timestamp.into();
         self.clean.timestamp = is_clean(timestamp.as_bytes());
         self.timestamp = Fill::Pinned(timestamp);
-        self
+        self.render()
     }
 
     /// Sends no `oauth_timestamp` at all.
     pub fn without_timestamp(mut self) -> Signer {
         self.timestamp = Fill::Omitted;
-        self
+        self.render()
     }
 
     /// The credentials this signer uses.
@@ -318,6 +362,9 @@ impl Signer {
     /// A request that cannot be signed as given: a bad method, URL or form
     /// body, or protocol parameters given twice; for RSA, a failed signature.
     pub fn authorization(&self, request: &Request<'_>) -> Result<String, Error> {
+        if let Some(header) = self.authorization_rendered(request)? {
+            return Ok(header);
+        }
         self.run(request, |run| {
             let signature = run.sign(&self.key)?;
             let header = authorization_header_sent(self.realm.as_deref(), run.sent(&signature));
@@ -396,23 +443,78 @@ impl Signer {
         })
     }
 
+    /// The nonce and timestamp to send, if any: fresh ones written into the
+    /// buffers, or the pinned ones.
+    fn fill<'s>(
+        &'s self,
+        nonce_buf: &'s mut [u8; 32],
+        timestamp_buf: &'s mut [u8; 20],
+    ) -> Result<(Option<&'s str>, Option<&'s str>), Error> {
+        let nonce = match &self.nonce {
+            Fill::Fresh => Some(fresh_nonce(nonce_buf)),
+            Fill::Pinned(n) => Some(n.as_str()),
+            Fill::Omitted => None,
+        };
+        let timestamp = match &self.timestamp {
+            Fill::Fresh => Some(now(timestamp_buf)?),
+            Fill::Pinned(t) => Some(t.as_str()),
+            Fill::Omitted => None,
+        };
+        Ok((nonce, timestamp))
+    }
+
+    /// [`authorization`](Self::authorization) for a request that brings no
+    /// protocol parameter of its own, with the rendered ones (see
+    /// `rendered.rs`); `None` sends the request down the general path, which
+    /// also names any protocol parameter sent twice.
+    fn authorization_rendered(&self, request: &Request<'_>) -> Result<Option<String>, Error> {
+        if request.callback.is_some()
+            || request.verifier.is_some()
+            || !request.protocol_params.is_empty()
+        {
+            return Ok(None);
+        }
+        let (mut nonce_buf, mut timestamp_buf) = ([0u8; 32], [0u8; 20]);
+        let (nonce, timestamp) = self.fill(&mut nonce_buf, &mut timestamp_buf)?;
+        let method = Method::parse(request.method)?;
+        let url = RequestUrl::parse(request.url)?;
+        let mut params = Params::new();
+        params.extend_checked_query(&url);
+        if let Some(body) = request.form_body {
+            params.extend_form(body)?;
+        }
+        // Every name that sorts among the protocol parameters' starts so.
+        if params.iter().any(|p| p.name_starts_with(b"oauth_")) {
+            return Ok(None);
+        }
+        let normalized = params.normalize();
+        let at = normalized
+            .iter()
+            .take_while(|p| p.cmp_name(b"oauth_").is_lt())
+            .count();
+        let base = BaseString::new(method, url.base_string_uri(), normalized);
+        let mut values = Filled {
+            nonce: nonce.unwrap_or_default(),
+            timestamp: timestamp.unwrap_or_default(),
+            signature: "",
+        };
+        let mut signing = self.key.begin();
+        base.write_spliced_to(
+            &mut signing,
+            Some((at, &mut |w| self.rendered.write_base(w, &values))),
+        );
+        let signature = signing.finish()?;
+        values.signature = signature.as_str();
+        Ok(Some(self.rendered.header(&values)))
+    }
+
     fn run<R>(
         &self,
         request: &Request<'_>,
         f: impl FnOnce(&mut Run<'_>) -> Result<R, Error>,
     ) -> Result<R, Error> {
-        let mut nonce_buf = [0u8; 32];
-        let mut timestamp_buf = [0u8; 20];
-        let nonce = match &self.nonce {
-            Fill::Fresh => Some(fresh_nonce(&mut nonce_buf)),
-            Fill::Pinned(n) => Some(n.as_str()),
-            Fill::Omitted => None,
-        };
-        let timestamp = match &self.timestamp {
-            Fill::Fresh => Some(now(&mut timestamp_buf)?),
-            Fill::Pinned(t) => Some(t.as_str()),
-            Fill::Omitted => None,
-        };
+        let (mut nonce_buf, mut timestamp_buf) = ([0u8; 32], [0u8; 20]);
+        let (nonce, timestamp) = self.fill(&mut nonce_buf, &mut timestamp_buf)?;
         let method = Method::parse(request.method)?;
         let url = RequestUrl::parse(request.url)?;
 
