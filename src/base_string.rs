@@ -19,7 +19,7 @@
 
 use std::fmt;
 
-use crate::encode::{check_escapes, encode_into, find_byte, find_either, is_hex};
+use crate::encode::{check_escapes, encode_into, escapes_complete, find_byte, find_either, is_hex};
 use crate::error::{Error, Part};
 use crate::params::{Normalized, Splice};
 use crate::sink::{Sink, Writer};
@@ -112,7 +112,7 @@ impl<'a> RequestUrl<'a> {
         let after_start = auth_start + auth_len;
         let path_len = find_either(after.as_bytes(), b'?', b'#').unwrap_or(after.len());
         let path = &after[..path_len];
-        if !well_formed(path.as_bytes(), is_path_byte) {
+        if !well_formed(path.as_bytes(), false) {
             check_chars(
                 path.as_bytes(),
                 after_start,
@@ -126,7 +126,7 @@ impl<'a> RequestUrl<'a> {
         if let Some(rest) = after[path_len..].strip_prefix('?') {
             // The common case in one pass: no fragment ('#' is not a query
             // byte), every byte allowed, every escape complete.
-            let q = if well_formed(rest.as_bytes(), is_query_byte) {
+            let q = if well_formed(rest.as_bytes(), true) {
                 rest
             } else {
                 let q = &rest[..find_byte(rest.as_bytes(), b'#').unwrap_or(rest.len())];
@@ -188,10 +188,31 @@ impl<'a> RequestUrl<'a> {
     }
 }
 
-/// A byte a URL path may hold as it is (`%` included; escapes are checked on
-/// their own), as arithmetic the compiler can vectorise: `pchar` and `/`.
+/// Classes of URL bytes, one bit each: [`PATH_BYTE`] for a byte a URL path may
+/// hold as it is (`pchar`, `/`, and `%`, whose escapes are checked on their
+/// own), and [`QUERY_BYTE`] for one a query may (the same, and `?`).
+const URL_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        if is_pchar(byte) || byte == b'/' || byte == b'%' {
+            t[b] = PATH_BYTE | QUERY_BYTE;
+        } else if byte == b'?' {
+            t[b] = QUERY_BYTE;
+        }
+        b += 1;
+    }
+    t
+};
+const PATH_BYTE: u8 = 1;
+const QUERY_BYTE: u8 = 2;
+
+/// Whether `b` may stand as it is in a URL path (`pchar`, `/`, and `%`, whose
+/// escapes are checked on their own) or, with `query`, in a query (also `?`):
+/// [`URL_CLASS`] as arithmetic the compiler can vectorise.
 #[inline(always)]
-fn is_path_byte(b: u8) -> bool {
+fn is_url_byte_arith(b: u8, query: bool) -> bool {
     // $ % & ' ( ) * + , - . / 0-9 : ;   A-Z a-z   ! = @ _ ~
     (b.wrapping_sub(b'$') <= b';' - b'$')
         | ((b | 0x20).wrapping_sub(b'a') < 26)
@@ -200,30 +221,42 @@ fn is_path_byte(b: u8) -> bool {
         | (b == b'@')
         | (b == b'_')
         | (b == b'~')
+        | (query & (b == b'?'))
 }
 
-/// [`is_path_byte`], or `?`: a byte a URL query may hold as it is.
-#[inline(always)]
-fn is_query_byte(b: u8) -> bool {
-    is_path_byte(b) | (b == b'?')
-}
-
-/// Whether every byte of `bytes` passes `allowed` and every `%` starts a
-/// complete escape, in one branch-free pass that compiles to vector code. Only
-/// when it fails do the slower checks run, to name the offending byte.
+/// Whether every byte of `bytes` is a path byte (or with `query`, a query
+/// byte) and every `%` starts a complete escape. Only when it fails do the
+/// slower checks run, to name the offending byte.
+///
+/// Long text (a query of percent-encoded non-Latin text, say) is checked in
+/// one branch-free pass that compiles to vector code; short text a byte per
+/// table load, then each `%` on its own.
 #[inline]
-fn well_formed(bytes: &[u8], allowed: impl Fn(u8) -> bool) -> bool {
+fn well_formed(bytes: &[u8], query: bool) -> bool {
+    if bytes.len() >= 64 {
+        return well_formed_wide(bytes, query);
+    }
+    let class = if query { QUERY_BYTE } else { PATH_BYTE };
+    let mut bad = 0u8;
+    for &b in bytes {
+        bad |= (URL_CLASS[b as usize] & class) ^ class;
+    }
+    bad == 0 && escapes_complete(bytes)
+}
+
+fn well_formed_wide(bytes: &[u8], query: bool) -> bool {
     let (second, third) = match bytes {
         [_, tail @ ..] => (tail, tail.get(1..).unwrap_or_default()),
         [] => (bytes, bytes),
     };
     let mut bad = 0u8;
     for ((&a, &b), &c) in bytes.iter().zip(second).zip(third) {
-        bad |= u8::from(!allowed(a)) | (u8::from(a == b'%') & u8::from(!(is_hex(b) & is_hex(c))));
+        bad |= u8::from(!is_url_byte_arith(a, query))
+            | (u8::from(a == b'%') & u8::from(!(is_hex(b) & is_hex(c))));
     }
     // The last two bytes start no complete escape.
     for &a in &bytes[bytes.len().saturating_sub(2)..] {
-        bad |= u8::from(!allowed(a)) | u8::from(a == b'%');
+        bad |= u8::from(!is_url_byte_arith(a, query)) | u8::from(a == b'%');
     }
     bad == 0
 }
@@ -561,11 +594,12 @@ mod tests {
     #[test]
     fn fast_path_byte_class_matches_the_grammar() {
         for b in 0..=255u8 {
-            assert_eq!(
-                is_path_byte(b),
-                is_pchar(b) || b == b'/' || b == b'%',
-                "{b:#04x}"
-            );
+            let path = is_pchar(b) || b == b'/' || b == b'%';
+            assert_eq!(URL_CLASS[b as usize] & PATH_BYTE != 0, path, "{b:#04x}");
+            assert_eq!(is_url_byte_arith(b, false), path, "{b:#04x}");
+            let query = URL_CLASS[b as usize] & QUERY_BYTE != 0;
+            assert_eq!(query, path || b == b'?', "{b:#04x}");
+            assert_eq!(is_url_byte_arith(b, true), path || b == b'?', "{b:#04x}");
         }
     }
 
@@ -578,16 +612,12 @@ mod tests {
                 check_chars(&s, 0, allowed, "").is_ok()
                     && check_escapes(&s, false, Part::Url, 0).is_ok()
             };
-            assert_eq!(
-                well_formed(&s, is_path_byte),
-                precise(|b| is_pchar(b) || b == b'/'),
-                "{s:?}"
-            );
-            assert_eq!(
-                well_formed(&s, is_query_byte),
-                precise(|b| is_pchar(b) || b == b'/' || b == b'?'),
-                "{s:?}"
-            );
+            let path = precise(|b| is_pchar(b) || b == b'/');
+            let query = precise(|b| is_pchar(b) || b == b'/' || b == b'?');
+            assert_eq!(well_formed(&s, false), path, "{s:?}");
+            assert_eq!(well_formed_wide(&s, false), path, "{s:?}");
+            assert_eq!(well_formed(&s, true), query, "{s:?}");
+            assert_eq!(well_formed_wide(&s, true), query, "{s:?}");
             if s.len() < 5 {
                 for p in pieces {
                     stack.push([&s[..], p].concat());

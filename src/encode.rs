@@ -21,8 +21,21 @@ const HEX: &[u8; 16] = b"0123456789ABCDEF";
 /// Whether RFC 3986 lets `byte` stand for itself: `A-Z a-z 0-9 - . _ ~`.
 #[inline]
 pub const fn is_unreserved(byte: u8) -> bool {
-    matches!(byte, b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~')
+    UNRESERVED[byte as usize]
 }
+
+/// [`is_unreserved`] of every byte: one load, where the ranges take several
+/// compares.
+const UNRESERVED: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] =
+            matches!(b as u8, b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~');
+        b += 1;
+    }
+    t
+};
 
 /// One table entry: up to seven output bytes, little-endian, with their count in
 /// the top byte. The encoder writes all eight bytes and advances by the count, so
@@ -428,27 +441,43 @@ pub(crate) fn is_hex(b: u8) -> bool {
     (b.wrapping_sub(b'0') < 10) | ((b | 0x20).wrapping_sub(b'a') < 6)
 }
 
-/// What [`check_escapes`] decides, in one branch-free pass that compiles to
-/// vector code: whether every `%` is followed by two hex digits, and whether
-/// decoding would change anything.
+/// Whether every `%` in `input` is followed by two hex digits: each `%` is
+/// found eight bytes at a time and its two digits looked at.
 #[inline]
-fn scan_escapes(input: &[u8], form: bool) -> (bool, bool) {
-    let (mut bad, mut changes) = (0u8, 0u8);
-    let plus = if form { b'+' } else { b'%' };
+pub(crate) fn escapes_complete(input: &[u8]) -> bool {
+    let mut rest = input;
+    while let Some(at) = find_byte(rest, b'%') {
+        rest = &rest[at..];
+        // A run of escapes (non-Latin text is nothing else) in a tight loop.
+        while let [b'%', h, l, tail @ ..] = rest {
+            if (HEX_VALUE[*h as usize] | HEX_VALUE[*l as usize]) >= 16 {
+                return false;
+            }
+            rest = tail;
+        }
+        if rest.first() == Some(&b'%') {
+            return false;
+        }
+    }
+    true
+}
+
+/// [`escapes_complete`] in one branch-free pass that compiles to vector code:
+/// faster on long text full of escapes.
+fn escapes_complete_wide(input: &[u8]) -> bool {
+    let mut bad = 0u8;
     let (first, second, third) = match input {
         [_, tail @ ..] => (input, tail, tail.get(1..).unwrap_or_default()),
         [] => (input, input, input),
     };
     for ((&a, &b), &c) in first.iter().zip(second).zip(third) {
         bad |= u8::from(a == b'%') & u8::from(!(is_hex(b) & is_hex(c)));
-        changes |= u8::from(a == b'%') | u8::from(a == plus);
     }
     // The last two bytes start no complete escape.
     for &a in &input[input.len().saturating_sub(2)..] {
         bad |= u8::from(a == b'%');
-        changes |= u8::from(a == plus);
     }
-    (bad == 0, changes != 0)
+    bad == 0
 }
 
 /// Checks every `%` in `input` and says whether decoding would change anything.
@@ -465,9 +494,16 @@ pub(crate) fn check_escapes(
     let Some(first) = find_byte(input, b'%') else {
         return Ok(form && find_byte(input, b'+').is_some());
     };
-    match scan_escapes(&input[first..], form) {
-        (true, _) => Ok(true),
-        (false, _) => check_escapes_slow(input, form, part, base),
+    let rest = &input[first..];
+    let complete = if rest.len() >= 64 {
+        escapes_complete_wide(rest)
+    } else {
+        escapes_complete(rest)
+    };
+    if complete {
+        Ok(true)
+    } else {
+        check_escapes_slow(input, form, part, base)
     }
 }
 
@@ -809,6 +845,8 @@ mod tests {
                 let slow = check_escapes_slow(&s, form, Part::Input, 0);
                 let fast = check_escapes(&s, form, Part::Input, 0);
                 assert_eq!(fast, slow, "{:?}", s.escape_ascii().to_string());
+                assert_eq!(escapes_complete(&s), slow.is_ok());
+                assert_eq!(escapes_complete_wide(&s), slow.is_ok());
                 if let Ok(changes) = slow {
                     assert_eq!(has_escapes(&s, form), changes);
                 }
