@@ -19,7 +19,9 @@
 
 use std::fmt;
 
-use crate::encode::{check_escapes, encode_into, escapes_complete, find_byte, find_either, is_hex};
+use crate::encode::{
+    check_escapes, encode_into, escapes_complete, find_byte, find_either, is_hex, is_unreserved,
+};
 use crate::error::{Error, Part};
 use crate::params::{Normalized, Splice};
 use crate::sink::{Sink, Writer};
@@ -349,6 +351,12 @@ fn check_host(host: &str, base: usize, allowed: impl Fn(u8) -> bool) -> Result<(
 
 /// Writes `text` through `map` byte by byte, then percent-encoded, into the writer.
 fn encode_mapped<S: Sink + ?Sized>(text: &[u8], map: fn(&u8) -> u8, w: &mut Writer<'_, S>) {
+    // Most methods and hosts are already in case and need no escape
+    // (`POST`, `api.x.com`): then they are copied.
+    if text.iter().all(|b| map(b) == *b && is_unreserved(*b)) {
+        w.put(text);
+        return;
+    }
     let mut buf = [0u8; 64];
     for chunk in text.chunks(buf.len()) {
         let out = &mut buf[..chunk.len()];

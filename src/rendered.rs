@@ -16,7 +16,7 @@
 //!
 //! [`Signer`]: crate::Signer
 
-use crate::encode::{encode_to, encoded_len, percent_encode_str};
+use crate::encode::{encode_to, encoded_len, escape_str, is_unreserved};
 use crate::sink::{Sink, Writer};
 
 /// A value that is only known when a request is signed.
@@ -173,16 +173,30 @@ impl Rendered {
         for piece in &self.header.0 {
             match piece {
                 Piece::Text(t) => out.push_str(t),
-                Piece::Slot(Slot::Signature) => {
-                    for run in percent_encode_str(values.signature) {
-                        out.push_str(run);
-                    }
-                }
+                Piece::Slot(Slot::Signature) => push_encoded(&mut out, values.signature),
                 Piece::Slot(slot) => out.push_str(values.get(*slot)),
             }
         }
         out
     }
+}
+
+/// Appends `text` percent-encoded: runs of unreserved bytes as slices of it,
+/// other bytes as their escapes. A signature is short (28 characters of
+/// base64 for HMAC-SHA1) and mostly unreserved.
+fn push_encoded(out: &mut String, text: &str) {
+    let mut run = 0;
+    for (i, &b) in text.as_bytes().iter().enumerate() {
+        if !is_unreserved(b) {
+            // A run holds unreserved (ASCII) bytes only, so a non-empty one
+            // is whole text; an empty one may sit inside a character, where
+            // `get` gives nothing.
+            out.push_str(text.get(run..i).unwrap_or_default());
+            out.push_str(escape_str(b));
+            run = i + 1;
+        }
+    }
+    out.push_str(text.get(run..).unwrap_or_default());
 }
 
 #[cfg(test)]
