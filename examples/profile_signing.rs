@@ -6,7 +6,7 @@
 //! valgrind --tool=callgrind --toggle-collect='*run_case*' \
 //!     target/release/examples/profile_signing x_docs 1000
 //! ```
-//! Cases: `x_docs`, `get20`, `floor_x_docs`, `floor_get20`, `peer_x_docs`,
+//! Cases: `x_docs`, `fresh_x_docs`, `get20`, `floor_x_docs`, `floor_get20`, `peer_x_docs`,
 //! `peer_get20`, `encode_identifiers`, `encode_tweet`, `encode_non_ascii`.
 
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -119,6 +119,17 @@ fn main() {
 
     let mut f: Box<dyn FnMut() -> usize> = match case.as_str() {
         "x_docs" => Box::new(|| signer.authorization(black_box(&x_docs)).unwrap().len()),
+        // A signer built for each request, as `ours_fresh` in the bench.
+        "fresh_x_docs" => Box::new(|| {
+            Signer::new(
+                Credentials::new(CONSUMER_KEY, CONSUMER_SECRET).with_token(TOKEN, TOKEN_SECRET),
+            )
+            .with_nonce(NONCE)
+            .with_timestamp(TIMESTAMP)
+            .authorization(black_box(&x_docs))
+            .unwrap()
+            .len()
+        }),
         "get20" => Box::new(|| signer.authorization(black_box(&get20_req)).unwrap().len()),
         "floor_x_docs" => Box::new(floor(&x_docs)),
         "floor_get20" => Box::new(floor(&get20_req)),

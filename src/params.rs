@@ -128,10 +128,12 @@ impl<'a> Text<'a> {
     /// Form-encoded text whose escapes have been checked.
     #[inline]
     fn checked(input: &'a [u8]) -> Text<'a> {
-        if has_escapes(input, true) {
-            Text::Form(input)
-        } else if is_clean(input) {
+        // Unreserved bytes hold no `%` or `+`: one pass tells most names and
+        // many values.
+        if is_clean(input) {
             Text::Clean(input)
+        } else if has_escapes(input, true) {
+            Text::Form(input)
         } else {
             Text::Raw(input)
         }

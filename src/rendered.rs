@@ -10,6 +10,9 @@
 //! values, instead of collecting, sorting, encoding and joining seven
 //! parameters again.
 //!
+//! A signer renders when it signs its second request, so one built for a
+//! single request pays nothing for it.
+//!
 //! The run stays whole in the sorted parameters as long as no request
 //! parameter's name starts with `oauth_` (every name between two protocol
 //! names does); the signer checks that, and takes the general path otherwise.
@@ -17,6 +20,9 @@
 //! [`Signer`]: crate::Signer
 
 use crate::encode::{encode_to, encoded_len, escape_str, is_unreserved};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+
 use crate::sink::{Sink, Writer};
 
 /// A value that is only known when a request is signed.
@@ -197,6 +203,38 @@ fn push_encoded(out: &mut String, text: &str) {
         }
     }
     out.push_str(text.get(run..).unwrap_or_default());
+}
+
+/// A signer's [`Rendered`] parameters, made when it signs its second request:
+/// rendering costs a few allocations, which a signer built for one request
+/// (or changed by a builder method afterwards) never pays.
+#[derive(Debug, Default)]
+pub(crate) struct Lazy {
+    used: AtomicBool,
+    rendered: OnceLock<Rendered>,
+}
+
+impl Clone for Lazy {
+    fn clone(&self) -> Lazy {
+        Lazy {
+            used: AtomicBool::new(self.used.load(Ordering::Relaxed)),
+            rendered: self.rendered.clone(),
+        }
+    }
+}
+
+impl Lazy {
+    /// The rendered parameters, rendered by `render` if this is the second
+    /// request or later; `None` on the first.
+    pub(crate) fn get(&self, render: impl FnOnce() -> Rendered) -> Option<&Rendered> {
+        if let Some(rendered) = self.rendered.get() {
+            return Some(rendered);
+        }
+        if !self.used.swap(true, Ordering::Relaxed) {
+            return None;
+        }
+        Some(self.rendered.get_or_init(render))
+    }
 }
 
 #[cfg(test)]

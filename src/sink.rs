@@ -3,7 +3,7 @@
 //! The base string is *written*, never built and copied: the signer streams it
 //! straight into the MAC, and the debugging trace writes the very same bytes
 //! into a `Vec<u8>` or `String`. One code path, two sinks, so what a trace shows
-//! is exactly what was signed.
+//! is exactly what the stages sign.
 
 /// A destination for bytes written by the pipeline's stages.
 ///

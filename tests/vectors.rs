@@ -410,15 +410,20 @@ fn check_request_signer(c: &mut Checker<'_>, inputs: &RequestInputs) {
         }
     }
 
-    if let Some(header) = c.ok(
-        "Signer::authorization",
-        inputs.with_request(|r| signer.authorization(r)),
-    ) {
-        c.eq(
-            "Signer::authorization vs trace header",
-            &header,
-            &trace.authorization_header,
-        );
+    // The first request takes the general path; from the second on, the
+    // signer copies its rendered protocol parameters (when the request
+    // brings none of its own). Both must give the trace's header.
+    for (what, _) in [("first use", 1), ("reused", 2)] {
+        if let Some(header) = c.ok(
+            &format!("Signer::authorization, {what}"),
+            inputs.with_request(|r| signer.authorization(r)),
+        ) {
+            c.eq(
+                &format!("Signer::authorization vs trace header, {what}"),
+                &header,
+                &trace.authorization_header,
+            );
+        }
     }
     if let Some(signed) = c.ok("Signer::sign", inputs.with_request(|r| signer.sign(r))) {
         if let Some(want) = c.expected_str("signature") {
