@@ -167,6 +167,9 @@ fn main() {
             black_box(run_case(n, &mut f));
             let t = start.elapsed().as_nanos() as f64 / n as f64;
             best = best.min(t);
+            if std::env::var_os("ALL").is_some() {
+                eprint!("{t:.0} ");
+            }
         }
     }
     println!("{case} x{n}: {total} {best:.1} ns/iter");
