@@ -24,8 +24,8 @@ use smallvec::SmallVec;
 
 use crate::base_string::RequestUrl;
 use crate::encode::{
-    check_escapes, encode_into, encode_twice_into, find_byte, has_escapes, is_clean, is_unreserved,
-    transcode_form_into, transcode_form_twice_into, DecodeBytes,
+    check_escapes, encode_into, encode_twice_into, escapes_complete, find_byte, has_escapes,
+    is_clean, is_unreserved, transcode_form_into, transcode_form_twice_into, DecodeBytes,
 };
 use crate::error::{Error, Part};
 use crate::sink::{Sink, Writer};
@@ -136,6 +136,16 @@ impl<'a> Text<'a> {
             Text::Form(input)
         } else {
             Text::Raw(input)
+        }
+    }
+
+    /// [`checked`](Self::checked) for text whose escapes have not been
+    /// checked: `None` if one is malformed.
+    #[inline]
+    fn checking(input: &'a [u8]) -> Option<Text<'a>> {
+        match Text::checked(input) {
+            Text::Form(_) if !escapes_complete(input) => None,
+            text => Some(text),
         }
     }
 
@@ -337,13 +347,37 @@ impl<'a> Params<'a> {
         part: Part,
         base: usize,
     ) -> Result<(), Error> {
-        // One pass checks every escape; segments then only ask whether they
-        // hold any (an error's offset comes from the slow path, as before).
-        if check_escapes(input, true, part, base).is_err() {
-            return self.extend_encoded_slow(input, part, base);
+        // Each name and value with a `%` has its escapes checked as it is
+        // collected; a malformed one sends the whole input down the slow
+        // path, which names its offset.
+        let start = self.items.len();
+        if self.extend_checking(input) {
+            return Ok(());
         }
-        self.extend_checked(input);
-        Ok(())
+        self.items.truncate(start);
+        self.extend_encoded_slow(input, part, base)
+    }
+
+    /// [`extend_checked`](Self::extend_checked) for input whose escapes have
+    /// not been checked: false, with some parameters added, at the first
+    /// malformed escape.
+    fn extend_checking(&mut self, input: &'a [u8]) -> bool {
+        for segment in Segments(input) {
+            if segment.is_empty() {
+                continue;
+            }
+            let (name, value) = match find_byte(segment, b'=') {
+                Some(eq) => (&segment[..eq], &segment[eq + 1..]),
+                None => (segment, &segment[segment.len()..]),
+            };
+            let (Some(name), Some(value)) = (Text::checking(name), Text::checking(value)) else {
+                return false;
+            };
+            if !name.eq_bytes(b"oauth_signature") {
+                self.items.push(Param { name, value });
+            }
+        }
+        true
     }
 
     /// Adds the parameters of a query whose escapes
