@@ -1,4 +1,5 @@
-//! Arbitrary method, URL and form body through the whole signer.
+//! Arbitrary method, URL and form body through the whole signer, on both of
+//! its paths (first request and reused signer).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use oauth1_signer::{parse_authorization_header, Credentials, Request, Signer};
@@ -13,20 +14,23 @@ fuzz_target!(|input: (&str, &str, &[u8], &str)| {
         return;
     };
     let request = Request::new(method, url).form_body(body);
+    // The first request takes the general path, the second the signer's
+    // rendered protocol parameters: both must agree with the trace.
+    let first = signer.authorization(&request);
+    let second = signer.authorization(&request);
     match signer.trace(&request) {
         Ok(trace) => {
             assert!(trace.base_string.is_ascii());
-            assert_eq!(
-                signer.authorization(&request).unwrap(),
-                trace.authorization_header
-            );
+            assert_eq!(first.unwrap(), trace.authorization_header);
+            assert_eq!(second.unwrap(), trace.authorization_header);
             let parsed = parse_authorization_header(&trace.authorization_header).unwrap();
             assert!(parsed
                 .iter()
                 .any(|(n, v)| n == "oauth_signature" && *v == trace.signature.as_str()));
         }
         Err(e) => {
-            let _ = e.to_string();
+            assert_eq!(first.unwrap_err().to_string(), e.to_string());
+            assert_eq!(second.unwrap_err().to_string(), e.to_string());
         }
     }
 });
