@@ -1,7 +1,7 @@
 //! `oauth1`: sign one request, percent-encode, percent-decode.
 //!
 //! A thin edge over the library: every stage it prints comes from
-//! [`Signer::trace`], the same code that signs. Exit codes: 0 done, 2 bad
+//! [`Signer::trace`], which runs the signing stages and keeps each one. Exit codes: 0 done, 2 bad
 //! input or usage, 1 an I/O failure.
 
 use std::fmt::Write as _;
