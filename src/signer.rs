@@ -817,6 +817,36 @@ mod tests {
     }
 
     #[test]
+    fn a_changed_signer_renders_its_parameters_again() {
+        let request = Request::get("https://api.x.com/2/users/me?a=1");
+        let used = signer().with_realm("R").unwrap();
+        let first = used.authorization(&request).unwrap();
+        assert_eq!(used.authorization(&request).unwrap(), first);
+        // Every builder method forgets what was rendered: a clone of a
+        // signer that has rendered, changed, signs with its new settings on
+        // both of its paths.
+        let changed = [
+            used.clone().with_nonce("other"),
+            used.clone().with_timestamp("2"),
+            used.clone().without_nonce(),
+            used.clone().without_timestamp(),
+            used.clone().with_version(false),
+            used.clone().with_realm("S").unwrap(),
+            used.clone()
+                .with_method(SignatureMethod::HmacSha256)
+                .unwrap(),
+            used.clone()
+                .with_key(SigningKey::new(SignatureMethod::Plaintext, "cs", "ts").unwrap()),
+        ];
+        for signer in changed {
+            let want = signer.trace(&request).unwrap().authorization_header;
+            assert_ne!(want, first);
+            assert_eq!(signer.authorization(&request).unwrap(), want);
+            assert_eq!(signer.authorization(&request).unwrap(), want);
+        }
+    }
+
+    #[test]
     fn fresh_nonce_and_timestamp() {
         let s = Signer::new(Credentials::new("ck", "cs"));
         let t = s.trace(&Request::get("https://h/")).unwrap();
