@@ -204,23 +204,19 @@ fn transcode_with<const DOUBLE: bool, S: Sink + ?Sized>(input: &[u8], w: &mut Wr
         let end = input.len().min(i + CHUNK);
         let (buf, mut pos) = w.window((end - i) * max);
         while i < end {
-            // A run of escapes (non-Latin text is nothing else) in a tight
-            // loop. An escape started before `end` may end past it: it
-            // writes less than the room its three bytes were given.
-            while let Some(&[b'%', h, l]) = input.get(i..i + 3) {
-                let (h, l) = (HEX_VALUE[h as usize], HEX_VALUE[l as usize]);
-                if (h | l) >= 16 || i >= end {
-                    break;
+            let b = input[i];
+            let mut e = form[b as usize];
+            i += 1;
+            if b == b'%' {
+                if let Some(&[h, l]) = input.get(i..i + 2) {
+                    let (h, l) = (HEX_VALUE[h as usize], HEX_VALUE[l as usize]);
+                    if (h | l) < 16 {
+                        e = table[(h << 4 | l) as usize];
+                        i += 2;
+                    }
                 }
-                pos = put_entry(buf, pos, table[(h << 4 | l) as usize]);
-                i += 3;
             }
-            // Any other byte; a `%` here starts no escape (it cannot, once
-            // checked) and is kept as it is.
-            if let Some(&b) = input.get(i).filter(|_| i < end) {
-                pos = put_entry(buf, pos, form[b as usize]);
-                i += 1;
-            }
+            pos = put_entry(buf, pos, e);
         }
         w.set_len(pos);
     }
