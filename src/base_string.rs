@@ -39,6 +39,18 @@ const fn is_pchar(b: u8) -> bool {
     crate::encode::is_unreserved(b) || is_sub_delim(b) || b == b':' || b == b'@'
 }
 
+/// Bytes a host name may hold: unreserved and `sub-delims` (RFC 3986 §3.2.2
+/// `reg-name`, without escapes).
+const HOST_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = crate::encode::is_unreserved(b as u8) || is_sub_delim(b as u8);
+        b += 1;
+    }
+    t
+};
+
 /// The parts of an absolute `http`/`https` URL, borrowed from it.
 ///
 /// ```
@@ -276,6 +288,28 @@ fn check_chars(
 }
 
 fn parse_authority(auth: &str, base: usize) -> Result<(&str, Option<u16>), Error> {
+    // The common case in one pass: a host name of allowed bytes, perhaps a
+    // port. Anything else (user information, IPv6, a bad byte or port) is
+    // left to the checks below, which name what is wrong.
+    let bytes = auth.as_bytes();
+    let host_len = bytes
+        .iter()
+        .position(|&b| !HOST_BYTE[b as usize])
+        .unwrap_or(bytes.len());
+    if host_len > 0 {
+        match bytes[host_len..] {
+            [] => return Ok((auth, None)),
+            [b':', ref digits @ ..] if (1..=5).contains(&digits.len()) => {
+                let port = digits.iter().try_fold(0u32, |n, &d| {
+                    d.is_ascii_digit().then(|| n * 10 + u32::from(d - b'0'))
+                });
+                if let Some(port) = port.and_then(|p| u16::try_from(p).ok()) {
+                    return Ok((&auth[..host_len], Some(port)));
+                }
+            }
+            _ => {}
+        }
+    }
     if let Some(at) = auth.find('@') {
         return Err(Error::invalid_url(
             base + at,
@@ -565,6 +599,13 @@ mod tests {
         assert_eq!(uri("https://example.com:80/"), "https://example.com:80/");
         assert_eq!(uri("http://[::1]:8080/x"), "http://[::1]:8080/x");
         assert_eq!(uri("http://h:/"), "http://h/");
+        assert_eq!(uri("http://h:080/a"), "http://h/a");
+        assert_eq!(uri("https://h:00443"), "https://h/");
+        assert_eq!(uri("http://h:65535/"), "http://h:65535/");
+        assert_eq!(
+            uri("http://a-b.c_d~e!$&'()*+,;=:1/"),
+            "http://a-b.c_d~e!$&'()*+,;=:1/"
+        );
         assert_eq!(uri("http://h/A%2fb"), "http://h/A%2fb");
     }
 
@@ -587,6 +628,9 @@ mod tests {
             ("http://u:p@h/", 10),
             ("http://h:8o/", 10),
             ("http://h:70000/", 9),
+            ("http://h:65536/", 9),
+            ("http://h:123456/", 9),
+            ("http://h:1:2/", 8),
             ("http://h/a b", 10),
             ("http://h/?q=é", 12),
             ("http://h/%zz", 9),
