@@ -362,22 +362,7 @@ impl<'a> Params<'a> {
     /// not been checked: false, with some parameters added, at the first
     /// malformed escape.
     fn extend_checking(&mut self, input: &'a [u8]) -> bool {
-        for segment in Segments(input) {
-            if segment.is_empty() {
-                continue;
-            }
-            let (name, value) = match find_byte(segment, b'=') {
-                Some(eq) => (&segment[..eq], &segment[eq + 1..]),
-                None => (segment, &segment[segment.len()..]),
-            };
-            let (Some(name), Some(value)) = (Text::checking(name), Text::checking(value)) else {
-                return false;
-            };
-            if !name.eq_bytes(b"oauth_signature") {
-                self.items.push(Param { name, value });
-            }
-        }
-        true
+        self.extend_segments(input, Text::checking)
     }
 
     /// Adds the parameters of a query whose escapes
@@ -389,6 +374,17 @@ impl<'a> Params<'a> {
     }
 
     fn extend_checked(&mut self, input: &'a [u8]) {
+        self.extend_segments(input, |text| Some(Text::checked(text)));
+    }
+
+    /// Adds the `name=value` segments of `input`, each name and value read by
+    /// `read`: false, with some parameters added, at the first it refuses.
+    #[inline(always)]
+    fn extend_segments(
+        &mut self,
+        input: &'a [u8],
+        read: impl Fn(&'a [u8]) -> Option<Text<'a>>,
+    ) -> bool {
         for segment in Segments(input) {
             if segment.is_empty() {
                 continue;
@@ -397,12 +393,14 @@ impl<'a> Params<'a> {
                 Some(eq) => (&segment[..eq], &segment[eq + 1..]),
                 None => (segment, &segment[segment.len()..]),
             };
-            let name = Text::checked(name);
-            let value = Text::checked(value);
+            let (Some(name), Some(value)) = (read(name), read(value)) else {
+                return false;
+            };
             if !name.eq_bytes(b"oauth_signature") {
                 self.items.push(Param { name, value });
             }
         }
+        true
     }
 
     #[cold]

@@ -77,6 +77,29 @@ impl Pieces {
     fn push_slot(&mut self, slot: Slot) {
         self.0.push(Piece::Slot(slot));
     }
+
+    /// Appends one parameter, after `separator` unless it is the `first`:
+    /// the name, then the value between `around`, encoded once or `twice`.
+    fn push_param(
+        &mut self,
+        first: &mut bool,
+        separator: &str,
+        name: &str,
+        around: (&str, &str),
+        value: Value<'_>,
+        twice: bool,
+    ) {
+        if !std::mem::replace(first, false) {
+            self.push_str(separator);
+        }
+        self.push_encoded(name, twice);
+        self.push_str(around.0);
+        match value {
+            Value::Fixed(v) => self.push_encoded(v, twice),
+            Value::Slot(slot) => self.push_slot(slot),
+        }
+        self.push_str(around.1);
+    }
 }
 
 /// The values filled in for one request.
@@ -124,30 +147,9 @@ impl Rendered {
         }
         let mut first_base = true;
         for (name, value) in params {
-            if !first_header {
-                header.push_str(", ");
-            }
-            first_header = false;
-            header.push_encoded(name, false);
-            header.push_str("=\"");
-            match value {
-                Value::Fixed(v) => header.push_encoded(v, false),
-                Value::Slot(slot) => header.push_slot(slot),
-            }
-            header.push_str("\"");
-
-            if value == Value::Slot(Slot::Signature) {
-                continue;
-            }
-            if !first_base {
-                base.push_str("%26");
-            }
-            first_base = false;
-            base.push_encoded(name, true);
-            base.push_str("%3D");
-            match value {
-                Value::Fixed(v) => base.push_encoded(v, true),
-                Value::Slot(slot) => base.push_slot(slot),
+            header.push_param(&mut first_header, ", ", name, ("=\"", "\""), value, false);
+            if value != Value::Slot(Slot::Signature) {
+                base.push_param(&mut first_base, "%26", name, ("%3D", ""), value, true);
             }
         }
         Rendered { base, header }
