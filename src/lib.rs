@@ -73,7 +73,9 @@ pub mod header;
 pub mod json;
 pub mod params;
 mod rendered;
+mod request;
 pub mod sign;
+mod signed;
 pub mod signer;
 pub mod sink;
 

@@ -1,0 +1,113 @@
+//! What signing gives back: the signed protocol parameters, ready for any of
+//! the three transmissions ([RFC 5849 §3.5]), and the trace of every stage.
+//!
+//! [RFC 5849 §3.5]: https://www.rfc-editor.org/rfc/rfc5849#section-3.5
+
+use std::fmt;
+
+use crate::credentials::Secret;
+use crate::header::{
+    append_to_query, authorization_header_len, form_encode, write_authorization_header,
+};
+use crate::sign::Signature;
+
+/// The signed protocol parameters of one request (from [`Signer::sign`](crate::Signer::sign)).
+#[derive(Clone)]
+pub struct Signed {
+    pub(crate) params: Vec<(String, String)>,
+    pub(crate) realm: Option<String>,
+    /// Whether the signature is the PLAINTEXT key, hidden from `Debug`.
+    pub(crate) secret: bool,
+}
+
+impl Signed {
+    /// The protocol parameters, `oauth_signature` included, sorted by name.
+    pub fn params(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.params.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+    }
+
+    /// The `oauth_signature` value (not percent-encoded).
+    pub fn signature(&self) -> &str {
+        self.params()
+            .find(|(n, _)| *n == "oauth_signature")
+            .map_or("", |(_, v)| v)
+    }
+
+    /// The `Authorization` header value (§3.5.1).
+    pub fn authorization_header(&self) -> String {
+        let realm = self.realm.as_deref();
+        let mut out = String::with_capacity(authorization_header_len(realm, self.params()));
+        write_authorization_header(&mut out, realm, self.params());
+        out
+    }
+
+    /// The protocol parameters form-encoded, to append to a form body with `&`
+    /// (§3.5.2).
+    pub fn form_params(&self) -> String {
+        form_encode(self.params())
+    }
+
+    /// `url` with the protocol parameters added to its query (§3.5.3).
+    pub fn url_with_query(&self, url: &str) -> String {
+        append_to_query(url, self.params())
+    }
+}
+
+impl fmt::Debug for Signed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut list = f.debug_list();
+        for (n, v) in self.params() {
+            if self.secret && n == "oauth_signature" {
+                list.entry(&(n, "<redacted PLAINTEXT>"));
+            } else {
+                list.entry(&(n, v));
+            }
+        }
+        list.finish()
+    }
+}
+
+/// Every stage of one signature, from [`Signer::trace`](crate::Signer::trace).
+///
+/// `Debug` hides the signing key (and a PLAINTEXT signature, which is the
+/// key); the fields are there for whoever needs them.
+#[derive(Clone)]
+#[non_exhaustive]
+pub struct Trace {
+    /// Decoded `(name, value)` pairs in the order collected: query, protocol, body.
+    pub collected_params: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The normalised parameter string (§3.4.1.3.2).
+    pub normalized_params: String,
+    /// The base string URI (§3.4.1.2).
+    pub base_string_uri: String,
+    /// The signature base string (§3.4.1.1), exactly the bytes that were signed.
+    pub base_string: String,
+    /// The HMAC / PLAINTEXT key; `None` for RSA methods.
+    pub signing_key: Option<Secret>,
+    /// The signature.
+    pub signature: Signature,
+    /// The `Authorization` header value.
+    pub authorization_header: String,
+}
+
+impl fmt::Debug for Trace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plaintext =
+            matches!(self.signing_key.as_ref(), Some(k) if k.expose() == self.signature.as_str());
+        f.debug_struct("Trace")
+            .field("normalized_params", &self.normalized_params)
+            .field("base_string_uri", &self.base_string_uri)
+            .field("base_string", &self.base_string)
+            .field("signing_key", &self.signing_key)
+            .field("signature", &self.signature)
+            .field(
+                "authorization_header",
+                if plaintext {
+                    &"<redacted: contains the PLAINTEXT signature>"
+                } else {
+                    &self.authorization_header
+                },
+            )
+            .finish_non_exhaustive()
+    }
+}
