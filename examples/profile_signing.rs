@@ -32,14 +32,7 @@ fn stages(key: &SigningKey, depth: u8) -> usize {
     let url = RequestUrl::parse(black_box(X_DOCS_URL)).unwrap();
     let mut params = Params::new();
     params.extend_query(url.query().unwrap()).unwrap();
-    for (n, v) in [
-        ("oauth_consumer_key", CONSUMER_KEY),
-        ("oauth_nonce", NONCE),
-        ("oauth_signature_method", "HMAC-SHA1"),
-        ("oauth_timestamp", TIMESTAMP),
-        ("oauth_token", TOKEN),
-        ("oauth_version", "1.0"),
-    ] {
+    for (n, v) in PROTOCOL_PARAMS {
         params.push(n, v);
     }
     params.extend_form(black_box(X_DOCS_BODY)).unwrap();

@@ -20,7 +20,8 @@
 use std::fmt;
 
 use crate::encode::{
-    check_escapes, encode_into, escapes_complete, find_byte, find_either, is_hex, is_unreserved,
+    check_escapes, encode_into, escapes_complete, escapes_complete_wide, find_byte, find_either,
+    is_unreserved,
 };
 use crate::error::{Error, Part};
 use crate::params::{Normalized, Splice};
@@ -259,20 +260,11 @@ fn well_formed(bytes: &[u8], query: bool) -> bool {
 }
 
 fn well_formed_wide(bytes: &[u8], query: bool) -> bool {
-    let (second, third) = match bytes {
-        [_, tail @ ..] => (tail, tail.get(1..).unwrap_or_default()),
-        [] => (bytes, bytes),
-    };
     let mut bad = 0u8;
-    for ((&a, &b), &c) in bytes.iter().zip(second).zip(third) {
-        bad |= u8::from(!is_url_byte_arith(a, query))
-            | (u8::from(a == b'%') & u8::from(!(is_hex(b) & is_hex(c))));
+    for &a in bytes {
+        bad |= u8::from(!is_url_byte_arith(a, query));
     }
-    // The last two bytes start no complete escape.
-    for &a in &bytes[bytes.len().saturating_sub(2)..] {
-        bad |= u8::from(!is_url_byte_arith(a, query)) | u8::from(a == b'%');
-    }
-    bad == 0
+    bad == 0 && escapes_complete_wide(bytes)
 }
 
 fn check_chars(

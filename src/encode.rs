@@ -255,7 +255,6 @@ pub(crate) fn encode_to<S: Sink + ?Sized>(input: &[u8], sink: &mut S) {
 }
 
 /// Writes the percent-encoding of the percent-encoding of `input` into `sink`.
-#[cfg(test)]
 pub(crate) fn encode_twice_to<S: Sink + ?Sized>(input: &[u8], sink: &mut S) {
     let mut w = Writer::new(sink);
     encode_twice_into(input, &mut w);
@@ -469,7 +468,7 @@ pub(crate) fn escapes_complete(input: &[u8]) -> bool {
 
 /// [`escapes_complete`] in one branch-free pass that compiles to vector code:
 /// faster on long text full of escapes.
-fn escapes_complete_wide(input: &[u8]) -> bool {
+pub(crate) fn escapes_complete_wide(input: &[u8]) -> bool {
     let mut bad = 0u8;
     let (first, second, third) = match input {
         [_, tail @ ..] => (input, tail, tail.get(1..).unwrap_or_default()),

@@ -19,7 +19,7 @@
 //!
 //! [`Signer`]: crate::Signer
 
-use crate::encode::{encode_to, encoded_len, escape_str, is_unreserved};
+use crate::encode::{encode_to, encode_twice_to, encoded_len, escape_str, is_unreserved};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
@@ -64,14 +64,13 @@ impl Pieces {
 
     /// Appends `text` percent-encoded, once or `twice`.
     fn push_encoded(&mut self, text: &str, twice: bool) {
-        let mut once = String::new();
-        encode_to(text.as_bytes(), &mut once);
+        let mut encoded = String::new();
         if twice {
-            let mut again = String::new();
-            encode_to(once.as_bytes(), &mut again);
-            once = again;
+            encode_twice_to(text.as_bytes(), &mut encoded);
+        } else {
+            encode_to(text.as_bytes(), &mut encoded);
         }
-        self.push_str(&once);
+        self.push_str(&encoded);
     }
 
     fn push_slot(&mut self, slot: Slot) {

@@ -116,7 +116,7 @@ impl Signer {
 
     /// Renders the protocol parameters for requests that bring none.
     fn render(&self) -> Rendered {
-        fn fill(fill: &Fill, slot: Slot) -> Option<Value<'_>> {
+        fn value_of(fill: &Fill, slot: Slot) -> Option<Value<'_>> {
             match fill {
                 Fill::Fresh => Some(Value::Slot(slot)),
                 Fill::Pinned(v) => Some(Value::Fixed(v.as_str())),
@@ -129,13 +129,13 @@ impl Signer {
                 "oauth_consumer_key",
                 Value::Fixed(self.credentials.consumer_key()),
             )),
-            fill(&self.nonce, Slot::Nonce).map(|v| ("oauth_nonce", v)),
+            value_of(&self.nonce, Slot::Nonce).map(|v| ("oauth_nonce", v)),
             Some(("oauth_signature", Value::Slot(Slot::Signature))),
             Some((
                 "oauth_signature_method",
                 Value::Fixed(self.key.method().as_str()),
             )),
-            fill(&self.timestamp, Slot::Timestamp).map(|v| ("oauth_timestamp", v)),
+            value_of(&self.timestamp, Slot::Timestamp).map(|v| ("oauth_timestamp", v)),
             self.credentials
                 .token()
                 .map(|t| ("oauth_token", Value::Fixed(t))),

@@ -71,14 +71,7 @@ fn get20_reference_signature() -> String {
         .iter()
         .map(|(n, v)| (enc(n), enc(v)))
         .collect();
-    for (n, v) in [
-        ("oauth_consumer_key", CONSUMER_KEY),
-        ("oauth_nonce", NONCE),
-        ("oauth_signature_method", "HMAC-SHA1"),
-        ("oauth_timestamp", TIMESTAMP),
-        ("oauth_token", TOKEN),
-        ("oauth_version", "1.0"),
-    ] {
+    for (n, v) in PROTOCOL_PARAMS {
         pairs.push((enc(n), enc(v)));
     }
     pairs.sort();

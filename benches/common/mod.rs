@@ -15,6 +15,17 @@ pub const TOKEN_SECRET: &str = "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE";
 pub const NONCE: &str = "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg";
 pub const TIMESTAMP: &str = "1318622958";
 
+/// The protocol parameters a signer with these credentials and the pinned
+/// nonce and timestamp sends (HMAC-SHA1, version 1.0), less the signature.
+pub const PROTOCOL_PARAMS: [(&str, &str); 6] = [
+    ("oauth_consumer_key", CONSUMER_KEY),
+    ("oauth_nonce", NONCE),
+    ("oauth_signature_method", "HMAC-SHA1"),
+    ("oauth_timestamp", TIMESTAMP),
+    ("oauth_token", TOKEN),
+    ("oauth_version", "1.0"),
+];
+
 /// X docs, "Creating a signature".
 pub const X_DOCS_URL: &str = "https://api.x.com/1.1/statuses/update.json?include_entities=true";
 pub const X_DOCS_BODY: &[u8] =
