@@ -5,7 +5,7 @@
 //! cargo run --example x_docs_stages
 //! ```
 
-use oauth1_signer::{Credentials, Error, Request, Signer};
+use oauth1_signer::{Credentials, Error, OAuthRequest, Signer};
 
 fn main() -> Result<(), Error> {
     // The credentials, nonce and timestamp printed in the X docs (public test
@@ -20,10 +20,13 @@ fn main() -> Result<(), Error> {
             "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE",
         ),
     )
-    .with_nonce("kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg")
-    .with_timestamp("1318622958");
-    let request = Request::post("https://api.x.com/1.1/statuses/update.json?include_entities=true")
-        .form_body(b"status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21");
+    .with_nonce("kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg")?
+    .with_timestamp("1318622958")?;
+    let request =
+        OAuthRequest::post("https://api.x.com/1.1/statuses/update.json?include_entities=true")
+            .form_body(
+                b"status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21",
+            );
 
     let trace = signer.trace(&request)?;
     println!("collected parameters (query, protocol, body):");

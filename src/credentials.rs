@@ -10,14 +10,19 @@ use std::fmt;
 
 /// A string that must not be shown: `Debug` prints `Secret(<redacted>)`.
 ///
+/// Its memory is overwritten with zeros when it is dropped, and it has no
+/// `==`: [`ct_eq`](Self::ct_eq) compares in time that does not depend on
+/// where two secrets differ.
+///
 /// ```
 /// use oauth1_signer::Secret;
 ///
 /// let s = Secret::new("kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw");
 /// assert_eq!(format!("{s:?}"), "Secret(<redacted>)");
 /// assert_eq!(s.expose(), "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw");
+/// assert!(s.ct_eq(&Secret::new("kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw")));
 /// ```
-#[derive(Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default)]
 pub struct Secret(String);
 
 impl Secret {
@@ -29,6 +34,23 @@ impl Secret {
     /// The secret itself. Call this only where the secret is really needed.
     pub fn expose(&self) -> &str {
         &self.0
+    }
+
+    /// Whether the secret is the empty string.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Compares two secrets in time that depends only on their lengths.
+    pub fn ct_eq(&self, other: &Secret) -> bool {
+        use subtle::ConstantTimeEq as _;
+        self.0.as_bytes().ct_eq(other.0.as_bytes()).into()
+    }
+}
+
+impl Drop for Secret {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.0);
     }
 }
 
@@ -62,7 +84,7 @@ impl From<&str> for Secret {
 /// assert!(!shown.contains("kAcSOqF21"));
 /// assert!(!shown.contains("LswwdoUa"));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Credentials {
     consumer_key: String,
     consumer_secret: Secret,

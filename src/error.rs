@@ -4,6 +4,11 @@
 //! is about ([`Part`]) and, where it makes sense, the byte offset inside that
 //! part. No error ever carries a secret: credentials are never parsed, so they
 //! never appear here.
+//!
+//! What is stable: the [`ErrorKind`] of an error and the fields of each kind
+//! (part, offset, byte, parameter name), which callers may match on. What is
+//! not: the text of `Display` and of the `reason`/`expected` explanations,
+//! which may be reworded in any release. Both enums may grow.
 
 use std::fmt;
 
@@ -49,6 +54,7 @@ impl fmt::Display for Part {
 #[non_exhaustive]
 pub enum ErrorKind {
     /// A `%` not followed by two hexadecimal digits (`%2G`, `%4`, a trailing `%`).
+    #[non_exhaustive]
     MalformedEscape {
         /// Where the escape was found.
         part: Part,
@@ -58,6 +64,7 @@ pub enum ErrorKind {
         found: String,
     },
     /// A byte that is not allowed at this place of the input.
+    #[non_exhaustive]
     InvalidByte {
         /// Where the byte was found.
         part: Part,
@@ -69,45 +76,77 @@ pub enum ErrorKind {
         expected: &'static str,
     },
     /// A part of the input that must not be empty is empty (the method).
+    #[non_exhaustive]
     Empty {
         /// Which part.
         part: Part,
     },
     /// The URL could not be used as an OAuth request URL.
+    #[non_exhaustive]
     InvalidUrl {
+        /// Always [`Part::Url`].
+        part: Part,
         /// Byte offset within the URL where the problem starts.
         offset: usize,
         /// What is wrong.
         reason: &'static str,
     },
     /// The signature method name is not one of RFC 5849's (or its common extensions).
+    #[non_exhaustive]
     UnknownSignatureMethod {
         /// The name as given.
         name: String,
     },
     /// A protocol parameter was given twice, or collides with one the signer adds.
+    #[non_exhaustive]
     DuplicateProtocolParameter {
         /// The parameter name (never its value).
         name: String,
     },
+    /// A query or form-body parameter is named `oauth_*`: the signer sends
+    /// the protocol parameters in the header, and RFC 5849 §3.5 forbids
+    /// sending one twice.
+    #[non_exhaustive]
+    ProtocolParameterInRequest {
+        /// The decoded name (never its value).
+        name: String,
+        /// [`Part::Url`] or [`Part::FormBody`].
+        part: Part,
+        /// Byte offset of the name within `part`.
+        offset: usize,
+    },
+    /// A protocol parameter's value cannot be sent (an empty nonce, a
+    /// timestamp that is not a positive integer).
+    #[non_exhaustive]
+    InvalidProtocolValue {
+        /// The parameter name (never its value).
+        name: &'static str,
+        /// What a value must be.
+        reason: &'static str,
+    },
     /// A parameter handed in as a protocol parameter does not start with `oauth_`.
+    #[non_exhaustive]
     NotAProtocolParameter {
         /// The parameter name.
         name: String,
     },
     /// The signature method needs a key the signer was not given (an RSA private key).
+    #[non_exhaustive]
     MissingKey {
         /// The signature method that needs it.
         method: &'static str,
     },
     /// A private key could not be read.
+    #[non_exhaustive]
     InvalidKey {
         /// Why (never any key material).
         reason: String,
     },
     /// The system clock is set before 1970, so no timestamp can be made.
+    #[non_exhaustive]
     ClockBeforeEpoch,
     /// The RSA operation failed.
+    #[non_exhaustive]
     Rsa {
         /// The message of the RSA implementation.
         reason: String,
@@ -130,8 +169,9 @@ impl Error {
     pub fn offset(&self) -> Option<(Part, usize)> {
         match self.kind {
             ErrorKind::MalformedEscape { part, offset, .. }
-            | ErrorKind::InvalidByte { part, offset, .. } => Some((part, offset)),
-            ErrorKind::InvalidUrl { offset, .. } => Some((Part::Url, offset)),
+            | ErrorKind::InvalidByte { part, offset, .. }
+            | ErrorKind::InvalidUrl { part, offset, .. }
+            | ErrorKind::ProtocolParameterInRequest { part, offset, .. } => Some((part, offset)),
             _ => None,
         }
     }
@@ -140,6 +180,7 @@ impl Error {
     pub fn span_len(&self) -> usize {
         match &self.kind {
             ErrorKind::MalformedEscape { found, .. } => found.len().max(1),
+            ErrorKind::ProtocolParameterInRequest { name, .. } => name.len().max(1),
             _ => 1,
         }
     }
@@ -164,7 +205,8 @@ impl Error {
         match &mut self.kind {
             ErrorKind::MalformedEscape { offset, .. }
             | ErrorKind::InvalidByte { offset, .. }
-            | ErrorKind::InvalidUrl { offset, .. } => *offset += by,
+            | ErrorKind::InvalidUrl { offset, .. }
+            | ErrorKind::ProtocolParameterInRequest { offset, .. } => *offset += by,
             _ => {}
         }
         self
@@ -186,10 +228,17 @@ impl Error {
     }
 
     pub(crate) fn invalid_url(offset: usize, reason: &'static str) -> Error {
-        ErrorKind::InvalidUrl { offset, reason }.into()
+        ErrorKind::InvalidUrl {
+            part: Part::Url,
+            offset,
+            reason,
+        }
+        .into()
     }
 }
 
+// Crate-private in effect: `ErrorKind`'s variants cannot be built outside
+// the crate (`#[non_exhaustive]`), so neither can an `Error` from one.
 impl From<ErrorKind> for Error {
     fn from(kind: ErrorKind) -> Error {
         Error { kind }
@@ -223,7 +272,7 @@ impl fmt::Display for Error {
                 write!(f, " at byte {offset} of the {part} ({expected})")
             }
             ErrorKind::Empty { part } => write!(f, "the {part} is empty"),
-            ErrorKind::InvalidUrl { offset, reason } => {
+            ErrorKind::InvalidUrl { offset, reason, .. } => {
                 write!(f, "invalid URL at byte {offset}: {reason}")
             }
             ErrorKind::UnknownSignatureMethod { name } => write!(
@@ -233,6 +282,14 @@ impl fmt::Display for Error {
             ),
             ErrorKind::DuplicateProtocolParameter { name } => {
                 write!(f, "protocol parameter {name:?} is given more than once")
+            }
+            ErrorKind::ProtocolParameterInRequest { name, part, offset } => write!(
+                f,
+                "protocol parameter {name:?} at byte {offset} of the {part}: the signer sends \
+                 the protocol parameters in the Authorization header, and one must not be sent twice"
+            ),
+            ErrorKind::InvalidProtocolValue { name, reason } => {
+                write!(f, "invalid {name}: {reason}")
             }
             ErrorKind::NotAProtocolParameter { name } => write!(
                 f,

@@ -10,114 +10,142 @@
 //!
 //! [RFC 5849 §3.5]: https://www.rfc-editor.org/rfc/rfc5849#section-3.5
 
-use crate::encode::{encode_into, encoded_len, percent_decode};
+use crate::decode::percent_decode;
+use crate::encode::encode_into;
+use crate::encode::{escape_str, percent_encode_str};
+use crate::scan::is_unreserved;
 use crate::error::{Error, ErrorKind, Part};
-use crate::sink::{Sink, Writer, WRITER_CAP};
+use crate::params::Piece;
+use crate::scan::is_tchar;
+use crate::sink::Writer;
 
 /// Checks that `realm` can be written as a quoted-string in a header.
 ///
+/// A realm is printable ASCII (space to `~`) other than `"` and `\`: RFC 7230
+/// §3.2.6 would allow more, but control characters break or inject headers,
+/// and bytes past ASCII are read differently by different servers.
+///
 /// # Errors
-/// [`ErrorKind::InvalidByte`] naming the first `"`, `\`, or control character.
+/// [`ErrorKind::InvalidByte`] naming the first byte that is not allowed.
 pub fn check_realm(realm: &str) -> Result<(), Error> {
     match realm
         .bytes()
-        .position(|b| b == b'"' || b == b'\\' || b.is_ascii_control())
+        .position(|b| b == b'"' || b == b'\\' || !(b' '..=b'~').contains(&b))
     {
         Some(i) => Err(Error::invalid_byte(
             Part::Realm,
             i,
             realm.as_bytes()[i],
-            "a realm cannot hold '\"', '\\', CR, LF or other control characters",
+            "a realm is printable ASCII other than '\"' and '\\'",
         )),
         None => Ok(()),
     }
 }
 
-/// Exact length of the header [`write_authorization_header`] writes.
-pub(crate) fn authorization_header_len<'a>(
-    realm: Option<&str>,
-    params: impl IntoIterator<Item = (&'a str, &'a str)>,
-) -> usize {
-    let mut len = "OAuth ".len() + realm.map_or(0, |r| r.len() + "realm=\"\", ".len());
-    for (i, (name, value)) in params.into_iter().enumerate() {
-        len += usize::from(i > 0) * 2
-            + encoded_len(name.as_bytes())
-            + 3
-            + encoded_len(value.as_bytes());
+/// Appends `text` percent-encoded: runs of unreserved bytes as slices of
+/// it, other bytes as their escapes (a signature is short and mostly
+/// unreserved).
+fn push_encoded(out: &mut String, text: &str) {
+    let mut run = 0;
+    for (i, &b) in text.as_bytes().iter().enumerate() {
+        if !is_unreserved(b) {
+            // A run holds unreserved (ASCII) bytes only, so a non-empty one
+            // is whole text; an empty one may sit inside a character, where
+            // `get` gives nothing.
+            out.push_str(text.get(run..i).unwrap_or_default());
+            out.push_str(escape_str(b));
+            run = i + 1;
+        }
     }
-    len
+    out.push_str(text.get(run..).unwrap_or_default());
 }
 
-/// Writes `OAuth realm="...", name="value", ...` into `sink`, parameters in
-/// the order given. The realm must have passed [`check_realm`].
-pub(crate) fn write_authorization_header<'a, S: Sink + ?Sized>(
-    sink: &mut S,
-    realm: Option<&str>,
-    params: impl IntoIterator<Item = (&'a str, &'a str)>,
-) {
-    write_header(sink, realm, params.into_iter().map(|(n, v)| (n, v, false)));
+/// Appends one `name="value"` pair, both percent-encoded: the one definition
+/// of a pair's form in the header (§3.5.1).
+pub(crate) fn push_pair(out: &mut String, name: &str, value: &str) {
+    push_encoded(out, name);
+    out.push_str("=\"");
+    push_encoded(out, value);
+    out.push('"');
 }
 
-/// A protocol parameter as a signer sends it: name, value, and whether both
-/// are known to need no escape (then they are copied, not encoded).
-pub(crate) type Sent<'a> = (&'a str, &'a str, bool);
-
-/// The header for a signer's parameters, allocated once at its exact length.
-pub(crate) fn authorization_header_sent<'a>(
-    realm: Option<&str>,
-    params: impl Iterator<Item = Sent<'a>> + Clone,
-) -> String {
-    // A bound on the length, exact for clean parameters. If the header fits
-    // the writer's buffer, the string is allocated when the buffer is handed
-    // over, at its exact length; otherwise it is measured first.
-    let bound = "OAuth ".len()
-        + realm.map_or(0, |r| r.len() + "realm=\"\", ".len())
-        + params
-            .clone()
-            .map(|(n, v, clean)| (n.len() + v.len()) * if clean { 1 } else { 3 } + "=\"\", ".len())
-            .sum::<usize>();
-    let mut out = String::new();
-    if bound > WRITER_CAP {
-        out.reserve_exact(authorization_header_len(
-            realm,
-            params.clone().map(|(n, v, _)| (n, v)),
-        ));
+/// The bytes a [`Piece`] takes in the header; `signature` is the value of
+/// [`Piece::Signature`].
+fn piece_len(piece: &Piece<'_>, signature: &str) -> usize {
+    let pair = |n: &str, v: &str| {
+        percent_encode_str(n).len() + "=\"\"".len() + percent_encode_str(v).len()
+    };
+    match *piece {
+        Piece::Encoded { header, .. } => header.len(),
+        Piece::Param {
+            name,
+            value,
+            clean: true,
+        } => name.len() + "=\"\"".len() + value.len(),
+        Piece::Param { name, value, .. } => pair(name, value),
+        Piece::Signature => pair("oauth_signature", signature),
     }
-    write_header(&mut out, realm, params);
+}
+
+fn push_piece(out: &mut String, piece: &Piece<'_>, signature: &str) {
+    match *piece {
+        Piece::Encoded { header, .. } => out.push_str(header),
+        Piece::Param {
+            name,
+            value,
+            clean: true,
+        } => {
+            out.push_str(name);
+            out.push_str("=\"");
+            out.push_str(value);
+            out.push('"');
+        }
+        Piece::Param { name, value, .. } => push_pair(out, name, value),
+        Piece::Signature => push_pair(out, "oauth_signature", signature),
+    }
+}
+
+/// The header's one writer: `OAuth realm="...", name="value", ...`, the
+/// pieces in the order given, `signature` where [`Piece::Signature`] stands,
+/// in a `String` allocated once at its exact length. The realm must have
+/// passed [`check_realm`].
+pub(crate) fn header_string(realm: Option<&str>, pieces: &[Piece<'_>], signature: &str) -> String {
+    let realm_len = realm.map_or(0, |r| "realm=\"\"".len() + r.len());
+    let len = "OAuth ".len()
+        + realm_len
+        + pieces
+            .iter()
+            .map(|p| piece_len(p, signature))
+            .sum::<usize>()
+        + ", ".len() * (pieces.len() + usize::from(realm.is_some())).saturating_sub(1);
+    let mut out = String::with_capacity(len);
+    out.push_str("OAuth ");
+    let mut first = true;
+    if let Some(realm) = realm {
+        out.push_str("realm=\"");
+        out.push_str(realm);
+        out.push('"');
+        first = false;
+    }
+    for piece in pieces {
+        if !std::mem::replace(&mut first, false) {
+            out.push_str(", ");
+        }
+        push_piece(&mut out, piece, signature);
+    }
     out
 }
 
-fn write_header<'a, S: Sink + ?Sized>(
-    sink: &mut S,
-    realm: Option<&str>,
-    params: impl IntoIterator<Item = Sent<'a>>,
-) {
-    let mut w = Writer::new(sink);
-    w.put(b"OAuth ");
-    let mut first = true;
-    if let Some(realm) = realm {
-        w.put(b"realm=\"");
-        w.put(realm.as_bytes());
-        w.put(b"\"");
-        first = false;
-    }
-    for (name, value, clean) in params {
-        if !first {
-            w.put(b", ");
-        }
-        first = false;
-        if clean {
-            w.put(name.as_bytes());
-            w.put(b"=\"");
-            w.put(value.as_bytes());
-        } else {
-            encode_into(name.as_bytes(), &mut w);
-            w.put(b"=\"");
-            encode_into(value.as_bytes(), &mut w);
-        }
-        w.put(b"\"");
-    }
-    w.finish();
+/// Pieces for plain `(name, value)` pairs, encoded when written.
+pub(crate) fn pieces<'a>(params: impl IntoIterator<Item = (&'a str, &'a str)>) -> Vec<Piece<'a>> {
+    params
+        .into_iter()
+        .map(|(name, value)| Piece::Param {
+            name,
+            value,
+            clean: false,
+        })
+        .collect()
 }
 
 /// Builds an `Authorization` header value from protocol parameters, in the
@@ -149,8 +177,8 @@ pub fn authorization_header<'a>(
         .position(|(name, _)| name.is_empty())
     {
         // The offset the '=' would have had in the header.
-        let before = authorization_header_len(realm, params.clone().into_iter().take(i));
-        let at = before + usize::from(i > 0) * 2;
+        let before = header_string(realm, &pieces(params.clone().into_iter().take(i)), "").len();
+        let at = before + usize::from(i > 0 || realm.is_some()) * ", ".len();
         return Err(Error::invalid_byte(
             Part::Header,
             at,
@@ -158,9 +186,7 @@ pub fn authorization_header<'a>(
             "a parameter name (names cannot be empty)",
         ));
     }
-    let mut out = String::with_capacity(authorization_header_len(realm, params.clone()));
-    write_authorization_header(&mut out, realm, params);
-    Ok(out)
+    Ok(header_string(realm, &pieces(params), ""))
 }
 
 /// Protocol parameters as an `application/x-www-form-urlencoded` string, for
@@ -215,10 +241,6 @@ pub fn append_to_query<'a>(
 
 fn is_ows(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n')
-}
-
-fn is_tchar(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
 }
 
 /// Parses an `Authorization: OAuth ...` header value into decoded
@@ -357,7 +379,7 @@ mod tests {
     fn build_then_parse_round_trips() {
         let params = [("oauth_consumer_key", "k y"), ("oauth_signature", "a+b/c=")];
         let h = authorization_header(Some("Photos"), params).unwrap();
-        assert_eq!(h.len(), authorization_header_len(Some("Photos"), params));
+        assert_eq!(h.capacity(), h.len());
         let mut want = pairs(&params);
         want.insert(0, ("realm".into(), "Photos".into()));
         assert_eq!(parse_authorization_header(&h).unwrap(), want);

@@ -22,13 +22,14 @@ use std::fmt;
 
 use smallvec::SmallVec;
 
-use crate::base_string::RequestUrl;
+use crate::decode::{check_escapes, DecodeBytes};
 use crate::encode::{
-    check_escapes, encode_into, encode_twice_into, escapes_complete, find_byte, has_escapes,
-    is_clean, is_unreserved, transcode_form_into, transcode_form_twice_into, DecodeBytes,
+    encode_into, encode_twice_into, transcode_form_into, transcode_form_twice_into,
 };
 use crate::error::{Error, Part};
+use crate::scan::{escapes_complete, find_byte, has_escapes, is_clean, is_unreserved};
 use crate::sink::{Sink, Writer};
+use crate::url::RequestUrl;
 
 /// A name or value: either literal bytes, or form-encoded text that has been
 /// checked and is decoded on the fly.
@@ -235,15 +236,15 @@ impl<'a> Param<'a> {
         self.value.decoded()
     }
 
-    /// Whether the decoded name is `name`, without allocating.
-    pub(crate) fn name_is(&self, name: &[u8]) -> bool {
-        self.name.eq_bytes(name)
-    }
-
     /// Whether the decoded name starts with `prefix`, without allocating.
     pub(crate) fn name_starts_with(&self, prefix: &[u8]) -> bool {
-        let mut name = self.name.bytes();
-        prefix.iter().all(|&b| name.next() == Some(b))
+        match self.name {
+            Text::Raw(b) | Text::Clean(b) => b.starts_with(prefix),
+            Text::Form(_) => {
+                let mut name = self.name.bytes();
+                prefix.iter().all(|&b| name.next() == Some(b))
+            }
+        }
     }
 
     /// How the encoded name orders against the encoding of `name`.
@@ -293,38 +294,24 @@ impl<'a> Params<'a> {
         Params::default()
     }
 
-    /// Adds a parameter given as literal text (not encoded), such as a protocol
-    /// parameter. An `oauth_signature` is left out: it is never signed.
+    /// Adds a parameter given as literal text (not encoded), such as a
+    /// protocol parameter from an `Authorization` header.
     pub fn push(&mut self, name: &'a str, value: &'a str) {
         self.push_bytes(name.as_bytes(), value.as_bytes());
     }
 
-    /// [`push`](Self::push) for a protocol parameter whose name and value the
-    /// caller knows to need no escape, so that writing them is a copy.
-    pub(crate) fn push_clean(&mut self, name: &'a str, value: &'a str) {
-        debug_assert!(
-            is_clean(name.as_bytes()) && is_clean(value.as_bytes()) && name != "oauth_signature"
-        );
-        self.items.push(Param {
-            name: Text::Clean(name.as_bytes()),
-            value: Text::Clean(value.as_bytes()),
-        });
-    }
-
     /// [`push`](Self::push) for names and values that are bytes, not text.
     pub fn push_bytes(&mut self, name: &'a [u8], value: &'a [u8]) {
-        if name != b"oauth_signature" {
-            self.items.push(Param {
-                name: Text::Raw(name),
-                value: Text::Raw(value),
-            });
-        }
+        self.items.push(Param {
+            name: Text::Raw(name),
+            value: Text::Raw(value),
+        });
     }
 
     /// Adds the parameters of an `application/x-www-form-urlencoded` body.
     ///
     /// `+` is a space; empty segments (`a&&b`) are skipped; a bare name (`a`)
-    /// has an empty value; `oauth_signature` is left out.
+    /// has an empty value.
     ///
     /// # Errors
     /// [`ErrorKind::MalformedEscape`](crate::ErrorKind::MalformedEscape) with
@@ -396,9 +383,7 @@ impl<'a> Params<'a> {
             let (Some(name), Some(value)) = (read(name), read(value)) else {
                 return false;
             };
-            if !name.eq_bytes(b"oauth_signature") {
-                self.items.push(Param { name, value });
-            }
+            self.items.push(Param { name, value });
         }
         true
     }
@@ -423,9 +408,7 @@ impl<'a> Params<'a> {
             };
             let name = Text::form(name, at, part)?;
             let value = Text::form(value, value_at, part)?;
-            if !name.eq_bytes(b"oauth_signature") {
-                self.items.push(Param { name, value });
-            }
+            self.items.push(Param { name, value });
         }
         Ok(())
     }
@@ -446,21 +429,24 @@ impl<'a> Params<'a> {
         self.items.iter()
     }
 
-    /// The parameters in the order they are held.
-    pub(crate) fn as_slice(&self) -> &[Param<'a>] {
-        &self.items
-    }
-
     /// Whether a parameter with this decoded name is present.
     pub fn contains(&self, name: &[u8]) -> bool {
         self.items.iter().any(|p| p.name.eq_bytes(name))
     }
 
-    /// Sorts the parameters into normalised order (§3.4.1.3.2): by encoded
+    /// Leaves out every `oauth_signature` (§3.4.1.3.1: it is never signed)
+    /// and sorts the rest into normalised order (§3.4.1.3.2): by encoded
     /// name, then by encoded value, comparing bytes.
     pub fn normalize(&mut self) -> Normalized<'_, 'a> {
+        self.items.retain(|p| !p.name.eq_bytes(b"oauth_signature"));
+        self.sort();
+        Normalized::new(&self.items)
+    }
+
+    /// Sorts the parameters into normalised order, leaving out nothing.
+    pub(crate) fn sort(&mut self) -> &[Param<'a>] {
         self.items.sort_by(Param::cmp_encoded);
-        Normalized { items: &self.items }
+        &self.items
     }
 }
 
@@ -470,9 +456,65 @@ impl fmt::Debug for Params<'_> {
     }
 }
 
-/// A run of parameters to write in among the normalised ones: the index it
-/// goes before, and what writes it.
-pub(crate) type Splice<'f, S> = (usize, &'f mut dyn FnMut(&mut Writer<'_, S>));
+/// A piece of a signer's protocol parameters, which it writes as one run in
+/// among the request's parameters (see [`Normalized::with_protocol`]) and in
+/// the header.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Piece<'a> {
+    /// One or more parameters encoded ahead of time, by [`write_pair`] and
+    /// the header's pair writer, and joined: `a=1&b=2`, `a%3D1%26b%3D2`, and
+    /// `a="1", b="2"` for the header.
+    Encoded {
+        once: &'a str,
+        twice: &'a str,
+        header: &'a str,
+    },
+    /// One parameter, encoded as it is written; `clean` when neither name
+    /// nor value needs an escape, so that it is copied.
+    Param {
+        name: &'a str,
+        value: &'a str,
+        clean: bool,
+    },
+    /// Where `oauth_signature` goes: in the header, never in a base string.
+    Signature,
+}
+
+impl Piece<'_> {
+    /// Writes the piece's `name=value` pairs, encoded once more if `twice`.
+    fn write_into<S: Sink + ?Sized>(&self, w: &mut Writer<'_, S>, twice: bool) {
+        match *self {
+            Piece::Encoded { once, twice: t, .. } => w.put(if twice { t } else { once }.as_bytes()),
+            Piece::Param {
+                name,
+                value,
+                clean: true,
+            } => {
+                w.put(name.as_bytes());
+                w.put(if twice { b"%3D" } else { b"=" });
+                w.put(value.as_bytes());
+            }
+            Piece::Param { name, value, .. } => {
+                write_pair(w, name.as_bytes(), value.as_bytes(), twice)
+            }
+            Piece::Signature => {}
+        }
+    }
+}
+
+/// Writes one parameter of the parameter string, `name=value` with both
+/// encoded, and all of it encoded once more if `twice`: the one definition
+/// of a pair's form in the normalised parameters (§3.4.1.3.2).
+pub(crate) fn write_pair<S: Sink + ?Sized>(
+    w: &mut Writer<'_, S>,
+    name: &[u8],
+    value: &[u8],
+    twice: bool,
+) {
+    Text::Raw(name).write_into(w, twice);
+    w.put(if twice { b"%3D" } else { b"=" });
+    Text::Raw(value).write_into(w, twice);
+}
 
 /// The normalised parameters (§3.4.1.3.2), ready to be written.
 ///
@@ -483,48 +525,60 @@ pub(crate) type Splice<'f, S> = (usize, &'f mut dyn FnMut(&mut Writer<'_, S>));
 #[derive(Clone, Copy)]
 pub struct Normalized<'p, 'a> {
     items: &'p [Param<'a>],
+    /// A signer's protocol parameters, sorted, and the index among `items`
+    /// they go before: every protocol name starts with `oauth_`, and no
+    /// request parameter's may, so they sort as one run.
+    protocol: Option<(usize, &'p [Piece<'a>])>,
 }
 
 impl<'p, 'a> Normalized<'p, 'a> {
-    /// Writes the parameter string, encoded once more if `twice`.
-    pub(crate) fn write_into<S: Sink + ?Sized>(&self, w: &mut Writer<'_, S>, twice: bool) {
-        self.write_spliced_into(w, twice, None);
+    /// Parameters sorted by [`Params::normalize`].
+    pub(crate) fn new(items: &'p [Param<'a>]) -> Self {
+        Normalized {
+            items,
+            protocol: None,
+        }
     }
 
-    /// [`write_into`](Self::write_into), with `splice` writing a run of
-    /// parameters (already joined and encoded alike) in before the one at
-    /// index `at`, or after the last if `at` is the length. The signer's own
-    /// protocol parameters, rendered once, go in this way.
-    pub(crate) fn write_spliced_into<S: Sink + ?Sized>(
-        &self,
-        w: &mut Writer<'_, S>,
-        twice: bool,
-        mut splice: Option<Splice<'_, S>>,
-    ) {
-        let (eq, amp): (&[u8], &[u8]) = if twice {
-            (b"%3D", b"%26")
-        } else {
-            (b"=", b"&")
-        };
-        for (i, p) in self.items.iter().enumerate() {
-            if let Some((_, run)) = splice.as_mut().filter(|(at, _)| *at == i) {
-                if i > 0 {
-                    w.put(amp);
-                }
-                run(w);
-                w.put(amp);
-            } else if i > 0 {
+    /// Sorted request parameters, none named `oauth_*`, with a signer's
+    /// sorted protocol parameters written in where their names sort.
+    pub(crate) fn with_protocol(items: &'p [Param<'a>], protocol: &'p [Piece<'a>]) -> Self {
+        let at = items.partition_point(|p| p.cmp_name(b"oauth_").is_lt());
+        Normalized {
+            items,
+            protocol: Some((at, protocol)),
+        }
+    }
+
+    /// Writes the parameter string, encoded once more if `twice`.
+    pub(crate) fn write_into<S: Sink + ?Sized>(&self, w: &mut Writer<'_, S>, twice: bool) {
+        let amp: &[u8] = if twice { b"%26" } else { b"&" };
+        let eq: &[u8] = if twice { b"%3D" } else { b"=" };
+        let (at, protocol) = self.protocol.unwrap_or((usize::MAX, &[]));
+        let (before, after) = self.items.split_at(at.min(self.items.len()));
+        let mut first = true;
+        let mut sep = |w: &mut Writer<'_, S>| {
+            if !std::mem::replace(&mut first, false) {
                 w.put(amp);
             }
+        };
+        for p in before {
+            sep(w);
             p.name.write_into(w, twice);
             w.put(eq);
             p.value.write_into(w, twice);
         }
-        if let Some((_, run)) = splice.filter(|(at, _)| *at >= self.items.len()) {
-            if !self.items.is_empty() {
-                w.put(amp);
+        for p in protocol {
+            if !matches!(p, Piece::Signature) {
+                sep(w);
+                p.write_into(w, twice);
             }
-            run(w);
+        }
+        for p in after {
+            sep(w);
+            p.name.write_into(w, twice);
+            w.put(eq);
+            p.value.write_into(w, twice);
         }
     }
 
@@ -542,7 +596,8 @@ impl<'p, 'a> Normalized<'p, 'a> {
         w.finish();
     }
 
-    /// The parameters in normalised order.
+    /// The parameters in normalised order (for a signer's, the request's
+    /// own: its protocol parameters are written in, not listed).
     pub fn iter(&self) -> std::slice::Iter<'p, Param<'a>> {
         self.items.iter()
     }
@@ -623,12 +678,62 @@ mod tests {
     }
 
     #[test]
-    fn oauth_signature_is_never_collected() {
+    fn oauth_signature_is_collected_but_never_normalised() {
         let mut p = Params::new();
         p.extend_form(b"oauth_signature=x&oauth%5Fsignature=y&a=1")
             .unwrap();
         p.push("oauth_signature", "z");
+        assert_eq!(p.len(), 4);
+        assert!(p.contains(b"oauth_signature"));
         assert_eq!(p.normalize().to_string(), "a=1");
+    }
+
+    #[test]
+    fn protocol_parameters_are_written_in_where_they_sort() {
+        let run = [
+            Piece::Param {
+                name: "oauth_consumer_key",
+                value: "k y",
+                clean: false,
+            },
+            Piece::Signature,
+            Piece::Param {
+                name: "oauth_nonce",
+                value: "n0",
+                clean: true,
+            },
+            Piece::Encoded {
+                once: "oauth_token=t",
+                twice: "oauth_token%3Dt",
+                header: "",
+            },
+        ];
+        let mut p = Params::new();
+        p.extend_form(b"z=1&a=%21&oauth=2&oauthz=3").unwrap();
+        let items = p.sort();
+        let n = Normalized::with_protocol(items, &run);
+        assert_eq!(
+            n.to_string(),
+            "a=%21&oauth=2&oauth_consumer_key=k%20y&oauth_nonce=n0&oauth_token=t&oauthz=3&z=1"
+        );
+        let mut twice = String::new();
+        n.write_encoded(&mut twice);
+        assert_eq!(
+            twice,
+            "a%3D%2521%26oauth%3D2%26oauth_consumer_key%3Dk%2520y%26oauth_nonce%3Dn0\
+             %26oauth_token%3Dt%26oauthz%3D3%26z%3D1"
+        );
+        // Alone, and after every request parameter.
+        assert_eq!(
+            Normalized::with_protocol(&[], &run[1..3]).to_string(),
+            "oauth_nonce=n0"
+        );
+        let mut q = Params::new();
+        q.extend_form(b"a=1").unwrap();
+        assert_eq!(
+            Normalized::with_protocol(q.sort(), &run[2..3]).to_string(),
+            "a=1&oauth_nonce=n0"
+        );
     }
 
     #[test]

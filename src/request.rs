@@ -1,6 +1,7 @@
 //! One request to sign, as it will be sent ([RFC 5849 §3.4.1]): method, URL,
 //! form body, and the protocol parameters that belong to the request rather
-//! than to the signer.
+//! than to the signer (a callback, a verifier, extensions such as
+//! `oauth_body_hash`).
 //!
 //! [RFC 5849 §3.4.1]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4.1
 
@@ -21,38 +22,44 @@ pub fn is_form_urlencoded(content_type: &str) -> bool {
         .eq_ignore_ascii_case("application/x-www-form-urlencoded")
 }
 
-/// One HTTP request to sign: its method, URL and (form) body, plus the
-/// protocol parameters that belong to this request rather than to the signer.
+/// One HTTP request to sign, as the string API takes it: its method, URL and
+/// (form) body, plus the protocol parameters that belong to this request
+/// rather than to the signer. It borrows everything and copies nothing.
 ///
 /// ```
-/// use oauth1_signer::Request;
+/// use oauth1_signer::OAuthRequest;
 ///
 /// // v1.1: the form body is signed.
-/// let tweet = Request::post("https://api.x.com/1.1/statuses/update.json")
+/// let tweet = OAuthRequest::post("https://api.x.com/1.1/statuses/update.json")
 ///     .form_body(b"status=Hello%20Ladies");
 /// // v2: a JSON body is not signed.
-/// let v2 = Request::post("https://api.x.com/2/tweets")
+/// let v2 = OAuthRequest::post("https://api.x.com/2/tweets")
 ///     .body(Some("application/json"), br#"{"text":"hi"}"#);
 /// # let _ = (tweet, v2);
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct Request<'a> {
+pub struct OAuthRequest<'a> {
     pub(crate) method: &'a str,
     pub(crate) url: &'a str,
     pub(crate) form_body: Option<&'a [u8]>,
     pub(crate) callback: Option<&'a str>,
     pub(crate) verifier: Option<&'a str>,
-    pub(crate) protocol_params: Extra<'a>,
+    pub(crate) extra: Extra<'a>,
 }
 
 /// A request's extra protocol parameters, borrowed as `&str` or `String` pairs.
+///
+/// Public only so that the sealed [`ParamPair`](sealed::ParamPair) can name
+/// it; it is not exported.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Extra<'a> {
+#[doc(hidden)]
+pub enum Extra<'a> {
     Strs(&'a [(&'a str, &'a str)]),
     Strings(&'a [(String, String)]),
 }
 
 impl<'a> Extra<'a> {
+    #[allow(dead_code)]
     pub(crate) fn is_empty(self) -> bool {
         match self {
             Extra::Strs(p) => p.is_empty(),
@@ -75,27 +82,52 @@ impl<'a> Extra<'a> {
     }
 }
 
-impl<'a> Request<'a> {
+mod sealed {
+    /// A `(name, value)` pair type that [`OAuthRequest::protocol_params`]
+    /// can borrow: `(&str, &str)` or `(String, String)`.
+    ///
+    /// [`OAuthRequest::protocol_params`]: super::OAuthRequest::protocol_params
+    pub trait ParamPair: Sized {
+        #[doc(hidden)]
+        fn extra(params: &[Self]) -> super::Extra<'_>;
+    }
+}
+
+use sealed::ParamPair;
+
+impl ParamPair for (&str, &str) {
+    fn extra(params: &[Self]) -> Extra<'_> {
+        Extra::Strs(params)
+    }
+}
+
+impl ParamPair for (String, String) {
+    fn extra(params: &[Self]) -> Extra<'_> {
+        Extra::Strings(params)
+    }
+}
+
+impl<'a> OAuthRequest<'a> {
     /// A request with any method (`GET`, `post`, `PATCH`...) and an absolute URL.
     pub fn new(method: &'a str, url: &'a str) -> Self {
-        Request {
+        OAuthRequest {
             method,
             url,
             form_body: None,
             callback: None,
             verifier: None,
-            protocol_params: Extra::Strs(&[]),
+            extra: Extra::Strs(&[]),
         }
     }
 
     /// A `GET` request.
     pub fn get(url: &'a str) -> Self {
-        Request::new("GET", url)
+        OAuthRequest::new("GET", url)
     }
 
     /// A `POST` request.
     pub fn post(url: &'a str) -> Self {
-        Request::new("POST", url)
+        OAuthRequest::new("POST", url)
     }
 
     /// An `application/x-www-form-urlencoded` body, whose parameters are signed.
@@ -125,16 +157,21 @@ impl<'a> Request<'a> {
         self
     }
 
-    /// More `oauth_*` parameters to sign and send (an `oauth_body_hash`, say).
-    /// An `oauth_signature` among them is ignored.
-    pub fn protocol_params(mut self, params: &'a [(&'a str, &'a str)]) -> Self {
-        self.protocol_params = Extra::Strs(params);
-        self
-    }
-
-    /// [`protocol_params`](Self::protocol_params) held as owned strings.
-    pub fn owned_protocol_params(mut self, params: &'a [(String, String)]) -> Self {
-        self.protocol_params = Extra::Strings(params);
+    /// More `oauth_*` parameters to sign and send (an `oauth_body_hash`,
+    /// say), as `(&str, &str)` or `(String, String)` pairs. An
+    /// `oauth_signature` among them is ignored.
+    ///
+    /// ```
+    /// use oauth1_signer::OAuthRequest;
+    ///
+    /// let borrowed = [("oauth_body_hash", "2jmj7l5rSw0yVb/vlWAYkK/YBwk=")];
+    /// let owned = vec![("oauth_body_hash".to_string(), "2jmj7l5rSw0yVb/vlWAYkK/YBwk=".to_string())];
+    /// let a = OAuthRequest::get("https://h/").protocol_params(&borrowed);
+    /// let b = OAuthRequest::get("https://h/").protocol_params(&owned);
+    /// # let _ = (a, b);
+    /// ```
+    pub fn protocol_params<P: ParamPair>(mut self, params: &'a [P]) -> Self {
+        self.extra = P::extra(params);
         self
     }
 

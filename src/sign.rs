@@ -92,16 +92,17 @@ impl FromStr for SignatureMethod {
     }
 }
 
-/// The HMAC and PLAINTEXT key: `encode(consumer_secret) & encode(token_secret)`.
+/// The text of the HMAC and PLAINTEXT key (§3.4.2):
+/// `encode(consumer_secret) & encode(token_secret)`, the `&` always there.
 ///
 /// ```
-/// use oauth1_signer::signing_key;
+/// use oauth1_signer::key_string;
 ///
-/// let key = signing_key("kd94hf93k423kf44", "");
+/// let key = key_string("kd94hf93k423kf44", "");
 /// assert_eq!(key.expose(), "kd94hf93k423kf44&");
-/// assert_eq!(signing_key("a b", "c&d").expose(), "a%20b&c%26d");
+/// assert_eq!(key_string("a b", "c&d").expose(), "a%20b&c%26d");
 /// ```
-pub fn signing_key(consumer_secret: &str, token_secret: &str) -> Secret {
+pub fn key_string(consumer_secret: &str, token_secret: &str) -> Secret {
     let mut key = String::new();
     encode_to(consumer_secret.as_bytes(), &mut key);
     key.push('&');
@@ -112,13 +113,16 @@ pub fn signing_key(consumer_secret: &str, token_secret: &str) -> Secret {
 /// A signature, as text: base64 for HMAC and RSA methods, the signing key for
 /// PLAINTEXT. Not yet percent-encoded.
 ///
-/// `Debug` hides a PLAINTEXT signature, since it is the secrets themselves.
-#[derive(Clone, PartialEq, Eq)]
+/// A PLAINTEXT signature is the secrets themselves: [`is_secret`](Self::is_secret)
+/// says so, and `Debug` hides it. Compare signatures with
+/// [`ct_eq`](Self::ct_eq), which takes the same time wherever they differ;
+/// there is no `==`, so that a verifier cannot leak timing by accident.
+#[derive(Clone)]
 pub struct Signature {
     repr: Repr,
 }
 
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 enum Repr {
     /// Base64 of an HMAC, held inline: 88 bytes fit HMAC-SHA512.
     Inline([u8; 88], u8),
@@ -137,6 +141,30 @@ impl Signature {
                 repr: Repr::Base64(STANDARD.encode(digest)),
             },
         }
+    }
+
+    /// Whether the signature is secret: a PLAINTEXT signature is the signing
+    /// key. Whatever shows signatures (a trace, a log line, the CLI) asks this.
+    pub fn is_secret(&self) -> bool {
+        matches!(self.repr, Repr::Plaintext(_))
+    }
+
+    /// Compares the signature with `other` (an `oauth_signature` as
+    /// received, not percent-encoded) in time that does not depend on where
+    /// they differ.
+    ///
+    /// ```
+    /// use oauth1_signer::{SignatureMethod, SigningKey};
+    ///
+    /// let key = SigningKey::new(SignatureMethod::HmacSha1, "cs", "")?;
+    /// let signature = key.sign_bytes(b"bs")?;
+    /// assert!(signature.ct_eq("egQqG5AJep5sJ7anhXju1unge2I="));
+    /// assert!(!signature.ct_eq("egQqG5AJep5sJ7anhXju1unge2J="));
+    /// # Ok::<(), oauth1_signer::Error>(())
+    /// ```
+    pub fn ct_eq(&self, other: &str) -> bool {
+        use subtle::ConstantTimeEq as _;
+        self.as_str().as_bytes().ct_eq(other.as_bytes()).into()
     }
 
     /// The signature text (`oauth_signature` before percent-encoding).
@@ -209,20 +237,21 @@ impl SigningKey {
     /// The HMAC-SHA1 key, which cannot fail.
     pub(crate) fn hmac_sha1(consumer_secret: &str, token_secret: &str) -> SigningKey {
         SigningKey {
-            inner: Key::HmacSha1(hmac(&signing_key(consumer_secret, token_secret))),
+            inner: Key::HmacSha1(hmac(&key_string(consumer_secret, token_secret))),
         }
     }
 
     /// Prepares the key of an HMAC or PLAINTEXT method from the two secrets.
     ///
     /// # Errors
-    /// [`ErrorKind::MissingKey`] for an RSA method: use `SigningKey::rsa`.
+    /// [`ErrorKind::MissingKey`] for an RSA method: use
+    /// [`rsa_pem`](Self::rsa_pem) (feature `rsa`).
     pub fn new(
         method: SignatureMethod,
         consumer_secret: &str,
         token_secret: &str,
     ) -> Result<SigningKey, Error> {
-        let key = signing_key(consumer_secret, token_secret);
+        let key = key_string(consumer_secret, token_secret);
         let inner = match method {
             SignatureMethod::HmacSha1 => Key::HmacSha1(hmac(&key)),
             SignatureMethod::HmacSha256 => Key::HmacSha256(hmac(&key)),
@@ -238,12 +267,9 @@ impl SigningKey {
         Ok(SigningKey { inner })
     }
 
-    /// Prepares an RSA key for `RSA-SHA1` or `RSA-SHA256`.
-    ///
-    /// # Errors
-    /// [`ErrorKind::InvalidKey`] if `method` is not an RSA method.
+    /// An RSA key for `RSA-SHA1` or `RSA-SHA256`.
     #[cfg(feature = "rsa")]
-    pub fn rsa(method: SignatureMethod, key: rsa::PrivateKey) -> Result<SigningKey, Error> {
+    fn rsa(method: SignatureMethod, key: rsa::PrivateKey) -> Result<SigningKey, Error> {
         let sha256 = match method {
             SignatureMethod::RsaSha1 => false,
             SignatureMethod::RsaSha256 => true,
@@ -304,7 +330,7 @@ impl SigningKey {
     }
 
     /// Starts a signature: a [`Sink`] to stream the base string into.
-    pub fn begin(&self) -> Signing<'_> {
+    fn begin(&self) -> Signing<'_> {
         let state = match &self.inner {
             Key::HmacSha1(m) => State::HmacSha1(m.clone()),
             Key::HmacSha256(m) => State::HmacSha256(m.clone()),
@@ -339,9 +365,9 @@ impl SigningKey {
     }
 }
 
-/// A signature in progress: write the base string into it, then
-/// [`finish`](Signing::finish).
-pub struct Signing<'k> {
+/// A signature in progress: the base string is written into it, then
+/// [`finish`](Signing::finish) gives the signature.
+struct Signing<'k> {
     key: &'k SigningKey,
     state: State,
 }
@@ -382,11 +408,9 @@ impl Sink for Signing<'_> {
 }
 
 impl Signing<'_> {
-    /// Finishes the signature.
-    ///
-    /// # Errors
-    /// Only for RSA: [`ErrorKind::Rsa`] if the private-key operation fails.
-    pub fn finish(self) -> Result<Signature, Error> {
+    /// Finishes the signature; fails only for RSA, if the private-key
+    /// operation does.
+    fn finish(self) -> Result<Signature, Error> {
         Ok(match self.state {
             State::HmacSha1(m) => Signature::base64(&m.finalize().into_bytes()),
             State::HmacSha256(m) => Signature::base64(&m.finalize().into_bytes()),

@@ -6,18 +6,18 @@
 use std::fmt;
 
 use crate::credentials::Secret;
-use crate::header::{
-    append_to_query, authorization_header_len, form_encode, write_authorization_header,
-};
+use crate::header::{append_to_query, form_encode, header_string, pieces};
 use crate::sign::Signature;
 
 /// The signed protocol parameters of one request (from [`Signer::sign`](crate::Signer::sign)).
+///
+/// `Debug` hides a PLAINTEXT signature, which is the signing key.
 #[derive(Clone)]
 pub struct Signed {
+    /// Sorted by name, `oauth_signature` among them.
     pub(crate) params: Vec<(String, String)>,
     pub(crate) realm: Option<String>,
-    /// Whether the signature is the PLAINTEXT key, hidden from `Debug`.
-    pub(crate) secret: bool,
+    pub(crate) signature: Signature,
 }
 
 impl Signed {
@@ -26,19 +26,14 @@ impl Signed {
         self.params.iter().map(|(n, v)| (n.as_str(), v.as_str()))
     }
 
-    /// The `oauth_signature` value (not percent-encoded).
-    pub fn signature(&self) -> &str {
-        self.params()
-            .find(|(n, _)| *n == "oauth_signature")
-            .map_or("", |(_, v)| v)
+    /// The signature (`oauth_signature`, not percent-encoded).
+    pub fn signature(&self) -> &Signature {
+        &self.signature
     }
 
     /// The `Authorization` header value (§3.5.1).
     pub fn authorization_header(&self) -> String {
-        let realm = self.realm.as_deref();
-        let mut out = String::with_capacity(authorization_header_len(realm, self.params()));
-        write_authorization_header(&mut out, realm, self.params());
-        out
+        header_string(self.realm.as_deref(), &pieces(self.params()), "")
     }
 
     /// The protocol parameters form-encoded, to append to a form body with `&`
@@ -57,7 +52,7 @@ impl fmt::Debug for Signed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut list = f.debug_list();
         for (n, v) in self.params() {
-            if self.secret && n == "oauth_signature" {
+            if self.signature.is_secret() && n == "oauth_signature" {
                 list.entry(&(n, "<redacted PLAINTEXT>"));
             } else {
                 list.entry(&(n, v));
@@ -69,8 +64,9 @@ impl fmt::Debug for Signed {
 
 /// Every stage of one signature, from [`Signer::trace`](crate::Signer::trace).
 ///
-/// `Debug` hides the signing key (and a PLAINTEXT signature, which is the
-/// key); the fields are there for whoever needs them.
+/// `Debug` hides the signing key, and a PLAINTEXT signature (which is the
+/// key; [`Signature::is_secret`] says so); the fields are there for whoever
+/// needs them.
 #[derive(Clone)]
 #[non_exhaustive]
 pub struct Trace {
@@ -82,7 +78,8 @@ pub struct Trace {
     pub base_string_uri: String,
     /// The signature base string (§3.4.1.1), exactly the bytes that were signed.
     pub base_string: String,
-    /// The HMAC / PLAINTEXT key; `None` for RSA methods.
+    /// The HMAC / PLAINTEXT key (see [`key_string`](crate::key_string));
+    /// `None` for RSA methods.
     pub signing_key: Option<Secret>,
     /// The signature.
     pub signature: Signature,
@@ -92,8 +89,7 @@ pub struct Trace {
 
 impl fmt::Debug for Trace {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let plaintext =
-            matches!(self.signing_key.as_ref(), Some(k) if k.expose() == self.signature.as_str());
+        let plaintext = self.signature.is_secret();
         f.debug_struct("Trace")
             .field("normalized_params", &self.normalized_params)
             .field("base_string_uri", &self.base_string_uri)

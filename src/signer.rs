@@ -1,30 +1,32 @@
 //! The façade that wires the stages together for the common case.
 //!
-//! A [`Signer`] holds one set of credentials and their prepared signing key;
-//! [`Signer::authorization`] turns a [`Request`] into the `Authorization`
-//! header value, allocating nothing but the returned string, and
-//! [`Signer::trace`] runs the same stages and keeps each one's output.
-//!
-//! From its second request on, a signer copies its own protocol parameters,
-//! rendered once (see `rendered.rs`), instead of collecting and encoding them
-//! again, whenever the request brings none of its own. Every fixture and a
-//! property test check that this gives the header the stages give.
+//! A [`Signer`] holds one set of credentials and their prepared signing key.
+//! Every request it signs goes through the same stages, once each: the nonce
+//! and timestamp are filled; the URL is parsed and its query and the form
+//! body are collected (§3.4.1.3.1); the protocol parameters are put in order
+//! (see `protocol.rs`); the parameters are normalised (§3.4.1.3.2); the base
+//! string is streamed into the MAC (§3.4.1.1); the header is written (§3.5.1).
+//! [`Signer::authorization`], [`Signer::sign`] and [`Signer::trace`] differ
+//! only in what they keep.
 
 use std::fmt;
+use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use smallvec::SmallVec;
 
-use crate::base_string::{decimal, BaseString, Method, RequestUrl};
+use crate::base_string::{BaseString, BaseStringUri};
 use crate::credentials::Credentials;
-use crate::encode::is_clean;
-use crate::error::{Error, ErrorKind};
-use crate::header::{authorization_header_sent, check_realm, write_authorization_header, Sent};
-use crate::params::{cmp_encoded, Param, Params};
-use crate::rendered::{Filled, Lazy, Rendered, Slot, Value};
-pub use crate::request::{is_form_urlencoded, Request};
-use crate::sign::{signing_key, Signature, SignatureMethod, SigningKey};
-pub use crate::signed::{Signed, Trace};
+use crate::decode::form_decode;
+use crate::error::{Error, ErrorKind, Part};
+use crate::header::{check_realm, header_string};
+use crate::params::{Normalized, Param, Params, Piece};
+use crate::protocol::{Name, Own, Sent, Value};
+use crate::request::OAuthRequest;
+use crate::sign::{key_string, SignatureMethod, SigningKey};
+use crate::signed::{Signed, Trace};
+use crate::sink::decimal;
+use crate::url::RequestUrl;
 
 /// How the signer fills `oauth_nonce` or `oauth_timestamp`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,16 +38,18 @@ enum Fill {
 
 /// Signs requests with one set of credentials.
 ///
-/// The keyed HMAC state is computed once, when the signer is built, and
-/// reused for every request. Nonces are 32 alphanumeric characters from a
+/// The keyed HMAC state is computed when the signer is built, and its own
+/// protocol parameters are encoded the first time it signs; both are reused
+/// for every request after that, so keep a signer rather than building one
+/// per request. Nonces are 32 alphanumeric characters from a
 /// cryptographically secure generator; timestamps are Unix seconds; both can
 /// be pinned for reproducible output.
 ///
 /// ```
-/// use oauth1_signer::{Credentials, Request, Signer};
+/// use oauth1_signer::{Credentials, OAuthRequest, Signer};
 ///
 /// let signer = Signer::new(Credentials::new("key", "secret").with_token("token", "token secret"));
-/// let header = signer.authorization(&Request::get("https://api.x.com/2/users/me"))?;
+/// let header = signer.authorization(&OAuthRequest::get("https://api.x.com/2/users/me"))?;
 /// assert!(header.starts_with("OAuth oauth_consumer_key=\"key\", oauth_nonce=\""));
 /// # Ok::<(), oauth1_signer::Error>(())
 /// ```
@@ -57,19 +61,8 @@ pub struct Signer {
     version: bool,
     nonce: Fill,
     timestamp: Fill,
-    clean: Clean,
-    /// The protocol parameters rendered for requests that bring none.
-    rendered: Lazy,
-}
-
-/// Which of the signer's own protocol values need no escape, found once when
-/// the signer is built so that signing copies them instead of encoding them.
-#[derive(Clone, Copy, Debug, Default)]
-struct Clean {
-    consumer_key: bool,
-    token: bool,
-    nonce: bool,
-    timestamp: bool,
+    /// The signer's own protocol parameters, encoded on first use.
+    own: OnceLock<Own>,
 }
 
 impl fmt::Debug for Signer {
@@ -81,20 +74,14 @@ impl fmt::Debug for Signer {
             .field("version", &self.version)
             .field("nonce", &self.nonce)
             .field("timestamp", &self.timestamp)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
 impl Signer {
     /// An HMAC-SHA1 signer that sends `oauth_version="1.0"`, as the X API expects.
     pub fn new(credentials: Credentials) -> Signer {
-        let clean = Clean {
-            consumer_key: is_clean(credentials.consumer_key().as_bytes()),
-            token: credentials.token().is_some_and(|t| is_clean(t.as_bytes())),
-            ..Clean::default()
-        };
         Signer {
-            clean,
             key: SigningKey::hmac_sha1(
                 credentials.consumer_secret().expose(),
                 credentials.token_secret().expose(),
@@ -104,51 +91,21 @@ impl Signer {
             version: true,
             nonce: Fill::Fresh,
             timestamp: Fill::Fresh,
-            rendered: Lazy::default(),
+            own: OnceLock::new(),
         }
     }
 
-    /// Forgets the rendered protocol parameters, after a change to them.
+    /// Forgets the encoded protocol parameters, after a change to them.
     fn changed(mut self) -> Signer {
-        self.rendered = Lazy::default();
+        self.own = OnceLock::new();
         self
-    }
-
-    /// Renders the protocol parameters for requests that bring none.
-    fn render(&self) -> Rendered {
-        fn value_of(fill: &Fill, slot: Slot) -> Option<Value<'_>> {
-            match fill {
-                Fill::Fresh => Some(Value::Slot(slot)),
-                Fill::Pinned(v) => Some(Value::Fixed(v.as_str())),
-                Fill::Omitted => None,
-            }
-        }
-        // In order of their names, as in `run`.
-        let params = [
-            Some((
-                "oauth_consumer_key",
-                Value::Fixed(self.credentials.consumer_key()),
-            )),
-            value_of(&self.nonce, Slot::Nonce).map(|v| ("oauth_nonce", v)),
-            Some(("oauth_signature", Value::Slot(Slot::Signature))),
-            Some((
-                "oauth_signature_method",
-                Value::Fixed(self.key.method().as_str()),
-            )),
-            value_of(&self.timestamp, Slot::Timestamp).map(|v| ("oauth_timestamp", v)),
-            self.credentials
-                .token()
-                .map(|t| ("oauth_token", Value::Fixed(t))),
-            self.version
-                .then_some(("oauth_version", Value::Fixed("1.0"))),
-        ];
-        Rendered::new(self.realm.as_deref(), params.into_iter().flatten())
     }
 
     /// Uses another HMAC method or PLAINTEXT.
     ///
     /// # Errors
-    /// [`ErrorKind::MissingKey`] for an RSA method: use `with_rsa_key`.
+    /// [`ErrorKind::MissingKey`] for an RSA method: give the key with
+    /// [`with_key`](Self::with_key) and [`SigningKey::rsa_pem`] instead.
     pub fn with_method(mut self, method: SignatureMethod) -> Result<Signer, Error> {
         self.key = SigningKey::new(
             method,
@@ -158,7 +115,7 @@ impl Signer {
         Ok(self.changed())
     }
 
-    /// Uses a prepared key (for instance an RSA key from [`SigningKey::rsa_pem`]).
+    /// Uses a prepared key (for instance an RSA key from `SigningKey::rsa_pem`).
     pub fn with_key(mut self, key: SigningKey) -> Signer {
         self.key = key;
         self.changed()
@@ -167,7 +124,7 @@ impl Signer {
     /// Sends `realm="..."` first in the header (never signed).
     ///
     /// # Errors
-    /// A realm holding `"`, `\`, CR, LF or another control character.
+    /// A realm that [`check_realm`](crate::check_realm) refuses.
     pub fn with_realm(mut self, realm: impl Into<String>) -> Result<Signer, Error> {
         let realm = realm.into();
         check_realm(&realm)?;
@@ -182,11 +139,20 @@ impl Signer {
     }
 
     /// Pins the nonce, for reproducible output (tests, bug reports).
-    pub fn with_nonce(mut self, nonce: impl Into<String>) -> Signer {
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidProtocolValue`] for an empty nonce (RFC 5849 §3.3).
+    pub fn with_nonce(mut self, nonce: impl Into<String>) -> Result<Signer, Error> {
         let nonce = nonce.into();
-        self.clean.nonce = is_clean(nonce.as_bytes());
+        if nonce.is_empty() {
+            return Err(ErrorKind::InvalidProtocolValue {
+                name: Name::Nonce.as_str(),
+                reason: "a nonce cannot be empty",
+            }
+            .into());
+        }
         self.nonce = Fill::Pinned(nonce);
-        self.changed()
+        Ok(self.changed())
     }
 
     /// Sends no `oauth_nonce` at all (PLAINTEXT over TLS may omit it).
@@ -195,12 +161,32 @@ impl Signer {
         self.changed()
     }
 
-    /// Pins the timestamp, for reproducible output.
-    pub fn with_timestamp(mut self, timestamp: impl Into<String>) -> Signer {
+    /// Pins the timestamp, for reproducible output: seconds since 1970 in
+    /// ASCII digits, sent as given.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidProtocolValue`] unless it is a positive integer
+    /// (RFC 5849 §3.3) of at most 20 digits that fits in 64 bits.
+    pub fn with_timestamp(mut self, timestamp: impl Into<String>) -> Result<Signer, Error> {
         let timestamp = timestamp.into();
-        self.clean.timestamp = is_clean(timestamp.as_bytes());
+        let reason = if !timestamp.bytes().all(|b| b.is_ascii_digit()) || timestamp.is_empty() {
+            Some("a timestamp is a positive integer in ASCII digits")
+        } else {
+            match timestamp.parse::<u64>() {
+                Ok(0) => Some("a timestamp is a positive integer (0 is not)"),
+                Ok(_) => None,
+                Err(_) => Some("a timestamp must fit in 64 bits"),
+            }
+        };
+        if let Some(reason) = reason {
+            return Err(ErrorKind::InvalidProtocolValue {
+                name: Name::Timestamp.as_str(),
+                reason,
+            }
+            .into());
+        }
         self.timestamp = Fill::Pinned(timestamp);
-        self.changed()
+        Ok(self.changed())
     }
 
     /// Sends no `oauth_timestamp` at all.
@@ -221,22 +207,20 @@ impl Signer {
 
     /// The `Authorization` header value for `request`.
     ///
-    /// Reuse a signer: from its second request on, it copies its own protocol
-    /// parameters, rendered once, into every request that brings none of its
-    /// own (no callback, verifier, extra `oauth_*` parameters, or query or
-    /// body names starting with `oauth_`).
+    /// It allocates nothing but the string it returns.
     ///
     /// # Errors
     /// A request that cannot be signed as given: a bad method, URL or form
-    /// body, or protocol parameters given twice; for RSA, a failed signature.
-    pub fn authorization(&self, request: &Request<'_>) -> Result<String, Error> {
-        if let Some(header) = self.authorization_rendered(request)? {
-            return Ok(header);
-        }
+    /// body; a protocol parameter in the query or the body (the signer sends
+    /// them in the header) or given twice; for RSA, a failed signature.
+    pub fn authorization(&self, request: &OAuthRequest<'_>) -> Result<String, Error> {
         self.run(request, |run| {
-            let signature = run.sign(&self.key)?;
-            let header = authorization_header_sent(self.realm.as_deref(), run.sent(&signature));
-            Ok(header)
+            let signature = self.key.sign(&run.base_string()?)?;
+            Ok(header_string(
+                self.realm.as_deref(),
+                &run.pieces,
+                signature.as_str(),
+            ))
         })
     }
 
@@ -245,17 +229,21 @@ impl Signer {
     ///
     /// # Errors
     /// As [`authorization`](Self::authorization).
-    pub fn sign(&self, request: &Request<'_>) -> Result<Signed, Error> {
+    pub fn sign(&self, request: &OAuthRequest<'_>) -> Result<Signed, Error> {
         self.run(request, |run| {
-            let signature = run.sign(&self.key)?;
+            let signature = self.key.sign(&run.base_string()?)?;
             let params = run
-                .sent(&signature)
-                .map(|(n, v, _)| (n.to_owned(), v.to_owned()))
+                .sent(self.own())?
+                .iter()
+                .map(|&(n, v, piece)| match piece {
+                    Piece::Signature => (n.to_owned(), signature.as_str().to_owned()),
+                    _ => (n.to_owned(), v.to_owned()),
+                })
                 .collect();
             Ok(Signed {
                 params,
                 realm: self.realm.clone(),
-                secret: self.key.method() == SignatureMethod::Plaintext,
+                signature,
             })
         })
     }
@@ -267,34 +255,35 @@ impl Signer {
     ///
     /// # Errors
     /// As [`authorization`](Self::authorization).
-    pub fn trace(&self, request: &Request<'_>) -> Result<Trace, Error> {
+    pub fn trace(&self, request: &OAuthRequest<'_>) -> Result<Trace, Error> {
         self.run(request, |run| {
-            // The protocol parameters sit in `params` sorted; show them in the
-            // order collected, between the query's and the body's.
+            // In the order collected: the query's, the protocol parameters
+            // (sorted, as sent), the body's.
             let decoded = |p: &Param<'_>| (p.name().into_owned(), p.value().into_owned());
-            let (query, rest) = run.params.as_slice().split_at(run.own);
-            let body = rest.get(run.sorted.len()..).unwrap_or_default();
-            let collected_params = query
-                .iter()
-                .map(decoded)
-                .chain(run.collected(request))
-                .chain(body.iter().map(decoded))
-                .collect();
-            let base_string_uri = run.url.base_string_uri().to_string();
-            let normalized = run.params.normalize();
-            let normalized_params = normalized.to_string();
-            let base = BaseString::new(run.method, run.url.base_string_uri(), normalized);
-            let mut base_string = String::new();
-            base.write_to(&mut base_string);
+            let (query, body) = run.params.iter().as_slice().split_at(run.query_len);
+            let collected_params = {
+                let protocol = run.sent(self.own())?;
+                query
+                    .iter()
+                    .map(decoded)
+                    .chain(
+                        protocol
+                            .iter()
+                            .filter(|(_, _, piece)| !matches!(piece, Piece::Signature))
+                            .map(|(n, v, _)| (n.as_bytes().to_vec(), v.as_bytes().to_vec())),
+                    )
+                    .chain(body.iter().map(decoded))
+                    .collect()
+            };
+            let base_string_uri = BaseStringUri::new(&run.url).to_string();
+            let base = run.base_string()?;
+            let normalized_params = base.params().to_string();
+            let base_string = base.to_string();
             let signature = self.key.sign(&base)?;
-            let mut authorization_header = String::new();
-            write_authorization_header(
-                &mut authorization_header,
-                self.realm.as_deref(),
-                run.sent(&signature).map(|(n, v, _)| (n, v)),
-            );
+            let authorization_header =
+                header_string(self.realm.as_deref(), &run.pieces, signature.as_str());
             let signing_key = (!self.key.method().is_rsa()).then(|| {
-                signing_key(
+                key_string(
                     self.credentials.consumer_secret().expose(),
                     self.credentials.token_secret().expose(),
                 )
@@ -311,236 +300,170 @@ impl Signer {
         })
     }
 
-    /// The nonce and timestamp to send, if any: fresh ones written into the
-    /// buffers, or the pinned ones.
-    fn fill<'s>(
-        &'s self,
-        nonce_buf: &'s mut [u8; 32],
-        timestamp_buf: &'s mut [u8; 20],
-    ) -> Result<(Option<&'s str>, Option<&'s str>), Error> {
-        let nonce = match &self.nonce {
-            Fill::Fresh => Some(fresh_nonce(nonce_buf)),
-            Fill::Pinned(n) => Some(n.as_str()),
-            Fill::Omitted => None,
-        };
-        let timestamp = match &self.timestamp {
-            Fill::Fresh => Some(now(timestamp_buf)?),
-            Fill::Pinned(t) => Some(t.as_str()),
-            Fill::Omitted => None,
-        };
-        Ok((nonce, timestamp))
+    /// The signer's own protocol parameters, encoded (on first use).
+    fn own(&self) -> &Own {
+        self.own.get_or_init(|| {
+            fn fill(fill: &Fill) -> Option<Value<'_>> {
+                match fill {
+                    Fill::Fresh => Some(Value::Fresh),
+                    Fill::Pinned(v) => Some(Value::Fixed(v)),
+                    Fill::Omitted => None,
+                }
+            }
+            let credentials = &self.credentials;
+            Own::new(
+                [
+                    (
+                        Name::ConsumerKey,
+                        Some(Value::Fixed(credentials.consumer_key())),
+                    ),
+                    (Name::Nonce, fill(&self.nonce)),
+                    (
+                        Name::SignatureMethod,
+                        Some(Value::Fixed(self.key.method().as_str())),
+                    ),
+                    (Name::Timestamp, fill(&self.timestamp)),
+                    (Name::Token, credentials.token().map(Value::Fixed)),
+                    (Name::Version, self.version.then_some(Value::Fixed("1.0"))),
+                ]
+                .into_iter()
+                .filter_map(|(name, value)| Some((name, value?))),
+            )
+        })
     }
 
-    /// [`authorization`](Self::authorization) for a request that brings no
-    /// protocol parameter of its own, with the rendered ones (see
-    /// `rendered.rs`); `None` sends the request down the general path, which
-    /// also names any protocol parameter sent twice.
-    fn authorization_rendered(&self, request: &Request<'_>) -> Result<Option<String>, Error> {
-        if request.callback.is_some()
-            || request.verifier.is_some()
-            || !request.protocol_params.is_empty()
-        {
-            return Ok(None);
-        }
-        let Some(rendered) = self.rendered.get(|| self.render()) else {
-            return Ok(None);
-        };
-        let (mut nonce_buf, mut timestamp_buf) = ([0u8; 32], [0u8; 20]);
-        let (nonce, timestamp) = self.fill(&mut nonce_buf, &mut timestamp_buf)?;
-        let method = Method::parse(request.method)?;
-        let url = RequestUrl::parse(request.url)?;
-        let mut params = Params::new();
-        params.extend_checked_query(&url);
-        if let Some(body) = request.form_body {
-            params.extend_form(body)?;
-        }
-        // Every name that sorts among the protocol parameters' starts so.
-        if params.iter().any(|p| p.name_starts_with(b"oauth_")) {
-            return Ok(None);
-        }
-        let normalized = params.normalize();
-        let at = normalized
-            .iter()
-            .take_while(|p| p.cmp_name(b"oauth_").is_lt())
-            .count();
-        let base = BaseString::new(method, url.base_string_uri(), normalized);
-        let mut values = Filled {
-            nonce: nonce.unwrap_or_default(),
-            timestamp: timestamp.unwrap_or_default(),
-            signature: "",
-        };
-        let mut signing = self.key.begin();
-        base.write_spliced_to(
-            &mut signing,
-            Some((at, &mut |w| rendered.write_base(w, &values))),
-        );
-        let signature = signing.finish()?;
-        values.signature = signature.as_str();
-        Ok(Some(rendered.header(&values)))
-    }
-
+    /// Runs the stages every request goes through, then `f` on the result.
     fn run<R>(
         &self,
-        request: &Request<'_>,
+        request: &OAuthRequest<'_>,
         f: impl FnOnce(&mut Run<'_>) -> Result<R, Error>,
     ) -> Result<R, Error> {
+        let own = self.own();
         let (mut nonce_buf, mut timestamp_buf) = ([0u8; 32], [0u8; 20]);
-        let (nonce, timestamp) = self.fill(&mut nonce_buf, &mut timestamp_buf)?;
-        let method = Method::parse(request.method)?;
-        let url = RequestUrl::parse(request.url)?;
-
-        let nonce_clean = matches!(self.nonce, Fill::Fresh) || self.clean.nonce;
-        let timestamp_clean = matches!(self.timestamp, Fill::Fresh) || self.clean.timestamp;
+        let nonce = match self.nonce {
+            Fill::Fresh => fresh_nonce(&mut nonce_buf),
+            _ => "",
+        };
+        let timestamp = match self.timestamp {
+            Fill::Fresh => now(&mut timestamp_buf)?,
+            _ => "",
+        };
         // Built in place: `Params` holds its parameters inline, and moving it
         // would copy them all.
         let mut run = Run {
-            method,
-            url,
+            request: *request,
+            nonce,
+            timestamp,
+            url: RequestUrl::parse(request.url)?,
             params: Params::new(),
-            own: 0,
-            sorted: SmallVec::new(),
-            signature_at: 0,
+            query_len: 0,
+            pieces: SmallVec::new(),
         };
-        // The protocol parameters as sent, sorted by name: the known names in
-        // their order (`oauth_callback` < `oauth_consumer_key` < ... <
-        // `oauth_version`, `oauth_signature` after `oauth_nonce`), extras
-        // sorted in after.
-        let sorted = &mut run.sorted;
-        if let Some(c) = request.callback {
-            sorted.push(("oauth_callback", c, false));
-        }
-        sorted.push((
-            "oauth_consumer_key",
-            self.credentials.consumer_key(),
-            self.clean.consumer_key,
-        ));
-        if let Some(n) = nonce {
-            sorted.push(("oauth_nonce", n, nonce_clean));
-        }
-        run.signature_at = sorted.len();
-        sorted.push(("oauth_signature_method", self.key.method().as_str(), true));
-        if let Some(t) = timestamp {
-            sorted.push(("oauth_timestamp", t, timestamp_clean));
-        }
-        if let Some(token) = self.credentials.token() {
-            sorted.push(("oauth_token", token, self.clean.token));
-        }
-        if let Some(v) = request.verifier {
-            sorted.push(("oauth_verifier", v, false));
-        }
-        if self.version {
-            sorted.push(("oauth_version", "1.0", true));
-        }
-        let known = sorted.len();
-        for (name, value) in request.protocol_params.iter() {
-            if name == "oauth_signature" {
-                continue;
-            }
-            if !name.starts_with("oauth_") {
-                return Err(ErrorKind::NotAProtocolParameter { name: name.into() }.into());
-            }
-            if sorted.iter().any(|&(n, _, _)| n == name) {
-                return Err(ErrorKind::DuplicateProtocolParameter { name: name.into() }.into());
-            }
-            sorted.push((name, value, false));
-        }
-        if sorted.len() > known {
-            sorted.sort_by(|a, b| cmp_encoded(a.0.as_bytes(), b.0.as_bytes()));
-            run.signature_at =
-                sorted.partition_point(|p| cmp_encoded(p.0.as_bytes(), b"oauth_signature").is_lt());
-        }
-
-        let params = &mut run.params;
-        params.extend_checked_query(&url);
-        run.own = params.len();
-        // Pushed in sorted order, so that normalising them is nearly free.
-        for &(name, value, clean) in &run.sorted {
-            if clean {
-                params.push_clean(name, value);
-            } else {
-                params.push(name, value);
-            }
-        }
+        run.params.extend_checked_query(&run.url);
+        run.query_len = run.params.len();
         if let Some(body) = request.form_body {
-            params.extend_form(body)?;
+            run.params.extend_form(body)?;
         }
-        // A protocol parameter that also arrives in the query or the body would
-        // be sent twice, which RFC 5849 §3.5 forbids and providers reject.
-        let protocol = run.own..run.own + run.sorted.len();
-        for (i, p) in params.iter().enumerate() {
-            if protocol.contains(&i) || !p.name_starts_with(b"oauth_") {
-                continue;
+        let (nonce, timestamp) = (run.nonce, run.timestamp);
+        let fresh = |name| {
+            if name == Name::Nonce {
+                nonce
+            } else {
+                timestamp
             }
-            if let Some(&(name, _, _)) = run
-                .sorted
-                .iter()
-                .find(|&&(n, _, _)| p.name_is(n.as_bytes()))
-            {
-                return Err(ErrorKind::DuplicateProtocolParameter { name: name.into() }.into());
-            }
-        }
+        };
+        own.pieces(request, fresh, &mut run.pieces)?;
         f(&mut run)
     }
 }
 
 /// The stages of one request, while it is being signed.
 struct Run<'a> {
-    method: Method<'a>,
+    request: OAuthRequest<'a>,
+    /// This request's nonce and timestamp, where the signer makes them fresh.
+    nonce: &'a str,
+    timestamp: &'a str,
     url: RequestUrl<'a>,
-    /// The query's parameters, the protocol parameters (sorted), the body's.
+    /// The query's parameters, then the body's.
     params: Params<'a>,
     /// How many of `params` came from the query.
-    own: usize,
-    /// The protocol parameters, sorted by name, each flagged if it needs no
-    /// escape.
-    sorted: SmallVec<[Sent<'a>; 12]>,
-    /// Where `oauth_signature` goes among them.
-    signature_at: usize,
+    query_len: usize,
+    /// The protocol parameters, in order, the signature's place among them.
+    pieces: SmallVec<[Piece<'a>; 12]>,
 }
 
 impl<'a> Run<'a> {
-    fn sign(&mut self, key: &SigningKey) -> Result<Signature, Error> {
-        let base = BaseString::new(
-            self.method,
-            self.url.base_string_uri(),
-            self.params.normalize(),
-        );
-        key.sign(&base)
+    /// The base string: the request's parameters sorted, the protocol
+    /// parameters written in among them.
+    ///
+    /// # Errors
+    /// A bad method; a query or body parameter named `oauth_*`.
+    fn base_string(&mut self) -> Result<BaseString<'_, 'a>, Error> {
+        let items = self.params.sort();
+        // Sorted, any `oauth_*` name sits where the protocol run goes.
+        let at = items.partition_point(|p| p.cmp_name(b"oauth_").is_lt());
+        if items.get(at).is_some_and(|p| p.name_starts_with(b"oauth_")) {
+            return Err(protocol_parameter_in_request(&self.request));
+        }
+        let params = Normalized::with_protocol(items, &self.pieces);
+        BaseString::new(self.request.method, BaseStringUri::new(&self.url), params)
     }
 
-    /// The protocol parameters as sent: with the signature, sorted by name.
-    fn sent<'s>(&'s self, signature: &'s Signature) -> impl Iterator<Item = Sent<'s>> + Clone {
-        let (before, after) = self.sorted.split_at(self.signature_at);
-        let signature = ("oauth_signature", signature.as_str(), false);
-        before
-            .iter()
-            .copied()
-            .chain(std::iter::once(signature))
-            .chain(after.iter().copied())
+    /// The protocol parameters, one by one.
+    fn sent<'s>(&'s self, own: &'s Own) -> Result<SmallVec<[Sent<'s>; 12]>, Error> {
+        let mut sent = SmallVec::new();
+        own.sent(&self.request, |name| self.fresh(name), &mut sent)?;
+        Ok(sent)
     }
 
-    /// The protocol parameters in the order they are collected (a trace shows
-    /// them so): the signer's, the request's, then the extras as given.
-    fn collected(&self, request: &Request<'_>) -> Vec<(Vec<u8>, Vec<u8>)> {
-        const OWN: [&str; 8] = [
-            "oauth_consumer_key",
-            "oauth_token",
-            "oauth_signature_method",
-            "oauth_timestamp",
-            "oauth_nonce",
-            "oauth_version",
-            "oauth_callback",
-            "oauth_verifier",
-        ];
-        let extras: Vec<&str> = request.protocol_params.iter().map(|(n, _)| n).collect();
-        // An extra may take a known name the signer does not send itself.
-        let known = OWN.into_iter().filter(|n| !extras.contains(n));
-        known
-            .chain(extras.iter().copied())
-            .filter_map(|name| self.sorted.iter().find(|p| p.0 == name))
-            .map(|&(n, v, _)| (n.as_bytes().to_vec(), v.as_bytes().to_vec()))
-            .collect()
+    /// The fresh nonce or timestamp.
+    fn fresh(&self, name: Name) -> &'a str {
+        if name == Name::Nonce {
+            self.nonce
+        } else {
+            self.timestamp
+        }
     }
+}
+
+/// The error for the first query or body parameter named `oauth_*`, with its
+/// offset; the signer sends every protocol parameter in the header, and
+/// RFC 5849 §3.5 forbids sending one twice.
+#[cold]
+fn protocol_parameter_in_request(request: &OAuthRequest<'_>) -> Error {
+    let query = request
+        .url
+        .find('?')
+        .map(|q| (Part::Url, q + 1, &request.url.as_bytes()[q + 1..]));
+    let body = request.form_body.map(|b| (Part::FormBody, 0, b));
+    for (part, base, text) in query.into_iter().chain(body) {
+        let text = &text[..text.iter().position(|&b| b == b'#').unwrap_or(text.len())];
+        let mut at = base;
+        for segment in text.split(|&b| b == b'&') {
+            let name = &segment[..segment
+                .iter()
+                .position(|&b| b == b'=')
+                .unwrap_or(segment.len())];
+            if let Ok(name) = form_decode(name) {
+                if name.as_bytes().starts_with(b"oauth_") {
+                    return ErrorKind::ProtocolParameterInRequest {
+                        name: String::from_utf8_lossy(name.as_bytes()).into_owned(),
+                        part,
+                        offset: at,
+                    }
+                    .into();
+                }
+            }
+            at += segment.len() + 1;
+        }
+    }
+    // Not reached: the caller found one.
+    ErrorKind::ProtocolParameterInRequest {
+        name: "oauth_".into(),
+        part: Part::Url,
+        offset: 0,
+    }
+    .into()
 }
 
 fn fresh_nonce(buf: &mut [u8; 32]) -> &str {
@@ -567,21 +490,22 @@ mod tests {
     fn signer() -> Signer {
         Signer::new(Credentials::new("ck", "cs").with_token("tk", "ts"))
             .with_nonce("n")
+            .unwrap()
             .with_timestamp("1")
+            .unwrap()
     }
 
     #[test]
-    fn a_changed_signer_renders_its_parameters_again() {
-        let request = Request::get("https://api.x.com/2/users/me?a=1");
+    fn a_changed_signer_encodes_its_parameters_again() {
+        let request = OAuthRequest::get("https://api.x.com/2/users/me?a=1");
         let used = signer().with_realm("R").unwrap();
         let first = used.authorization(&request).unwrap();
         assert_eq!(used.authorization(&request).unwrap(), first);
-        // Every builder method forgets what was rendered: a clone of a
-        // signer that has rendered, changed, signs with its new settings on
-        // both of its paths.
+        // Every builder method forgets what was encoded: a clone of a
+        // signer that has signed, changed, signs with its new settings.
         let changed = [
-            used.clone().with_nonce("other"),
-            used.clone().with_timestamp("2"),
+            used.clone().with_nonce("other").unwrap(),
+            used.clone().with_timestamp("2").unwrap(),
             used.clone().without_nonce(),
             used.clone().without_timestamp(),
             used.clone().with_version(false),
@@ -603,7 +527,7 @@ mod tests {
     #[test]
     fn fresh_nonce_and_timestamp() {
         let s = Signer::new(Credentials::new("ck", "cs"));
-        let t = s.trace(&Request::get("https://h/")).unwrap();
+        let t = s.trace(&OAuthRequest::get("https://h/")).unwrap();
         let nonce = t
             .collected_params
             .iter()
@@ -618,7 +542,7 @@ mod tests {
             .unwrap();
         let ts: u64 = std::str::from_utf8(&ts.1).unwrap().parse().unwrap();
         assert!(ts > 1_700_000_000);
-        let other = s.trace(&Request::get("https://h/")).unwrap();
+        let other = s.trace(&OAuthRequest::get("https://h/")).unwrap();
         assert_ne!(
             t.normalized_params, other.normalized_params,
             "nonces repeat"
@@ -626,18 +550,63 @@ mod tests {
     }
 
     #[test]
-    fn protocol_parameter_in_query_is_refused() {
-        let e = signer()
-            .authorization(&Request::get("https://h/?oauth_nonce=x"))
-            .unwrap_err();
-        assert_eq!(
-            e.kind(),
-            &ErrorKind::DuplicateProtocolParameter {
-                name: "oauth_nonce".into()
+    fn protocol_parameter_in_query_or_body_is_refused() {
+        // Offsets counted by hand: "https://h/?" is 11 bytes; in the body,
+        // "a=1&" is 4.
+        for (request, name, part, offset) in [
+            (
+                OAuthRequest::get("https://h/?oauth_nonce=x"),
+                "oauth_nonce",
+                Part::Url,
+                11,
+            ),
+            (
+                OAuthRequest::get("https://h/?a&oauth_signature=x"),
+                "oauth_signature",
+                Part::Url,
+                13,
+            ),
+            (
+                OAuthRequest::get("https://h/?oauth_x"),
+                "oauth_x",
+                Part::Url,
+                11,
+            ),
+            (
+                OAuthRequest::post("https://h/").form_body(b"a=1&oauth%5Fsignature=x"),
+                "oauth_signature",
+                Part::FormBody,
+                4,
+            ),
+        ] {
+            for s in [signer(), signer().without_nonce()] {
+                let e = s.authorization(&request).unwrap_err();
+                assert_eq!(
+                    e.kind(),
+                    &ErrorKind::ProtocolParameterInRequest {
+                        name: name.into(),
+                        part,
+                        offset
+                    }
+                );
+                assert_eq!(s.trace(&request).unwrap_err(), e);
             }
-        );
+        }
+        // Names that only look alike are the request's own.
+        for url in [
+            "https://h/?oauth=1",
+            "https://h/?oauthx=1",
+            "https://h/?Oauth_x=1",
+        ] {
+            assert!(
+                signer().authorization(&OAuthRequest::get(url)).is_ok(),
+                "{url}"
+            );
+        }
         let e = signer()
-            .authorization(&Request::get("https://h/").protocol_params(&[("oauth_token", "x")]))
+            .authorization(
+                &OAuthRequest::get("https://h/").protocol_params(&[("oauth_token", "x")]),
+            )
             .unwrap_err();
         assert_eq!(
             e.kind(),
@@ -646,7 +615,7 @@ mod tests {
             }
         );
         let e = signer()
-            .authorization(&Request::get("https://h/").protocol_params(&[("x_extra", "x")]))
+            .authorization(&OAuthRequest::get("https://h/").protocol_params(&[("x_extra", "x")]))
             .unwrap_err();
         assert_eq!(
             e.kind(),
@@ -658,7 +627,7 @@ mod tests {
 
     #[test]
     fn trace_lists_parameters_in_the_order_collected() {
-        let req = Request::post("https://h/?z=1&a=2")
+        let req = OAuthRequest::post("https://h/?z=1&a=2")
             .form_body(b"m=3")
             .callback("oob")
             .protocol_params(&[
@@ -668,18 +637,19 @@ mod tests {
             ]);
         let t = signer().with_realm("r").unwrap().trace(&req).unwrap();
         let names: Vec<&[u8]> = t.collected_params.iter().map(|(n, _)| &n[..]).collect();
+        // The query's, the protocol parameters sorted (as sent), the body's.
         let want: [&[u8]; 12] = [
             b"z",
             b"a",
+            b"oauth_a",
+            b"oauth_body_hash",
+            b"oauth_callback",
             b"oauth_consumer_key",
-            b"oauth_token",
+            b"oauth_nonce",
             b"oauth_signature_method",
             b"oauth_timestamp",
-            b"oauth_nonce",
+            b"oauth_token",
             b"oauth_version",
-            b"oauth_callback",
-            b"oauth_body_hash",
-            b"oauth_a",
             b"m",
         ];
         assert_eq!(names, want);
@@ -701,12 +671,11 @@ mod tests {
         // An extra may use a name the signer leaves out.
         let s = signer().without_nonce();
         let t = s
-            .trace(&Request::get("https://h/").protocol_params(&[("oauth_nonce", "n2")]))
+            .trace(&OAuthRequest::get("https://h/").protocol_params(&[("oauth_nonce", "n2")]))
             .unwrap();
-        assert_eq!(
-            t.collected_params.last().unwrap(),
-            &(b"oauth_nonce".to_vec(), b"n2".to_vec())
-        );
+        assert!(t
+            .collected_params
+            .contains(&(b"oauth_nonce".to_vec(), b"n2".to_vec())));
     }
 
     fn parse_sent(header: &str) -> Vec<String> {
@@ -721,11 +690,11 @@ mod tests {
     fn json_body_is_not_signed_and_form_body_is() {
         let s = signer();
         let json = s
-            .trace(&Request::post("https://h/").body(Some("application/json"), b"a=1"))
+            .trace(&OAuthRequest::post("https://h/").body(Some("application/json"), b"a=1"))
             .unwrap();
         assert!(!json.normalized_params.contains("a=1"));
         let form = s
-            .trace(&Request::post("https://h/").body(
+            .trace(&OAuthRequest::post("https://h/").body(
                 Some("application/x-www-form-urlencoded;charset=utf-8"),
                 b"a=1",
             ))
@@ -736,7 +705,7 @@ mod tests {
     #[test]
     fn the_three_transmissions_carry_the_same_signature() {
         let s = signer();
-        let req = Request::get("https://h/p?q=1");
+        let req = OAuthRequest::get("https://h/p?q=1");
         let signed = s.sign(&req).unwrap();
         assert_eq!(
             signed.authorization_header(),
@@ -744,7 +713,7 @@ mod tests {
         );
         assert!(signed.form_params().contains(&format!(
             "oauth_signature={}",
-            crate::percent_encode_str(signed.signature())
+            crate::percent_encode_str(signed.signature().as_str())
         )));
         assert!(signed
             .url_with_query("https://h/p?q=1")
@@ -757,11 +726,13 @@ mod tests {
         send_sync::<Signer>();
         send_sync::<SigningKey>();
         let s = std::sync::Arc::new(signer());
-        let want = s.authorization(&Request::get("https://h/")).unwrap();
+        let want = s.authorization(&OAuthRequest::get("https://h/")).unwrap();
         let threads: Vec<_> = (0..2)
             .map(|_| {
                 let s = s.clone();
-                std::thread::spawn(move || s.authorization(&Request::get("https://h/")).unwrap())
+                std::thread::spawn(move || {
+                    s.authorization(&OAuthRequest::get("https://h/")).unwrap()
+                })
             })
             .collect();
         for t in threads {
@@ -775,7 +746,7 @@ mod tests {
             Signer::new(Credentials::new("ck", "consumer-SECRET").with_token("tk", "token-SECRET"))
                 .with_method(SignatureMethod::Plaintext)
                 .unwrap();
-        let req = Request::get("https://h/");
+        let req = OAuthRequest::get("https://h/");
         for shown in [
             format!("{s:?}"),
             format!("{:?}", s.sign(&req).unwrap()),

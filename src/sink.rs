@@ -39,17 +39,6 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     }
 }
 
-/// Counts the bytes written, to size a buffer before writing for real.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Counter(pub usize);
-
-impl Sink for Counter {
-    #[inline]
-    fn put(&mut self, bytes: &[u8]) {
-        self.0 += bytes.len();
-    }
-}
-
 /// Size of a [`Writer`]'s buffer: several SHA blocks, so the MAC is fed in
 /// long runs rather than per `%XX` token. A power of two, so that positions
 /// can be masked into it and the compiler drops the bounds checks.
@@ -167,6 +156,19 @@ impl<'s, S: Sink + ?Sized> Writer<'s, S> {
     #[inline]
     pub(crate) fn finish(mut self) {
         self.flush();
+    }
+}
+
+/// Decimal digits of `n` (a port, a timestamp), written at the end of `buf`.
+pub(crate) fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[i..];
+        }
     }
 }
 

@@ -17,7 +17,7 @@ use std::alloc::System;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use hmac::{Hmac, KeyInit, Mac};
-use oauth1_signer::{Credentials, Request, Signer};
+use oauth1_signer::{Credentials, OAuthRequest, Signer};
 use percent_encoding::utf8_percent_encode;
 use serde_json::Value;
 use sha1::Sha1;
@@ -105,11 +105,13 @@ fn signing_allocates_only_the_header_and_nothing_grows() {
     let want_x_docs = x_docs_fixture_header();
     let want_get20 = get20_reference_signature();
     let get20 = get20_url();
-    let x_docs = Request::post(X_DOCS_URL).form_body(X_DOCS_BODY);
-    let get20 = Request::get(&get20);
+    let x_docs = OAuthRequest::post(X_DOCS_URL).form_body(X_DOCS_BODY);
+    let get20 = OAuthRequest::get(&get20);
     let signer = Signer::new(credentials())
         .with_nonce(NONCE)
-        .with_timestamp(TIMESTAMP);
+        .unwrap()
+        .with_timestamp(TIMESTAMP)
+        .unwrap();
     // A signer renders its own protocol parameters when it signs its second
     // request: once per signer, not per request.
     for _ in 0..2 {

@@ -19,7 +19,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use oauth1_signer::json::RequestSpec;
+use oauth1_signer::RequestSpec;
 use serde_json::{json, Map, Value};
 
 const REQUESTS_PER_PEER: usize = 1200;

@@ -1,21 +1,22 @@
-//! Arbitrary method, URL and form body through the whole signer, on both of
-//! its paths (first request and reused signer).
+//! Arbitrary method, URL and form body through the whole signer: the header
+//! from `authorization` (first request, and a reused signer) must be the
+//! trace's, errors included.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use oauth1_signer::{parse_authorization_header, Credentials, Request, Signer};
+use oauth1_signer::{parse_authorization_header, Credentials, OAuthRequest, Signer};
 
 fuzz_target!(|input: (&str, &str, &[u8], &str)| {
     let (method, url, body, realm) = input;
     let Ok(signer) = Signer::new(Credentials::new("ck", "cs").with_token("tk", "ts"))
         .with_nonce("nonce")
-        .with_timestamp("1")
-        .with_realm(realm)
+        .and_then(|s| s.with_timestamp("1"))
+        .and_then(|s| s.with_realm(realm))
     else {
         return;
     };
-    let request = Request::new(method, url).form_body(body);
-    // The first request takes the general path, the second the signer's
-    // rendered protocol parameters: both must agree with the trace.
+    let request = OAuthRequest::new(method, url).form_body(body);
+    // The first request encodes the signer's own protocol parameters, the
+    // second copies them: both must agree with the trace.
     let first = signer.authorization(&request);
     let second = signer.authorization(&request);
     match signer.trace(&request) {

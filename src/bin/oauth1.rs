@@ -12,8 +12,7 @@ use std::process::ExitCode;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use oauth1_signer::{
-    form_decode, percent_decode, percent_encode, Error, Part, RequestSpec, SignatureMethod, Signer,
-    Trace,
+    form_decode, percent_decode, percent_encode, Error, Part, RequestSpec, Secret, Trace,
 };
 use serde::Serialize;
 
@@ -301,7 +300,7 @@ fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
             let trace = signer
                 .trace(&request)
                 .map_err(|e| library_error(&e, &spec))?;
-            let shown = Shown::new(&trace, &signer, args.show_secrets);
+            let shown = Shown::new(&trace, args.show_secrets);
             if args.format == SignFormat::Json {
                 stages_json(&trace, &shown)?
             } else {
@@ -330,9 +329,9 @@ fn spec_from_flags(args: &SignArgs) -> Result<RequestSpec, Failure> {
     spec.url = args.url.clone().unwrap_or_default();
     spec.form_body = args.data.clone();
     spec.consumer_key = consumer_key;
-    spec.consumer_secret = args.consumer_secret.clone();
+    spec.consumer_secret = args.consumer_secret.clone().map(Secret::new);
     spec.token = args.token.clone();
-    spec.token_secret = args.token_secret.clone();
+    spec.token_secret = args.token_secret.clone().map(Secret::new);
     spec.signature_method = args.signature_method.clone();
     spec.nonce = args.nonce.clone();
     spec.timestamp = args.timestamp.clone();
@@ -341,7 +340,7 @@ fn spec_from_flags(args: &SignArgs) -> Result<RequestSpec, Failure> {
     spec.callback = args.callback.clone();
     spec.verifier = args.verifier.clone();
     if let Some(path) = &args.private_key {
-        spec.rsa_private_key = Some(read_key(path)?);
+        spec.rsa_private_key = Some(Secret::new(read_key(path)?));
     }
     Ok(spec)
 }
@@ -368,17 +367,13 @@ fn override_from_flags(
         spec.consumer_key.clone_from(key);
     }
     set(&mut spec.form_body, &args.data, given("data"));
-    set(
-        &mut spec.consumer_secret,
-        &args.consumer_secret,
-        given("consumer_secret"),
-    );
+    if given("consumer_secret") {
+        spec.consumer_secret = args.consumer_secret.clone().map(Secret::new);
+    }
     set(&mut spec.token, &args.token, given("token"));
-    set(
-        &mut spec.token_secret,
-        &args.token_secret,
-        given("token_secret"),
-    );
+    if given("token_secret") {
+        spec.token_secret = args.token_secret.clone().map(Secret::new);
+    }
     set(
         &mut spec.signature_method,
         &args.signature_method,
@@ -393,7 +388,7 @@ fn override_from_flags(
         spec.version = false;
     }
     if let Some(path) = &args.private_key {
-        spec.rsa_private_key = Some(read_key(path)?);
+        spec.rsa_private_key = Some(Secret::new(read_key(path)?));
     }
     Ok(())
 }
@@ -457,8 +452,8 @@ const HIDDEN: &str =
     "<hidden: the PLAINTEXT signature is the signing key; --show-secrets shows it>";
 
 impl Shown {
-    fn new(trace: &Trace, signer: &Signer, show_secrets: bool) -> Shown {
-        let plaintext = signer.method() == SignatureMethod::Plaintext;
+    fn new(trace: &Trace, show_secrets: bool) -> Shown {
+        let plaintext = trace.signature.is_secret();
         let signature = trace.signature.as_str();
         if show_secrets || !plaintext {
             return Shown {

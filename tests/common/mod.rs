@@ -12,7 +12,7 @@
 //! | `version` | `"1.0"`: `with_version(true)`; absent: `with_version(false)` |
 //! | `nonce`, `timestamp` | `with_nonce` / `with_timestamp`; absent: `without_nonce` / `without_timestamp` |
 //! | `realm` | `Signer::with_realm` |
-//! | `method`, `url` | `Request::new` |
+//! | `method`, `url` | `OAuthRequest::new` |
 //! | `form_body` | `Request::form_body` (`""` is an empty form body) |
 //! | `callback`, `verifier` | `Request::callback`, `Request::verifier` |
 //! | `extra_oauth_params` | `Request::protocol_params` |
@@ -26,7 +26,9 @@ use std::collections::BTreeSet;
 use std::fmt::Debug;
 use std::path::PathBuf;
 
-use oauth1_signer::{parse_authorization_header, Credentials, Request, SignatureMethod, Signer};
+use oauth1_signer::{
+    parse_authorization_header, Credentials, OAuthRequest, SignatureMethod, Signer,
+};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -195,11 +197,15 @@ impl RequestInputs {
                 .map_err(|e| format!("Signer::with_method({method}): {e}"))?
         };
         signer = match &self.nonce {
-            Some(n) => signer.with_nonce(n.as_str()),
+            Some(n) => signer
+                .with_nonce(n.as_str())
+                .map_err(|e| format!("Signer::with_nonce({n:?}): {e}"))?,
             None => signer.without_nonce(),
         };
         signer = match &self.timestamp {
-            Some(t) => signer.with_timestamp(t.as_str()),
+            Some(t) => signer
+                .with_timestamp(t.as_str())
+                .map_err(|e| format!("Signer::with_timestamp({t:?}): {e}"))?,
             None => signer.without_timestamp(),
         };
         if let Some(realm) = &self.realm {
@@ -227,9 +233,9 @@ impl RequestInputs {
     }
 
     /// Builds the [`Request`] and hands it to `f`.
-    pub fn with_request<R>(&self, f: impl FnOnce(&Request<'_>) -> R) -> R {
+    pub fn with_request<R>(&self, f: impl FnOnce(&OAuthRequest<'_>) -> R) -> R {
         let mut request =
-            Request::new(&self.method, &self.url).owned_protocol_params(&self.extra_oauth_params);
+            OAuthRequest::new(&self.method, &self.url).protocol_params(&self.extra_oauth_params);
         if let Some(body) = &self.form_body {
             request = request.form_body(body.as_bytes());
         }
@@ -378,6 +384,28 @@ pub fn byte_multiset<N: AsRef<[u8]>, V: AsRef<[u8]>>(
 /// `[[name, value], ...]` from JSON.
 pub fn json_pairs(value: &Value) -> Result<Vec<(String, String)>, String> {
     serde_json::from_value(value.clone()).map_err(|e| format!("expected [[name, value], ...]: {e}"))
+}
+
+/// Vectors whose inputs the signer refuses on purpose, and why: their
+/// expected stages are still checked through the stage functions, and the
+/// signer must refuse them with this error.
+pub const REFUSED_BY_SIGNER: [(&str, &str); 2] = [
+    (
+        "oauthlib-client-unicode-body-1",
+        "invalid oauth_timestamp: a timestamp is a positive integer in ASCII digits",
+    ),
+    (
+        "oauthlib-client-unicode-body-2",
+        "invalid oauth_timestamp: a timestamp is a positive integer in ASCII digits",
+    ),
+];
+
+/// Why the signer refuses vector `id`, if it does.
+pub fn refused_by_signer(id: &str) -> Option<&'static str> {
+    REFUSED_BY_SIGNER
+        .iter()
+        .find(|(refused, _)| *refused == id)
+        .map(|&(_, why)| why)
 }
 
 /// The checks of one vector: failures are collected (each naming the file,
