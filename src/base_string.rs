@@ -129,7 +129,7 @@ impl fmt::Display for BaseStringUri<'_> {
 /// `post`, `PATCH`...).
 fn check_method(method: &str) -> Result<(), Error> {
     if method.is_empty() {
-        return Err(ErrorKind::Empty { part: Part::Method }.into());
+        return Err(Error::new(ErrorKind::Empty { part: Part::Method }));
     }
     match method.bytes().position(|b| !is_tchar(b)) {
         Some(i) => Err(Error::invalid_byte(

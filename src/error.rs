@@ -191,12 +191,11 @@ impl Error {
         // Only the `%` and the bytes that should have been hex digits: cut at a
         // multi-byte character rather than showing half of it.
         let found = found.chars().take_while(|c| *c != '\u{fffd}').collect();
-        ErrorKind::MalformedEscape {
+        Error::new(ErrorKind::MalformedEscape {
             part,
             offset,
             found,
-        }
-        .into()
+        })
     }
 
     /// Moves the error's offset by `by` bytes, for a piece checked on its own
@@ -218,29 +217,26 @@ impl Error {
         byte: u8,
         expected: &'static str,
     ) -> Error {
-        ErrorKind::InvalidByte {
+        Error::new(ErrorKind::InvalidByte {
             part,
             offset,
             byte,
             expected,
-        }
-        .into()
+        })
     }
 
     pub(crate) fn invalid_url(offset: usize, reason: &'static str) -> Error {
-        ErrorKind::InvalidUrl {
+        Error::new(ErrorKind::InvalidUrl {
             part: Part::Url,
             offset,
             reason,
-        }
-        .into()
+        })
     }
 }
 
-// Crate-private in effect: `ErrorKind`'s variants cannot be built outside
-// the crate (`#[non_exhaustive]`), so neither can an `Error` from one.
-impl From<ErrorKind> for Error {
-    fn from(kind: ErrorKind) -> Error {
+impl Error {
+    /// An error of `kind`: crate-private, so that only this crate makes errors.
+    pub(crate) fn new(kind: ErrorKind) -> Error {
         Error { kind }
     }
 }

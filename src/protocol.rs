@@ -102,7 +102,12 @@ struct OwnParam {
 /// own (the common case): consecutive fixed parameters joined.
 #[derive(Clone, Debug)]
 enum OwnPiece {
-    Encoded(Texts),
+    /// Each text in a string of its own, so that using it takes no slicing.
+    Encoded {
+        once: Box<str>,
+        twice: Box<str>,
+        header: Box<str>,
+    },
     Fresh(Name),
     Signature,
 }
@@ -156,46 +161,43 @@ impl Own {
         // signature goes.
         let mut joined = SmallVec::new();
         let mut run: Vec<&Texts> = Vec::new();
-        let flush = |text: &mut String, run: &mut Vec<&Texts>, joined: &mut SmallVec<_>| {
+        let flush = |text: &String, run: &mut Vec<&Texts>, joined: &mut SmallVec<_>| {
             if run.is_empty() {
                 return;
             }
-            let mut join = |pick: fn(&Texts) -> &Range<usize>, sep: &str| {
-                let start = text.len();
+            let join = |pick: fn(&Texts) -> &Range<usize>, sep: &str| {
+                let mut joined = String::new();
                 for (i, t) in run.iter().enumerate() {
                     if i > 0 {
-                        text.push_str(sep);
+                        joined.push_str(sep);
                     }
-                    text.extend_from_within(pick(t).clone());
+                    joined.push_str(text.get(pick(t).clone()).unwrap_or_default());
                 }
-                start..text.len()
+                joined.into_boxed_str()
             };
-            let once = join(|t| &t.once, "&");
-            let twice = join(|t| &t.twice, "%26");
-            let header = join(|t| &t.header, ", ");
-            joined.push(OwnPiece::Encoded(Texts {
-                once,
-                twice,
-                header,
-            }));
+            joined.push(OwnPiece::Encoded {
+                once: join(|t| &t.once, "&"),
+                twice: join(|t| &t.twice, "%26"),
+                header: join(|t| &t.header, ", "),
+            });
             run.clear();
         };
         let mut signature_done = false;
         for p in &own {
             if !signature_done && p.name as u8 > Name::Signature as u8 {
-                flush(&mut text, &mut run, &mut joined);
+                flush(&text, &mut run, &mut joined);
                 joined.push(OwnPiece::Signature);
                 signature_done = true;
             }
             match &p.fixed {
                 Some((_, texts)) => run.push(texts),
                 None => {
-                    flush(&mut text, &mut run, &mut joined);
+                    flush(&text, &mut run, &mut joined);
                     joined.push(OwnPiece::Fresh(p.name));
                 }
             }
         }
-        flush(&mut text, &mut run, &mut joined);
+        flush(&text, &mut run, &mut joined);
         if !signature_done {
             joined.push(OwnPiece::Signature);
         }
@@ -232,7 +234,15 @@ impl Own {
     ) -> Result<(), Error> {
         if request.callback.is_none() && request.verifier.is_none() && request.extra.is_empty() {
             pieces.extend(self.joined.iter().map(|p| match p {
-                OwnPiece::Encoded(t) => self.encoded(t),
+                OwnPiece::Encoded {
+                    once,
+                    twice,
+                    header,
+                } => Piece::Encoded {
+                    once,
+                    twice,
+                    header,
+                },
                 OwnPiece::Fresh(name) => Piece::Param {
                     name: name.as_str(),
                     value: fresh(*name),
@@ -291,7 +301,9 @@ impl Own {
                 continue;
             }
             if !name.starts_with("oauth_") {
-                return Err(ErrorKind::NotAProtocolParameter { name: name.into() }.into());
+                return Err(Error::new(ErrorKind::NotAProtocolParameter {
+                    name: name.into(),
+                }));
             }
             sent.push((
                 name,
@@ -306,10 +318,9 @@ impl Own {
         // Sorted, so that a name given twice sits next to itself.
         sent.sort_by(|a, b| cmp_encoded(a.0.as_bytes(), b.0.as_bytes()));
         if let Some(twice) = sent.windows(2).find(|w| w[0].0 == w[1].0) {
-            return Err(ErrorKind::DuplicateProtocolParameter {
+            return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
                 name: twice[0].0.into(),
-            }
-            .into());
+            }));
         }
         Ok(())
     }

@@ -63,26 +63,38 @@ const HOST_BYTE: [bool; 256] = {
 
 /// RFC 9110 §5.6.2 `tchar`: the bytes of a token, such as a method or an
 /// auth-scheme or auth-param name.
+#[inline]
 pub(crate) const fn is_tchar(b: u8) -> bool {
-    b.is_ascii_alphanumeric()
-        || matches!(
-            b,
-            b'!' | b'#'
-                | b'$'
-                | b'%'
-                | b'&'
-                | b'\''
-                | b'*'
-                | b'+'
-                | b'-'
-                | b'.'
-                | b'^'
-                | b'_'
-                | b'`'
-                | b'|'
-                | b'~'
-        )
+    TCHAR[b as usize]
 }
+
+/// [`is_tchar`] of every byte.
+const TCHAR: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).is_ascii_alphanumeric()
+            || matches!(
+                b as u8,
+                b'!' | b'#'
+                    | b'$'
+                    | b'%'
+                    | b'&'
+                    | b'\''
+                    | b'*'
+                    | b'+'
+                    | b'-'
+                    | b'.'
+                    | b'^'
+                    | b'_'
+                    | b'`'
+                    | b'|'
+                    | b'~'
+            );
+        b += 1;
+    }
+    t
+};
 
 /// The value of each hex digit; 16 for every other byte.
 pub(crate) const HEX_VALUE: [u8; 256] = {
@@ -253,6 +265,18 @@ pub(crate) fn find_byte(haystack: &[u8], needle: u8) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn token_bytes_are_rfc_9110_tchar() {
+        // tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." /
+        //         "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA
+        for b in 0..=255u8 {
+            let want = b.is_ascii_digit()
+                || b.is_ascii_alphabetic()
+                || "!#$%&'*+-.^_`|~".as_bytes().contains(&b);
+            assert_eq!(is_tchar(b), want, "{b:#04x}");
+        }
+    }
 
     #[test]
     fn word_at_a_time_class_matches_the_byte_class() {

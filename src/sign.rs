@@ -88,7 +88,7 @@ impl FromStr for SignatureMethod {
         ]
         .into_iter()
         .find(|m| m.as_str().eq_ignore_ascii_case(s))
-        .ok_or_else(|| ErrorKind::UnknownSignatureMethod { name: s.to_owned() }.into())
+        .ok_or_else(|| Error::new(ErrorKind::UnknownSignatureMethod { name: s.to_owned() }))
     }
 }
 
@@ -258,10 +258,9 @@ impl SigningKey {
             SignatureMethod::HmacSha512 => Key::HmacSha512(hmac(&key)),
             SignatureMethod::Plaintext => Key::Plaintext(key),
             SignatureMethod::RsaSha1 | SignatureMethod::RsaSha256 => {
-                return Err(ErrorKind::MissingKey {
+                return Err(Error::new(ErrorKind::MissingKey {
                     method: method.as_str(),
-                }
-                .into())
+                }))
             }
         };
         Ok(SigningKey { inner })
@@ -274,12 +273,11 @@ impl SigningKey {
             SignatureMethod::RsaSha1 => false,
             SignatureMethod::RsaSha256 => true,
             other => {
-                return Err(ErrorKind::InvalidKey {
+                return Err(Error::new(ErrorKind::InvalidKey {
                     reason: format!(
                         "an RSA private key signs only RSA-SHA1 or RSA-SHA256, not {other}"
                     ),
-                }
-                .into())
+                }))
             }
         };
         Ok(SigningKey {
@@ -297,20 +295,21 @@ impl SigningKey {
         use rsa::pkcs1::DecodeRsaPrivateKey;
         use rsa::pkcs8::DecodePrivateKey;
         if !pem.contains("-----BEGIN ") {
-            return Err(ErrorKind::InvalidKey {
+            return Err(Error::new(ErrorKind::InvalidKey {
                 reason: "no PEM block found (expected -----BEGIN PRIVATE KEY----- \
                          or -----BEGIN RSA PRIVATE KEY-----)"
                     .into(),
-            }
-            .into());
+            }));
         }
         let key = if pem.contains("BEGIN RSA PRIVATE KEY") {
             rsa::PrivateKey::from_pkcs1_pem(pem).map_err(|e| e.to_string())
         } else {
             rsa::PrivateKey::from_pkcs8_pem(pem).map_err(|e| e.to_string())
         }
-        .map_err(|reason| ErrorKind::InvalidKey {
-            reason: format!("not a PEM RSA private key (PKCS#1 or PKCS#8): {reason}"),
+        .map_err(|reason| {
+            Error::new(ErrorKind::InvalidKey {
+                reason: format!("not a PEM RSA private key (PKCS#1 or PKCS#8): {reason}"),
+            })
         })?;
         SigningKey::rsa(method, key)
     }
@@ -437,15 +436,16 @@ where
     D: sha2::Digest + rsa::pkcs8::AssociatedOid,
 {
     let Key::Rsa(private, _) = &key.inner else {
-        return Err(ErrorKind::MissingKey {
+        return Err(Error::new(ErrorKind::MissingKey {
             method: key.method().as_str(),
-        }
-        .into());
+        }));
     };
     let sig = private
         .sign(rsa::Pkcs1v15Sign::new::<D>(), digest)
-        .map_err(|e| ErrorKind::Rsa {
-            reason: e.to_string(),
+        .map_err(|e| {
+            Error::new(ErrorKind::Rsa {
+                reason: e.to_string(),
+            })
         })?;
     Ok(Signature {
         repr: Repr::Base64(STANDARD.encode(sig)),

@@ -145,11 +145,10 @@ impl Signer {
     pub fn with_nonce(mut self, nonce: impl Into<String>) -> Result<Signer, Error> {
         let nonce = nonce.into();
         if nonce.is_empty() {
-            return Err(ErrorKind::InvalidProtocolValue {
+            return Err(Error::new(ErrorKind::InvalidProtocolValue {
                 name: Name::Nonce.as_str(),
                 reason: "a nonce cannot be empty",
-            }
-            .into());
+            }));
         }
         self.nonce = Fill::Pinned(nonce);
         Ok(self.changed())
@@ -179,11 +178,10 @@ impl Signer {
             }
         };
         if let Some(reason) = reason {
-            return Err(ErrorKind::InvalidProtocolValue {
+            return Err(Error::new(ErrorKind::InvalidProtocolValue {
                 name: Name::Timestamp.as_str(),
                 reason,
-            }
-            .into());
+            }));
         }
         self.timestamp = Fill::Pinned(timestamp);
         Ok(self.changed())
@@ -446,24 +444,22 @@ fn protocol_parameter_in_request(request: &OAuthRequest<'_>) -> Error {
                 .unwrap_or(segment.len())];
             if let Ok(name) = form_decode(name) {
                 if name.as_bytes().starts_with(b"oauth_") {
-                    return ErrorKind::ProtocolParameterInRequest {
+                    return Error::new(ErrorKind::ProtocolParameterInRequest {
                         name: String::from_utf8_lossy(name.as_bytes()).into_owned(),
                         part,
                         offset: at,
-                    }
-                    .into();
+                    });
                 }
             }
             at += segment.len() + 1;
         }
     }
     // Not reached: the caller found one.
-    ErrorKind::ProtocolParameterInRequest {
+    Error::new(ErrorKind::ProtocolParameterInRequest {
         name: "oauth_".into(),
         part: Part::Url,
         offset: 0,
-    }
-    .into()
+    })
 }
 
 fn fresh_nonce(buf: &mut [u8; 32]) -> &str {
@@ -478,7 +474,7 @@ fn fresh_nonce(buf: &mut [u8; 32]) -> &str {
 fn now(buf: &mut [u8; 20]) -> Result<&str, Error> {
     let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_err(|_| ErrorKind::ClockBeforeEpoch)?
+        .map_err(|_| Error::new(ErrorKind::ClockBeforeEpoch))?
         .as_secs();
     Ok(std::str::from_utf8(decimal(secs, buf)).unwrap_or_default())
 }
