@@ -743,6 +743,8 @@ fn curl_format_quotes_single_quotes() {
     let args = [
         "--consumer-key",
         "k",
+        "--consumer-secret",
+        "s",
         "--nonce",
         "n",
         "--timestamp",
@@ -767,7 +769,7 @@ fn curl_format_quotes_single_quotes() {
         out.stdout,
         format!(
             "curl -X 'POST' -H 'Authorization: {quoted_header}' -H 'Content-Type: application/x-www-form-urlencoded' \
-             --data-raw 'q=it'\\''s' 'https://h/p?x='\\''y'\\'''\n"
+             --data-raw 'q=it'\\''s' --path-as-is 'https://h/p?x='\\''y'\\'''\n"
         )
     );
 
@@ -783,7 +785,7 @@ fn curl_format_quotes_single_quotes() {
         assert_eq!(
             String::from_utf8(shell.stdout).unwrap(),
             format!(
-                "-X\nPOST\n-H\nAuthorization: {header}\n-H\nContent-Type: application/x-www-form-urlencoded\n--data-raw\nq=it's\nhttps://h/p?x='y'\n"
+                "-X\nPOST\n-H\nAuthorization: {header}\n-H\nContent-Type: application/x-www-form-urlencoded\n--data-raw\nq=it's\n--path-as-is\nhttps://h/p?x='y'\n"
             )
         );
     }
@@ -795,6 +797,7 @@ fn curl_format_quotes_single_quotes() {
         "curl",
         "--consumer-key",
         "k",
+        "--empty-consumer-secret",
         "https://h/",
     ]);
     assert!(
@@ -803,13 +806,16 @@ fn curl_format_quotes_single_quotes() {
         "{}",
         out.stdout
     );
-    assert!(!out.stdout.contains("--data-raw") && out.stdout.ends_with(" 'https://h/'\n"));
+    assert!(
+        !out.stdout.contains("--data-raw") && out.stdout.ends_with(" --path-as-is 'https://h/'\n")
+    );
 }
 
 #[test]
 fn live_requests_get_a_fresh_nonce_and_timestamp() {
-    let a = oauth1(&["sign", "--consumer-key", "k", "https://h/"]).stdout;
-    let b = oauth1(&["sign", "--consumer-key", "k", "https://h/"]).stdout;
+    let live = ["sign", "--consumer-key", "k", "--consumer-secret", "s"];
+    let a = oauth1(&[&live[..], &["https://h/"]].concat()).stdout;
+    let b = oauth1(&[&live[..], &["https://h/"]].concat()).stdout;
     let nonce = |h: &str| {
         sorted_header(h.trim_end())
             .into_iter()
@@ -830,7 +836,7 @@ fn live_requests_get_a_fresh_nonce_and_timestamp() {
             "oauth_version"
         ]
     );
-    let no_version = oauth1(&["sign", "--consumer-key", "k", "--no-version", "https://h/"]).stdout;
+    let no_version = oauth1(&[&live[..], &["--no-version", "https://h/"]].concat()).stdout;
     assert!(!no_version.contains("oauth_version"));
 }
 
@@ -841,4 +847,399 @@ fn usage_errors_exit_2() {
     assert_eq!(oauth1(&["sign", "--example", "--request", "-"]).code, 2);
     assert_eq!(oauth1(&["frobnicate"]).code, 2);
     assert_eq!(oauth1(&["--help"]).code, 0);
+}
+
+#[test]
+fn trace_never_panics_on_a_long_parameter_name() {
+    // A width of 65,536 or more in `{:<width$}` panics; names over 40
+    // characters are printed unpadded instead.
+    let name = "a".repeat(70_000);
+    let body = format!("{name}=1&b=2");
+    for format in ["header", "json", "curl", "trace"] {
+        let out = oauth1(&[
+            "sign",
+            "--consumer-key",
+            "k",
+            "--consumer-secret",
+            "s",
+            "-d",
+            &body,
+            "--format",
+            format,
+            "https://h/",
+        ]);
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{format}");
+        if format == "trace" {
+            let lines: Vec<&str> = out.stdout.lines().collect();
+            assert!(lines.contains(&format!("  {name}  1").as_str()));
+            // The short names are still lined up with each other.
+            assert!(lines.contains(&"  oauth_signature_method  HMAC-SHA1"));
+            assert!(lines.contains(&"  b                       2"));
+        }
+    }
+}
+
+/// Runs the binary with `stdin` under a 200 MB address-space limit, so that
+/// an error display that grows with the input fails.
+#[cfg(unix)]
+fn run_in_200_mb(args: &[&str], stdin: &[u8]) -> Output {
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(r#"ulimit -v 200000 && exec "$0" "$@""#)
+        .arg(env!("CARGO_BIN_EXE_oauth1"))
+        .args(args);
+    for var in CREDENTIAL_VARS {
+        cmd.env_remove(var);
+    }
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_caret_in_a_huge_input_costs_what_it_prints() {
+    const N: usize = 5_000_000;
+    let mut input = vec![b'a'; N];
+    input.extend_from_slice(b"%zz");
+    let context = "a".repeat(40);
+    let carets = format!("  {}^^^\n", " ".repeat(43));
+
+    let started = std::time::Instant::now();
+    let out = run_in_200_mb(&["decode"], &input);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert_eq!(
+        out.stderr,
+        format!("error: malformed percent-escape at byte {N} of the input: \"%zz\" {ESCAPE_RULE}\n  ...{context}%zz\n{carets}")
+    );
+    assert!(out.stderr.len() < 500);
+
+    // The same through sign: a 5 MB form body in a request file.
+    let request = json!({
+        "method": "POST",
+        "url": "https://h/",
+        "consumer_key": "k",
+        "form_body": String::from_utf8(input).unwrap(),
+    });
+    let out = run_in_200_mb(&["sign", "--request", "-"], request.to_string().as_bytes());
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.len() < 500, "{}", out.stderr.len());
+    assert!(
+        out.stderr
+            .ends_with(&format!("\n  ...{context}%zz\n{carets}")),
+        "{}",
+        out.stderr
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+
+    // The window kept around the spot starts inside a '€' (3 bytes): it is
+    // moved to the next character, and what is shown does not change.
+    let input = format!("{}ab%zz", "€".repeat(100));
+    let out = oauth1(&["decode", "--", &input]);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: malformed percent-escape at byte 302 of the input: \"%zz\" {ESCAPE_RULE}\n  ...{}ab%zz\n{carets}",
+            "€".repeat(38)
+        )
+    );
+    // Cut on both sides.
+    let input = format!("{}%zz{}", "b".repeat(1000), "c".repeat(1000));
+    let out = oauth1(&["decode", "--", &input]);
+    assert!(
+        out.stderr.ends_with(&format!(
+            "\n  ...{}%zz{}...\n{carets}",
+            "b".repeat(40),
+            "c".repeat(40)
+        )),
+        "{}",
+        out.stderr
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_quietly_and_a_full_disk_does_not() {
+    use std::io::Read;
+
+    // `oauth1 encode < big | head -c1`: more than a pipe holds.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oauth1"))
+        .arg("encode")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&vec![b' '; 1 << 20]);
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 1];
+    stdout.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"%");
+    drop(stdout);
+    writer.join().unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).as_ref()
+        ),
+        (Some(0), "")
+    );
+
+    // `> /dev/full`: exit 1 and say so.
+    if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
+        for args in [&["encode", "abc"][..], &["sign", "--example"]] {
+            let out = Command::new(env!("CARGO_BIN_EXE_oauth1"))
+                .args(args)
+                .stdout(full.try_clone().unwrap())
+                .stderr(Stdio::piped())
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(out.status.code(), Some(1), "{args:?}");
+            assert!(
+                stderr.starts_with("error: cannot write the output: ")
+                    && stderr.lines().count() == 1,
+                "{stderr}"
+            );
+        }
+    }
+}
+
+#[test]
+fn secrets_may_start_with_a_hyphen_and_are_never_echoed() {
+    let secret = "--SeCrEt123";
+    let base = [
+        "sign",
+        "--consumer-key",
+        "k",
+        "--token",
+        "t",
+        "--nonce",
+        "n",
+        "--timestamp",
+        "1",
+    ];
+    let with = |extra: &[&str]| oauth1(&[&base[..], extra, &["https://h/"]].concat());
+    let spaced = with(&["--consumer-secret", secret, "--token-secret", secret]);
+    let joined = with(&[
+        &format!("--consumer-secret={secret}"),
+        &format!("--token-secret={secret}"),
+    ]);
+    assert_eq!((spaced.code, spaced.stderr.as_str()), (0, ""));
+    assert_eq!(spaced.stdout, joined.stdout);
+    let other = with(&["--consumer-secret", "x", "--token-secret", "y"]);
+    assert_ne!(spaced.stdout, other.stdout);
+
+    for extra in [
+        // A wrong flag after a secret.
+        &["--token-secret", secret, "--bogus"][..],
+        &["--consumer-secret", secret, "--frobnicate=1"],
+        // A secret given twice.
+        &[
+            "--consumer-secret",
+            secret,
+            "--consumer-secret",
+            "-other-SeCrEt",
+        ],
+        &[
+            "--consumer-secret",
+            "hunter2",
+            "--consumer-secret",
+            "hunter3",
+        ],
+        // clap quotes the extra argument back; it is the secret.
+        &["--consumer-secret", "hunter2", "https://h/", "hunter2"],
+    ] {
+        let out = with(extra);
+        assert_eq!(out.code, 2, "{extra:?}");
+        for s in ["SeCrEt", "hunter"] {
+            assert!(
+                !out.stderr.contains(s) && !out.stdout.contains(s),
+                "{extra:?}: {}",
+                out.stderr
+            );
+        }
+    }
+    // The same from the environment.
+    let out = run(
+        &["sign", "--consumer-key", "k", "https://h/", "hunter2"],
+        None,
+        &[("OAUTH_CONSUMER_SECRET", "hunter2")],
+    );
+    assert_eq!(out.code, 2);
+    assert!(!out.stderr.contains("hunter2"), "{}", out.stderr);
+    assert!(out.stderr.contains("<redacted>"), "{}", out.stderr);
+}
+
+#[test]
+fn missing_credentials_are_refused_unless_asked_for() {
+    let url = "https://h/";
+    let no_secret = "error: no consumer secret: pass --consumer-secret SECRET or set OAUTH_CONSUMER_SECRET (--empty-consumer-secret signs with an empty one)\n";
+    let no_token = "error: --token-secret is set but no token: set --token / OAUTH_TOKEN, or drop the token secret\n";
+    for (args, env, message) in [
+        (&["--consumer-key", "k", url][..], &[][..], no_secret),
+        (
+            &["--consumer-key", "k", url],
+            &[("OAUTH_CONSUMER_SECRET", "")],
+            no_secret,
+        ),
+        (
+            &["--consumer-key", "k", "--consumer-secret", "", url],
+            &[],
+            no_secret,
+        ),
+        (
+            &[
+                "--consumer-key",
+                "k",
+                "--consumer-secret",
+                "s",
+                "--token-secret",
+                "ts",
+                url,
+            ],
+            &[],
+            no_token,
+        ),
+        (
+            &[
+                "--consumer-key",
+                "k",
+                "--consumer-secret",
+                "s",
+                "--token",
+                "",
+                "--token-secret",
+                "ts",
+                url,
+            ],
+            &[],
+            no_token,
+        ),
+        (
+            &["--consumer-key", "k", "--consumer-secret", "s", url],
+            &[("OAUTH_TOKEN", ""), ("OAUTH_TOKEN_SECRET", "ts")],
+            no_token,
+        ),
+    ] {
+        let out = run(&[&["sign"][..], args].concat(), None, env);
+        assert_eq!(
+            (out.code, out.stdout.as_str(), out.stderr.as_str()),
+            (2, "", message),
+            "{args:?} {env:?}"
+        );
+    }
+
+    // Asked for: an empty consumer secret signs with the key "&".
+    let out = oauth1(&[
+        "sign",
+        "--consumer-key",
+        "k",
+        "--empty-consumer-secret",
+        "--signature-method",
+        "PLAINTEXT",
+        url,
+    ]);
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    assert!(
+        out.stdout.contains("oauth_signature=\"%26\""),
+        "{}",
+        out.stdout
+    );
+
+    // An empty token is no token: no oauth_token="" is sent.
+    for (args, env) in [
+        (&["--token", ""][..], &[][..]),
+        (&[], &[("OAUTH_TOKEN", "")]),
+    ] {
+        let out = run(
+            &[
+                &["sign", "--consumer-key", "k", "--consumer-secret", "s"][..],
+                args,
+                &[url],
+            ]
+            .concat(),
+            None,
+            env,
+        );
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{args:?} {env:?}");
+        assert!(!out.stdout.contains("oauth_token"), "{}", out.stdout);
+    }
+
+    // RSA needs no consumer secret.
+    let key = format!(
+        "{}/fixtures/keys/oauthlib_tests_rsa_pkcs1.pem",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = oauth1(&[
+        "sign",
+        "--consumer-key",
+        "k",
+        "--signature-method",
+        "RSA-SHA1",
+        "--private-key",
+        &key,
+        url,
+    ]);
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+
+    let help = oauth1(&["sign", "--help"]).stdout;
+    assert!(help.contains("--empty-consumer-secret"), "{help}");
+}
+
+#[test]
+fn curl_format_sends_the_path_as_is_and_head_with_dash_i() {
+    let sign = |method: &str| {
+        oauth1(&[
+            "sign",
+            "--format",
+            "curl",
+            "--consumer-key",
+            "k",
+            "--consumer-secret",
+            "s",
+            "-X",
+            method,
+            "https://h/a/../b/./c",
+        ])
+    };
+    let out = sign("GET");
+    assert_eq!(out.code, 0);
+    assert!(
+        out.stdout
+            .starts_with("curl -X 'GET' -H 'Authorization: OAuth "),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .ends_with("' --path-as-is 'https://h/a/../b/./c'\n"),
+        "{}",
+        out.stdout
+    );
+    let out = sign("HEAD");
+    assert_eq!(out.code, 0);
+    assert!(
+        out.stdout.starts_with("curl -I -H 'Authorization: OAuth "),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("-X"), "{}", out.stdout);
 }

@@ -1,54 +1,22 @@
-//! `oauth1`: sign one request, percent-encode, percent-decode.
-//!
-//! A thin edge over the library: every stage it prints comes from
-//! [`Signer::trace`], which runs the signing stages and keeps each one. Exit codes: 0 done, 2 bad
-//! input or usage, 1 an I/O failure.
+//! `sign`: one request, from flags (and the environment) or from a JSON
+//! file, signed and printed as a header, every stage as JSON, a curl command
+//! line, or a trace for people.
 
 use std::fmt::Write as _;
-use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
-use clap::parser::ValueSource;
-use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use oauth1_signer::{
-    form_decode, percent_decode, percent_encode, Error, Part, RequestSpec, Secret, Trace,
-};
+use clap::{Args, ValueEnum};
+use oauth1_signer::{percent_encode, Error, Part, RequestSpec, Secret, Trace};
 use serde::Serialize;
+
+use crate::caret::{printable, Caret};
+use crate::{emit, hex, read_stdin, Failure};
 
 /// The X developer docs' "Creating a signature" request (vector
 /// `x-docs-creating-a-signature`), for `sign --example`.
-const EXAMPLE: &str = include_str!("../../examples/x-docs-creating-a-signature.json");
+const EXAMPLE: &str = include_str!("../../../examples/x-docs-creating-a-signature.json");
 
-const STDIN_NOTE: &str = "When the input is read from standard input, exactly one trailing newline \
-                          (\"\\n\" or \"\\r\\n\") is removed first, so `echo` and here-strings work.";
-
-#[derive(Parser, Debug)]
-#[command(
-    name = "oauth1",
-    version,
-    about = "Strict OAuth 1.0a (RFC 5849) signing, percent-encoding and percent-decoding",
-    after_help = "Exit status: 0 done, 2 bad input or usage, 1 I/O failure."
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand, Debug)]
-enum Command {
-    /// Sign one request and print its Authorization header (or every stage)
-    #[command(after_long_help = SIGN_HELP)]
-    Sign(Box<SignArgs>),
-    /// Percent-encode text as RFC 5849 §3.6 requires (only A-Z a-z 0-9 - . _ ~ stay)
-    #[command(after_long_help = STDIN_NOTE)]
-    Encode(EncodeArgs),
-    /// Strictly percent-decode text (a '%' must be followed by two hex digits)
-    #[command(after_long_help = STDIN_NOTE)]
-    Decode(DecodeArgs),
-}
-
-const SIGN_HELP: &str = "\
+pub(crate) const SIGN_HELP: &str = "\
 Without --request or --example, the request is made from the flags: the nonce and the timestamp
 are fresh unless pinned, oauth_version=\"1.0\" is sent unless --no-version, and the four
 credentials may come from the environment.
@@ -56,6 +24,11 @@ credentials may come from the environment.
 With --request FILE (or --example), the JSON is taken literally, as in the test vectors: a field
 that is absent is not sent (no \"nonce\": no oauth_nonce; no \"version\": no oauth_version), and
 the environment is not read. Flags typed on the command line override the file's fields.
+
+Credentials from the flags: a consumer secret is required (--consumer-secret or
+OAUTH_CONSUMER_SECRET) except for RSA; --empty-consumer-secret signs with an empty one on
+purpose. An empty token (--token '' or OAUTH_TOKEN=) counts as no token, and a token secret
+without a token is refused. Secrets may start with '-' (--token-secret -abc).
 
 Secrets: the signing key is printed only with --show-secrets. A PLAINTEXT signature is the
 signing key, so --format json and trace hide it too; header and curl print it, since it is
@@ -67,7 +40,7 @@ Examples:
   oauth1 sign --request vector.json --format json";
 
 #[derive(Args, Debug)]
-struct SignArgs {
+pub(crate) struct SignArgs {
     /// The request URL, exactly as it will be sent (its query is signed)
     #[arg(required_unless_present_any = ["request", "example"])]
     url: Option<String>,
@@ -84,17 +57,31 @@ struct SignArgs {
     #[arg(long, env = "OAUTH_CONSUMER_KEY", hide_env_values = true)]
     consumer_key: Option<String>,
 
-    /// Consumer (API) secret
-    #[arg(long, env = "OAUTH_CONSUMER_SECRET", hide_env_values = true)]
+    /// Consumer (API) secret (may start with '-')
+    #[arg(
+        long,
+        env = "OAUTH_CONSUMER_SECRET",
+        hide_env_values = true,
+        allow_hyphen_values = true
+    )]
     consumer_secret: Option<String>,
 
     /// Token (access token)
     #[arg(long, env = "OAUTH_TOKEN", hide_env_values = true)]
     token: Option<String>,
 
-    /// Token secret (access token secret)
-    #[arg(long, env = "OAUTH_TOKEN_SECRET", hide_env_values = true)]
+    /// Token secret (access token secret; may start with '-')
+    #[arg(
+        long,
+        env = "OAUTH_TOKEN_SECRET",
+        hide_env_values = true,
+        allow_hyphen_values = true
+    )]
     token_secret: Option<String>,
+
+    /// Sign with an empty consumer secret when none is given (otherwise refused)
+    #[arg(long)]
+    empty_consumer_secret: bool,
 
     /// HMAC-SHA1 (default), HMAC-SHA256, HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256
     #[arg(long, value_name = "METHOD")]
@@ -157,111 +144,7 @@ enum SignFormat {
     Trace,
 }
 
-#[derive(Args, Debug)]
-struct EncodeArgs {
-    /// The text to encode (its UTF-8 bytes); when absent, stdin less one trailing newline
-    text: Option<String>,
-
-    /// The input is hex digits of the raw bytes to encode (e.g. --hex e29883)
-    #[arg(long)]
-    hex: bool,
-}
-
-#[derive(Args, Debug)]
-struct DecodeArgs {
-    /// The percent-encoded text; when absent, stdin less one trailing newline
-    input: Option<String>,
-
-    /// Form decoding: a '+' is a space (as in a query or a form body)
-    #[arg(long)]
-    form: bool,
-
-    /// Output format
-    #[arg(long, value_enum, default_value_t = DecodeFormat::Text)]
-    format: DecodeFormat,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum DecodeFormat {
-    /// The decoded text, or a lower-case hex dump when it is not UTF-8
-    Text,
-    /// {"text": ..., "hex": ..., "binary": false} or {"hex": ..., "binary": true}
-    Json,
-}
-
-/// Why the command stopped.
-#[derive(Debug)]
-enum Failure {
-    /// Bad input or usage (exit 2): the message, and the text an offset points into.
-    Input(String, Option<Caret>),
-    /// Could not read or write where no input was at fault (exit 1).
-    Io(String),
-}
-
-/// Where in which text an error points.
-#[derive(Debug)]
-struct Caret {
-    text: Vec<u8>,
-    offset: usize,
-    len: usize,
-}
-
-impl Failure {
-    fn input(message: impl Into<String>) -> Failure {
-        Failure::Input(message.into(), None)
-    }
-}
-
-fn main() -> ExitCode {
-    let matches = match Cli::command().try_get_matches() {
-        Ok(m) => m,
-        Err(e) => return clap_exit(&e),
-    };
-    let cli = match Cli::from_arg_matches(&matches) {
-        Ok(c) => c,
-        Err(e) => return clap_exit(&e),
-    };
-    let result = match &cli.command {
-        Command::Sign(args) => {
-            let given = |id: &str| {
-                matches
-                    .subcommand_matches("sign")
-                    .is_some_and(|m| on_command_line(m, id))
-            };
-            sign(args, &given)
-        }
-        Command::Encode(args) => encode(args),
-        Command::Decode(args) => decode(args),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Input(message, caret)) => {
-            let mut text = format!("error: {message}\n");
-            if let Some(c) = caret {
-                text.push_str(&caret_lines(&c.text, c.offset, c.len));
-            }
-            let _ = io::stderr().write_all(text.as_bytes());
-            ExitCode::from(2)
-        }
-        Err(Failure::Io(message)) => {
-            let _ = writeln!(io::stderr(), "error: {message}");
-            ExitCode::from(1)
-        }
-    }
-}
-
-fn clap_exit(e: &clap::Error) -> ExitCode {
-    let _ = e.print();
-    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
-}
-
-fn on_command_line(m: &ArgMatches, id: &str) -> bool {
-    matches!(m.try_get_raw(id), Ok(Some(_))) && m.value_source(id) == Some(ValueSource::CommandLine)
-}
-
-// ---------------------------------------------------------------- sign
-
-fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
+pub(crate) fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
     let literal = args.request.is_some() || args.example;
     let spec = if literal {
         let json = match &args.request {
@@ -308,7 +191,30 @@ fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
             }
         }
     };
+    // The request is checked first (errors there point into it), then the credentials.
+    if !literal {
+        check_credentials(args, signer.method().is_rsa())?;
+    }
     emit(out.as_bytes())
+}
+
+/// Refuses credentials that would sign with a key no server holds: no
+/// consumer secret (the key would be "&"), unless asked for; a token secret
+/// with no token.
+fn check_credentials(args: &SignArgs, rsa: bool) -> Result<(), Failure> {
+    let given = |v: &Option<String>| v.as_deref().is_some_and(|s| !s.is_empty());
+    if given(&args.token_secret) && !given(&args.token) {
+        return Err(Failure::input(
+            "--token-secret is set but no token: set --token / OAUTH_TOKEN, or drop the token secret",
+        ));
+    }
+    if !rsa && !given(&args.consumer_secret) && !args.empty_consumer_secret {
+        return Err(Failure::input(
+            "no consumer secret: pass --consumer-secret SECRET or set OAUTH_CONSUMER_SECRET \
+             (--empty-consumer-secret signs with an empty one)",
+        ));
+    }
+    Ok(())
 }
 
 /// The request made from the flags alone (and the environment).
@@ -330,7 +236,7 @@ fn spec_from_flags(args: &SignArgs) -> Result<RequestSpec, Failure> {
     spec.form_body = args.data.clone();
     spec.consumer_key = consumer_key;
     spec.consumer_secret = args.consumer_secret.clone().map(Secret::new);
-    spec.token = args.token.clone();
+    spec.token = args.token.clone().filter(|t| !t.is_empty());
     spec.token_secret = args.token_secret.clone().map(Secret::new);
     spec.signature_method = args.signature_method.clone();
     spec.nonce = args.nonce.clone();
@@ -431,11 +337,7 @@ fn library_error(e: &Error, spec: &RequestSpec) -> Failure {
             _ => None,
         }
         .filter(|t| !t.is_empty())?;
-        Some(Caret {
-            text: text.as_bytes().to_vec(),
-            offset,
-            len: e.span_len(),
-        })
+        Some(Caret::new(text.as_bytes(), offset, e.span_len()))
     });
     Failure::Input(e.to_string(), caret)
 }
@@ -544,10 +446,15 @@ fn stages_text(spec: &RequestSpec, trace: &Trace, shown: &Shown) -> String {
         let _ = writeln!(out, "  (form body) {}", printable(body.as_bytes()));
     }
     out.push_str("\ncollected parameters (decoded; query, then oauth_*, then body):\n");
+    // Names are padded to line the values up, but only names up to MAX_PAD
+    // characters: a longer one is printed as it is (and a format width over
+    // 65535 would panic).
+    const MAX_PAD: usize = 40;
     let width = trace
         .collected_params
         .iter()
         .map(|(n, _)| printable(n).chars().count())
+        .filter(|&w| w <= MAX_PAD)
         .max()
         .unwrap_or(0);
     for (name, value) in &trace.collected_params {
@@ -589,28 +496,16 @@ fn stages_text(spec: &RequestSpec, trace: &Trace, shown: &Shown) -> String {
     out
 }
 
-/// Text for a human: control characters escaped, non-UTF-8 bytes as `\xNN`.
-fn printable(bytes: &[u8]) -> String {
-    let mut out = String::new();
-    for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            if c.is_control() {
-                out.extend(c.escape_default());
-            } else {
-                out.push(c);
-            }
-        }
-        for b in chunk.invalid() {
-            let _ = write!(out, "\\x{b:02x}");
-        }
-    }
-    out
-}
-
+/// A curl command line that sends exactly the signed request.
 fn curl_line(spec: &RequestSpec, header: &str) -> String {
+    // With -X HEAD curl waits for a body that never comes; -I sends a HEAD.
+    let method = if spec.method == "HEAD" {
+        "-I".to_owned()
+    } else {
+        format!("-X {}", shell_quote(&spec.method))
+    };
     let mut line = format!(
-        "curl -X {} -H {}",
-        shell_quote(&spec.method),
+        "curl {method} -H {}",
         shell_quote(&format!("Authorization: {header}"))
     );
     if let Some(body) = &spec.form_body {
@@ -621,214 +516,12 @@ fn curl_line(spec: &RequestSpec, header: &str) -> String {
             shell_quote(body)
         );
     }
-    let _ = writeln!(line, " {}", shell_quote(&spec.url));
+    // curl would otherwise resolve "/a/../b" to "/b", a path that was not signed.
+    let _ = writeln!(line, " --path-as-is {}", shell_quote(&spec.url));
     line
 }
 
 /// One POSIX shell word: single-quoted, each `'` written as `'\''`.
 fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
-}
-
-// ---------------------------------------------------------------- encode, decode
-
-fn encode(args: &EncodeArgs) -> Result<(), Failure> {
-    let input = input_bytes(args.text.as_deref())?;
-    let bytes = if args.hex { parse_hex(&input)? } else { input };
-    let mut out = percent_encode(&bytes).to_string();
-    out.push('\n');
-    emit(out.as_bytes())
-}
-
-fn decode(args: &DecodeArgs) -> Result<(), Failure> {
-    let input = input_bytes(args.input.as_deref())?;
-    let decoded = if args.form {
-        form_decode(&input)
-    } else {
-        percent_decode(&input)
-    };
-    let decoded = decoded.map_err(|e| {
-        let caret = e.offset().map(|(_, offset)| Caret {
-            text: input.clone(),
-            offset,
-            len: e.span_len(),
-        });
-        Failure::Input(e.to_string(), caret)
-    })?;
-    let bytes = decoded.as_bytes();
-    let out = match (args.format, decoded.to_str()) {
-        (DecodeFormat::Text, Some(text)) => format!("{text}\n"),
-        (DecodeFormat::Text, None) => {
-            let n = bytes.len();
-            let _ = writeln!(
-                io::stderr(),
-                "binary (not UTF-8): {n} byte{}",
-                if n == 1 { "" } else { "s" }
-            );
-            format!("{}\n", hex(bytes))
-        }
-        (DecodeFormat::Json, text) => {
-            #[derive(Serialize)]
-            struct Out<'a> {
-                #[serde(skip_serializing_if = "Option::is_none")]
-                text: Option<&'a str>,
-                hex: String,
-                binary: bool,
-            }
-            let out = Out {
-                text,
-                hex: hex(bytes),
-                binary: text.is_none(),
-            };
-            serde_json::to_string(&out).map_err(|e| Failure::Io(e.to_string()))? + "\n"
-        }
-    };
-    emit(out.as_bytes())
-}
-
-/// The argument, or standard input less exactly one trailing newline.
-fn input_bytes(arg: Option<&str>) -> Result<Vec<u8>, Failure> {
-    if let Some(text) = arg {
-        return Ok(text.as_bytes().to_vec());
-    }
-    let mut bytes = read_stdin()?;
-    if bytes.ends_with(b"\r\n") {
-        bytes.truncate(bytes.len() - 2);
-    } else if bytes.ends_with(b"\n") {
-        bytes.truncate(bytes.len() - 1);
-    }
-    Ok(bytes)
-}
-
-fn read_stdin() -> Result<Vec<u8>, Failure> {
-    let mut bytes = Vec::new();
-    io::stdin()
-        .read_to_end(&mut bytes)
-        .map_err(|e| Failure::Io(format!("cannot read standard input: {e}")))?;
-    Ok(bytes)
-}
-
-fn parse_hex(digits: &[u8]) -> Result<Vec<u8>, Failure> {
-    let value = |at: usize| -> Result<u8, Failure> {
-        let d = digits.get(at).copied().unwrap_or(b'0');
-        match (d as char).to_digit(16) {
-            Some(v) => Ok(v as u8),
-            None => Err(Failure::Input(
-                format!(
-                    "invalid hex digit {} at byte {at} of the input (expected 0-9, a-f or A-F)",
-                    shown_byte(d)
-                ),
-                Some(Caret {
-                    text: digits.to_vec(),
-                    offset: at,
-                    len: 1,
-                }),
-            )),
-        }
-    };
-    let mut out = Vec::with_capacity(digits.len() / 2);
-    for at in (0..digits.len()).step_by(2) {
-        let high = value(at)?;
-        if at + 1 == digits.len() {
-            return Err(Failure::Input(
-                format!(
-                    "odd number of hex digits ({}): the digit at byte {at} of the input has no partner (a byte takes two)",
-                    digits.len()
-                ),
-                Some(Caret {
-                    text: digits.to_vec(),
-                    offset: at,
-                    len: 1,
-                }),
-            ));
-        }
-        out.push(high << 4 | value(at + 1)?);
-    }
-    Ok(out)
-}
-
-fn shown_byte(b: u8) -> String {
-    if b.is_ascii_graphic() {
-        format!("'{}'", b as char)
-    } else {
-        format!("0x{b:02X}")
-    }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(out, "{b:02x}");
-    }
-    out
-}
-
-fn emit(bytes: &[u8]) -> Result<(), Failure> {
-    let mut stdout = io::stdout().lock();
-    stdout
-        .write_all(bytes)
-        .and_then(|()| stdout.flush())
-        .map_err(|e| Failure::Io(format!("cannot write the output: {e}")))
-}
-
-// ---------------------------------------------------------------- carets
-
-/// How much of a long input to show on each side of the caret.
-const CONTEXT: usize = 40;
-
-/// The input on one line (control characters and non-UTF-8 bytes escaped, a
-/// long input cut around the spot) and a line of carets under
-/// `offset..offset + len`.
-fn caret_lines(text: &[u8], offset: usize, len: usize) -> String {
-    // Each piece is the rendering of the bytes from `start` on.
-    let mut pieces: Vec<(usize, String)> = Vec::new();
-    let mut at = 0;
-    for chunk in text.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            let shown = if c.is_control() {
-                c.escape_default().collect()
-            } else {
-                c.to_string()
-            };
-            pieces.push((at, shown));
-            at += c.len_utf8();
-        }
-        for b in chunk.invalid() {
-            pieces.push((at, format!("\\x{b:02x}")));
-            at += 1;
-        }
-    }
-    // Columns counted in characters: right for ASCII, which URLs and bodies are.
-    let column_of = |byte: usize| -> usize {
-        pieces
-            .iter()
-            .take_while(|(start, _)| *start < byte)
-            .map(|(_, s)| s.chars().count())
-            .sum::<usize>()
-    };
-    let total: usize = pieces.iter().map(|(_, s)| s.chars().count()).sum();
-    let from = column_of(offset.min(text.len()));
-    let to = if offset + len > text.len() {
-        total + (offset + len - text.len())
-    } else {
-        column_of(offset + len)
-    };
-    let carets = to.saturating_sub(from).max(1);
-
-    let line: String = pieces.iter().map(|(_, s)| s.as_str()).collect();
-    let chars: Vec<char> = line.chars().collect();
-    let (lo, prefix) = if from > CONTEXT {
-        (from - CONTEXT, "...")
-    } else {
-        (0, "")
-    };
-    let hi = (from + carets + CONTEXT).min(chars.len());
-    let suffix = if hi < chars.len() { "..." } else { "" };
-    let shown: String = chars.get(lo..hi).unwrap_or_default().iter().collect();
-    let pad = prefix.len() + from - lo;
-    format!(
-        "  {prefix}{shown}{suffix}\n  {}{}\n",
-        " ".repeat(pad),
-        "^".repeat(carets)
-    )
 }

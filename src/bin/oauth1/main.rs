@@ -1,0 +1,184 @@
+//! `oauth1`: sign one request, percent-encode, percent-decode.
+//!
+//! A thin edge over the library: every stage it prints comes from
+//! [`Signer::trace`](oauth1_signer::Signer::trace), which runs the signing
+//! stages and keeps each one. Exit codes: 0 done (or the reader of the output
+//! went away), 2 bad input or usage, 1 an I/O failure.
+
+mod caret;
+mod codec;
+mod sign;
+
+use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+
+use clap::parser::ValueSource;
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
+
+use caret::{caret_lines, Caret};
+use codec::{DecodeArgs, EncodeArgs, STDIN_NOTE};
+use sign::{SignArgs, SIGN_HELP};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "oauth1",
+    version,
+    about = "Strict OAuth 1.0a (RFC 5849) signing, percent-encoding and percent-decoding",
+    after_help = "Exit status: 0 done, 2 bad input or usage, 1 I/O failure."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Sign one request and print its Authorization header (or every stage)
+    #[command(after_long_help = SIGN_HELP)]
+    Sign(Box<SignArgs>),
+    /// Percent-encode text as RFC 5849 §3.6 requires (only A-Z a-z 0-9 - . _ ~ stay)
+    #[command(after_long_help = STDIN_NOTE)]
+    Encode(EncodeArgs),
+    /// Strictly percent-decode text (a '%' must be followed by two hex digits)
+    #[command(after_long_help = STDIN_NOTE)]
+    Decode(DecodeArgs),
+}
+
+/// Why the command stopped.
+#[derive(Debug)]
+enum Failure {
+    /// Bad input or usage (exit 2): the message, and the text an offset points into.
+    Input(String, Option<Caret>),
+    /// Could not read or write where no input was at fault (exit 1).
+    Io(String),
+}
+
+impl Failure {
+    fn input(message: impl Into<String>) -> Failure {
+        Failure::Input(message.into(), None)
+    }
+}
+
+fn main() -> ExitCode {
+    let matches = match Cli::command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => return clap_exit(&e),
+    };
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => return clap_exit(&e),
+    };
+    let result = match &cli.command {
+        Command::Sign(args) => {
+            let given = |id: &str| {
+                matches
+                    .subcommand_matches("sign")
+                    .is_some_and(|m| on_command_line(m, id))
+            };
+            sign::sign(args, &given)
+        }
+        Command::Encode(args) => codec::encode(args),
+        Command::Decode(args) => codec::decode(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Input(message, caret)) => {
+            let mut text = format!("error: {message}\n");
+            if let Some(c) = caret {
+                text.push_str(&caret_lines(&c));
+            }
+            let _ = io::stderr().write_all(text.as_bytes());
+            ExitCode::from(2)
+        }
+        Err(Failure::Io(message)) => {
+            let _ = writeln!(io::stderr(), "error: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Prints a usage error (or --help, --version) and exits as clap says, with
+/// any secret the user typed or exported replaced by `<redacted>`: clap
+/// quotes arguments back ("unexpected argument '...'").
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    let code = ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+    let secrets = secret_values(std::env::args_os(), |var| std::env::var_os(var));
+    let text = e.to_string();
+    if !secrets.iter().any(|s| text.contains(s.as_str())) {
+        let _ = e.print();
+        return code;
+    }
+    let mut text = text;
+    for secret in &secrets {
+        text = text.replace(secret.as_str(), "<redacted>");
+    }
+    let _ = if e.use_stderr() {
+        io::stderr().write_all(text.as_bytes())
+    } else {
+        io::stdout().write_all(text.as_bytes())
+    };
+    code
+}
+
+/// Every secret given on the command line or in the environment, non-empty,
+/// longest first (so that a secret inside another is not left half shown).
+fn secret_values(
+    args: impl Iterator<Item = OsString>,
+    env: impl Fn(&str) -> Option<OsString>,
+) -> Vec<String> {
+    const FLAGS: [&str; 2] = ["--consumer-secret", "--token-secret"];
+    const VARS: [&str; 2] = ["OAUTH_CONSUMER_SECRET", "OAUTH_TOKEN_SECRET"];
+    let mut found: Vec<OsString> = VARS.iter().filter_map(|v| env(v)).collect();
+    let mut args = args.peekable();
+    while let Some(arg) = args.next() {
+        let arg = arg.to_string_lossy().into_owned();
+        for flag in FLAGS {
+            if arg == flag {
+                found.extend(args.peek().cloned());
+            } else if let Some(value) = arg.strip_prefix(flag).and_then(|r| r.strip_prefix('=')) {
+                found.push(value.into());
+            }
+        }
+    }
+    let mut secrets: Vec<String> = found
+        .iter()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| !s.is_empty())
+        .collect();
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    secrets
+}
+
+fn on_command_line(m: &ArgMatches, id: &str) -> bool {
+    matches!(m.try_get_raw(id), Ok(Some(_))) && m.value_source(id) == Some(ValueSource::CommandLine)
+}
+
+fn read_stdin() -> Result<Vec<u8>, Failure> {
+    let mut bytes = Vec::new();
+    io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| Failure::Io(format!("cannot read standard input: {e}")))?;
+    Ok(bytes)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
+
+/// Writes the output. A reader that went away (`| head`) is not a failure:
+/// Rust ignores SIGPIPE, so the write returns `BrokenPipe`, and we stop
+/// quietly as a filter should. Any other write error (a full disk) is one.
+fn emit(bytes: &[u8]) -> Result<(), Failure> {
+    let mut stdout = io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::Io(format!("cannot write the output: {e}"))),
+    }
+}
