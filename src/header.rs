@@ -13,10 +13,10 @@
 use crate::decode::percent_decode;
 use crate::encode::encode_into;
 use crate::encode::{escape_str, percent_encode_str};
-use crate::scan::is_unreserved;
 use crate::error::{Error, ErrorKind, Part};
 use crate::params::Piece;
 use crate::scan::is_tchar;
+use crate::scan::is_unreserved;
 use crate::sink::Writer;
 
 /// Checks that `realm` can be written as a quoted-string in a header.
@@ -83,7 +83,7 @@ fn piece_len(piece: &Piece<'_>, signature: &str) -> usize {
             clean: true,
         } => name.len() + "=\"\"".len() + value.len(),
         Piece::Param { name, value, .. } => pair(name, value),
-        Piece::Signature => pair("oauth_signature", signature),
+        Piece::Signature => "oauth_signature=\"\"".len() + percent_encode_str(signature).len(),
     }
 }
 
@@ -101,7 +101,11 @@ fn push_piece(out: &mut String, piece: &Piece<'_>, signature: &str) {
             out.push('"');
         }
         Piece::Param { name, value, .. } => push_pair(out, name, value),
-        Piece::Signature => push_pair(out, "oauth_signature", signature),
+        Piece::Signature => {
+            out.push_str("oauth_signature=\"");
+            push_encoded(out, signature);
+            out.push('"');
+        }
     }
 }
 
@@ -245,7 +249,8 @@ fn is_ows(b: u8) -> bool {
 
 /// Parses an `Authorization: OAuth ...` header value into decoded
 /// `(name, value)` pairs, in order, `realm` included (its value is a plain
-/// quoted-string, not percent-decoded).
+/// quoted-string, not percent-decoded; its name matches in any case and is
+/// returned as `realm`).
 ///
 /// Whitespace after commas is optional (RFC 2617 allows line breaks there, as
 /// RFC 5849 §3.5.1 prints them); a quoted-pair (`\"`) is understood. Duplicate
@@ -329,8 +334,11 @@ pub fn parse_authorization_header(header: &str) -> Result<Vec<(String, String)>,
             }
         }
         i += 1;
-        let name = decode_text(name_raw.as_bytes(), name_start)?;
-        let value = if name == "realm" {
+        let mut name = decode_text(name_raw.as_bytes(), name_start)?;
+        // RFC 7235 §2.1: auth-param names are case-insensitive, so `Realm`
+        // is the realm; it is returned as `realm` so callers match one name.
+        let value = if name.eq_ignore_ascii_case("realm") {
+            name.make_ascii_lowercase();
             String::from_utf8(value).map_err(|_| err(value_start, "UTF-8 text"))?
         } else {
             decode_text(&value, value_start)?
@@ -345,12 +353,13 @@ fn decode_text(raw: &[u8], at: usize) -> Result<String, Error> {
     let decoded = percent_decode(raw).map_err(|e| {
         let e = e.shifted(at);
         match e.kind().clone() {
-            ErrorKind::MalformedEscape { offset, found, .. } => ErrorKind::MalformedEscape {
-                part: Part::Header,
-                offset,
-                found,
+            ErrorKind::MalformedEscape { offset, found, .. } => {
+                Error::new(ErrorKind::MalformedEscape {
+                    part: Part::Header,
+                    offset,
+                    found,
+                })
             }
-            .into(),
             _ => e,
         }
     })?;
@@ -427,6 +436,40 @@ mod tests {
             let e = parse_authorization_header(h).unwrap_err();
             assert_eq!(e.offset(), Some((Part::Header, at)), "{h:?}: {e}");
         }
+    }
+
+    #[test]
+    fn realm_name_is_case_insensitive() {
+        // RFC 7235 §2.1: auth-param names match case-insensitively, so these
+        // are the realm, whose value is not percent-decoded.
+        for h in [
+            r#"OAuth Realm="a%20b", oauth_a="%20""#,
+            r#"OAuth REALM="a%20b", oauth_a="%20""#,
+        ] {
+            assert_eq!(
+                parse_authorization_header(h).unwrap(),
+                pairs(&[("realm", "a%20b"), ("oauth_a", " ")]),
+                "{h}"
+            );
+        }
+    }
+
+    #[test]
+    fn quoted_pairs_are_unescaped() {
+        assert_eq!(
+            parse_authorization_header(r#"OAuth realm="a\"b\\c""#).unwrap(),
+            pairs(&[("realm", "a\"b\\c")])
+        );
+        assert_eq!(
+            parse_authorization_header(r#"OAuth oauth_a="\"x\\%41""#).unwrap(),
+            pairs(&[("oauth_a", "\"x\\A")])
+        );
+        // O0 A1 u2 t3 h4 (space)5 a6 =7 "8 x9 \10: the escaped byte would be at 11.
+        let e = parse_authorization_header("OAuth a=\"x\\").unwrap_err();
+        assert_eq!(e.offset(), Some((Part::Header, 11)), "{e}");
+        // `\` before a control byte: the control byte (at 11) is named.
+        let e = parse_authorization_header("OAuth a=\"x\\\n\"").unwrap_err();
+        assert_eq!(e.offset(), Some((Part::Header, 11)), "{e}");
     }
 
     #[test]

@@ -9,6 +9,8 @@
 //!
 //! [RFC 3986 §3]: https://www.rfc-editor.org/rfc/rfc3986#section-3
 
+use std::net::Ipv6Addr;
+
 use crate::decode::check_escapes;
 use crate::error::{Error, Part};
 use crate::scan::{
@@ -45,9 +47,11 @@ impl<'a> RequestUrl<'a> {
     /// # Errors
     /// [`ErrorKind::InvalidUrl`](crate::ErrorKind::InvalidUrl) for a relative
     /// URL, a scheme other than http or https, a missing host, user
-    /// information, or a bad port;
+    /// information, a bracketed host that is not an IPv6 address (or has a
+    /// zone id), or a bad port (including port 0);
     /// [`ErrorKind::InvalidByte`](crate::ErrorKind::InvalidByte) for a byte that
-    /// must be percent-encoded before it can be sent (a space, a non-ASCII byte);
+    /// must be percent-encoded before it can be sent (a space, a non-ASCII byte)
+    /// or a `\` in the host;
     /// [`ErrorKind::MalformedEscape`](crate::ErrorKind::MalformedEscape) for a
     /// bad `%`. Offsets count from the start of the URL.
     pub fn parse(url: &'a str) -> Result<RequestUrl<'a>, Error> {
@@ -255,12 +259,24 @@ fn parse_authority(auth: &str, base: usize) -> Result<(&str, Option<u16>), Error
                 let port = digits.iter().try_fold(0u32, |n, &d| {
                     d.is_ascii_digit().then(|| n * 10 + u32::from(d - b'0'))
                 });
-                if let Some(port) = port.and_then(|p| u16::try_from(p).ok()) {
+                // Port 0 falls through, so the check below names it.
+                if let Some(port) = port.and_then(|p| u16::try_from(p).ok()).filter(|&p| p != 0) {
                     return Ok((&auth[..host_len], Some(port)));
                 }
             }
             _ => {}
         }
+    }
+    // Before the '@' check: in `h\@evil` the backslash is the trick (browsers
+    // read `\` as `/`, so they go to `h`; servers see user information and
+    // go to `evil`), and it is what must be named.
+    if let Some(at) = auth.find('\\') {
+        return Err(Error::invalid_byte(
+            Part::Url,
+            base + at,
+            b'\\',
+            "'\\' is not allowed in a URL; browsers read it as '/', servers do not",
+        ));
     }
     if let Some(at) = auth.find('@') {
         return Err(Error::invalid_url(
@@ -276,9 +292,7 @@ fn parse_authority(auth: &str, base: usize) -> Result<(&str, Option<u16>), Error
             ));
         };
         let host = &auth[..=close];
-        check_host(&host[1..close], base + 1, |b| {
-            b.is_ascii_hexdigit() || b == b':' || b == b'.'
-        })?;
+        check_ip_literal(&host[1..close], base + 1)?;
         match &auth[close + 1..] {
             "" => (host, None, 0),
             rest => match rest.strip_prefix(':') {
@@ -303,22 +317,56 @@ fn parse_authority(auth: &str, base: usize) -> Result<(&str, Option<u16>), Error
     if !host.starts_with('[') {
         check_host(host, base, |b| is_unreserved(b) || is_sub_delim(b))?;
     }
-    let port =
-        match port_text {
-            None | Some("") => None,
-            Some(p) => {
-                if let Some(i) = p.bytes().position(|b| !b.is_ascii_digit()) {
-                    return Err(Error::invalid_url(
-                        base + port_at + i,
-                        "the port must be decimal digits",
-                    ));
-                }
-                Some(p.parse::<u16>().map_err(|_| {
-                    Error::invalid_url(base + port_at, "the port is larger than 65535")
-                })?)
+    let port = match port_text {
+        None | Some("") => None,
+        Some(p) => {
+            if let Some(i) = p.bytes().position(|b| !b.is_ascii_digit()) {
+                return Err(Error::invalid_url(
+                    base + port_at + i,
+                    "the port must be decimal digits",
+                ));
             }
-        };
+            let port = p
+                .parse::<u16>()
+                .map_err(|_| Error::invalid_url(base + port_at, "the port is larger than 65535"))?;
+            // Port 0 is reserved (IANA); no request can reach it, so none can be
+            // signed for it. An empty port (RFC 3986 §3.2.3) means the default.
+            if port == 0 {
+                return Err(Error::invalid_url(
+                    base + port_at,
+                    "port 0 cannot be connected to",
+                ));
+            }
+            Some(port)
+        }
+    };
     Ok((host, port))
+}
+
+/// Checks the text between the brackets of an RFC 3986 §3.2.2 `IP-literal`,
+/// whose first byte is at `base`: it must be an `IPv6address`, which the
+/// standard library parses to the same grammar. A byte class alone lets
+/// `[]` or `[::1::2]` through, and a host the client cannot connect to is
+/// one whose signature nobody can check.
+fn check_ip_literal(text: &str, base: usize) -> Result<(), Error> {
+    // RFC 6874 zone ids (`%25eth0`) name an interface of the sender's
+    // machine: meaningless to the server, and left out of the Host header.
+    if let Some(at) = text.find('%') {
+        return Err(Error::invalid_url(
+            base + at,
+            "an IPv6 zone id ('%25...') names a local interface and cannot be signed; remove it",
+        ));
+    }
+    if text.starts_with(['v', 'V']) {
+        return Err(Error::invalid_url(
+            base,
+            "IPvFuture addresses ('[v1.x]') are not supported; only IPv6 addresses are",
+        ));
+    }
+    match text.parse::<Ipv6Addr>() {
+        Ok(_) => Ok(()),
+        Err(_) => Err(Error::invalid_url(base, "not an IPv6 address")),
+    }
 }
 
 fn check_host(host: &str, base: usize, allowed: impl Fn(u8) -> bool) -> Result<(), Error> {
@@ -336,6 +384,7 @@ fn check_host(host: &str, base: usize, allowed: impl Fn(u8) -> bool) -> Result<(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorKind;
 
     #[test]
     fn rejects_what_cannot_be_signed() {
@@ -359,6 +408,126 @@ mod tests {
         ] {
             let err = RequestUrl::parse(url).unwrap_err();
             assert_eq!(err.offset().map(|(_, at)| at), Some(offset), "{url}: {err}");
+        }
+    }
+
+    /// The kind and offset of the error `url` is refused with.
+    fn refusal(url: &str) -> ErrorKind {
+        match RequestUrl::parse(url) {
+            Ok(parsed) => panic!("{url} was accepted: {parsed:?}"),
+            Err(e) => e.kind().clone(),
+        }
+    }
+
+    #[test]
+    fn ipv6_literals_must_be_addresses() {
+        // `http://[` is 8 bytes, so the first byte inside the brackets is at 8.
+        for url in [
+            "http://[]/",
+            "http://[:::::::::]/",
+            "http://[1.2.3.4]/",
+            "http://[::1::2]/",
+            "http://[12345::1]/",
+            "http://[::1 ]/",
+            "http://[v1.x]/",
+        ] {
+            match refusal(url) {
+                ErrorKind::InvalidUrl { offset: 8, .. } => {}
+                other => panic!("{url}: {other:?}"),
+            }
+        }
+        match refusal("http://[v1.x]/") {
+            ErrorKind::InvalidUrl { reason, .. } => {
+                assert!(reason.contains("IPvFuture"), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // `http://[fe80::1` is 15 bytes: the zone id's `%` is at 15.
+        match refusal("http://[fe80::1%25eth0]/") {
+            ErrorKind::InvalidUrl {
+                offset: 15, reason, ..
+            } => {
+                assert!(reason.contains("zone"), "{reason}");
+            }
+            other => panic!("{other:?}"),
+        }
+        for (url, host, port) in [
+            ("http://[::1]:8080/x", "[::1]", Some(8080)),
+            ("http://[2001:db8::1]/", "[2001:db8::1]", None),
+            ("http://[2001:DB8::1]:/", "[2001:DB8::1]", None),
+            ("http://[::ffff:192.0.2.1]/", "[::ffff:192.0.2.1]", None),
+        ] {
+            let parsed = RequestUrl::parse(url).unwrap();
+            assert_eq!((parsed.host(), parsed.port()), (host, port), "{url}");
+        }
+    }
+
+    #[test]
+    fn port_zero_is_refused_on_both_paths() {
+        // `http://h:` is 9 bytes; `http://[::1]:` is 13.
+        for (url, offset) in [
+            ("http://h:0/", 9),
+            ("http://h:00000/", 9),
+            ("http://h:000000/", 9),
+            ("http://[::1]:0/", 13),
+        ] {
+            match refusal(url) {
+                ErrorKind::InvalidUrl {
+                    offset: at, reason, ..
+                } => {
+                    assert_eq!(at, offset, "{url}");
+                    assert!(reason.contains("port 0"), "{url}: {reason}");
+                }
+                other => panic!("{url}: {other:?}"),
+            }
+        }
+        assert_eq!(RequestUrl::parse("http://h:/").unwrap().port(), None);
+        assert_eq!(
+            RequestUrl::parse("http://h:00080/").unwrap().port(),
+            Some(80)
+        );
+    }
+
+    #[test]
+    fn a_backslash_in_the_authority_is_named() {
+        // `http://h` is 8 bytes, so the `\` is at 8 (the `@` at 9).
+        match refusal("http://h\\@evil/") {
+            ErrorKind::InvalidByte {
+                offset: 8,
+                byte: b'\\',
+                expected,
+                ..
+            } => {
+                assert!(expected.contains("browsers"), "{expected}");
+            }
+            other => panic!("{other:?}"),
+        }
+        match refusal("http://h\\evil/") {
+            ErrorKind::InvalidByte {
+                offset: 8,
+                byte: b'\\',
+                ..
+            } => {}
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn ipv6_authority_errors_point_at_the_byte() {
+        for (url, offset) in [
+            // h0 t1 t2 p3 :4 /5 /6 [7: the unclosed '[' itself.
+            ("http://[::1/", 7),
+            // [7 :8 :9 1(10) ](11) x(12): the byte after ']'.
+            ("http://[::1]x/", 12),
+            // ](11) :(12) 8(13) o(14): the first non-digit of the port.
+            ("http://[::1]:8o/", 14),
+            // :(12) 7(13): the port's first digit.
+            ("http://[::1]:70000/", 13),
+            // ](11) @(12): the '@' of user information.
+            ("http://[::1]@h/", 12),
+        ] {
+            let err = RequestUrl::parse(url).unwrap_err();
+            assert_eq!(err.offset(), Some((Part::Url, offset)), "{url}: {err}");
         }
     }
 
