@@ -7,6 +7,7 @@
 
 mod caret;
 mod codec;
+mod output;
 mod sign;
 
 use std::ffi::OsString;

@@ -1,0 +1,194 @@
+//! What `sign` prints: every stage as JSON or as a trace for people, and a
+//! curl command line; secrets shown only when asked for.
+
+use std::fmt::Write as _;
+
+use oauth1_signer::{percent_encode, RequestSpec, Trace};
+use serde::Serialize;
+
+use crate::caret::printable;
+use crate::{hex, Failure};
+
+/// What may be shown of the secret-bearing stages.
+pub(crate) struct Shown {
+    signing_key: Option<String>,
+    /// `None` when the signature is a PLAINTEXT one being hidden.
+    signature: Option<String>,
+    header: String,
+}
+
+const HIDDEN: &str =
+    "<hidden: the PLAINTEXT signature is the signing key; --show-secrets shows it>";
+
+impl Shown {
+    pub(crate) fn new(trace: &Trace, show_secrets: bool) -> Shown {
+        let plaintext = trace.signature.is_secret();
+        let signature = trace.signature.as_str();
+        if show_secrets || !plaintext {
+            return Shown {
+                signing_key: if show_secrets {
+                    trace.signing_key.as_ref().map(|k| k.expose().to_owned())
+                } else {
+                    None
+                },
+                signature: Some(signature.to_owned()),
+                header: trace.authorization_header.clone(),
+            };
+        }
+        let sent = format!(
+            "oauth_signature=\"{}\"",
+            percent_encode(signature.as_bytes())
+        );
+        Shown {
+            signing_key: None,
+            signature: None,
+            header: trace
+                .authorization_header
+                .replace(&sent, "oauth_signature=\"<hidden>\""),
+        }
+    }
+}
+
+/// A decoded name or value: a JSON string when it is UTF-8, `{"hex": ...}` when not.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Bytes<'a> {
+    Text(&'a str),
+    Binary { hex: String },
+}
+
+impl<'a> Bytes<'a> {
+    fn new(bytes: &'a [u8]) -> Bytes<'a> {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => Bytes::Text(s),
+            Err(_) => Bytes::Binary { hex: hex(bytes) },
+        }
+    }
+}
+
+/// Every stage as one JSON object, with the test vectors' field names, one
+/// collected pair per line.
+pub(crate) fn stages_json(trace: &Trace, shown: &Shown) -> Result<String, Failure> {
+    let json = |value: &dyn erased::Json| value.to_json().map_err(|e| Failure::Io(e.to_string()));
+    let mut out = String::from("{\n  \"collected_params\": [");
+    for (i, (name, value)) in trace.collected_params.iter().enumerate() {
+        let sep = if i == 0 { "" } else { "," };
+        let (name, value) = (json(&Bytes::new(name))?, json(&Bytes::new(value))?);
+        let _ = write!(out, "{sep}\n    [{name}, {value}]");
+    }
+    out.push_str("\n  ]");
+    let mut field = |name: &str, value: &str| -> Result<(), Failure> {
+        let _ = write!(out, ",\n  {}: {}", json(&name)?, json(&value)?);
+        Ok(())
+    };
+    field("normalized_params", &trace.normalized_params)?;
+    field("base_string_uri", &trace.base_string_uri)?;
+    field("base_string", &trace.base_string)?;
+    if let Some(key) = &shown.signing_key {
+        field("signing_key", key)?;
+    }
+    field("signature", shown.signature.as_deref().unwrap_or(HIDDEN))?;
+    field("authorization_header", &shown.header)?;
+    out.push_str("\n}\n");
+    Ok(out)
+}
+
+mod erased {
+    /// A value serde can write as compact JSON.
+    pub(super) trait Json {
+        fn to_json(&self) -> serde_json::Result<String>;
+    }
+
+    impl<T: serde::Serialize + ?Sized> Json for T {
+        fn to_json(&self) -> serde_json::Result<String> {
+            serde_json::to_string(self)
+        }
+    }
+}
+
+pub(crate) fn stages_text(spec: &RequestSpec, trace: &Trace, shown: &Shown) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "request:\n  {} {}", spec.method, spec.url);
+    if let Some(body) = &spec.form_body {
+        let _ = writeln!(out, "  (form body) {}", printable(body.as_bytes()));
+    }
+    out.push_str("\ncollected parameters (decoded; query, then oauth_*, then body):\n");
+    // Names are padded to line the values up, but only names up to MAX_PAD
+    // characters: a longer one is printed as it is (and a format width over
+    // 65535 would panic).
+    const MAX_PAD: usize = 40;
+    let width = trace
+        .collected_params
+        .iter()
+        .map(|(n, _)| printable(n).chars().count())
+        .filter(|&w| w <= MAX_PAD)
+        .max()
+        .unwrap_or(0);
+    for (name, value) in &trace.collected_params {
+        let _ = writeln!(out, "  {:<width$}  {}", printable(name), printable(value));
+    }
+    out.push_str("\nnormalized parameters (encoded, sorted; one per line, joined by '&'):\n");
+    for param in trace.normalized_params.split('&') {
+        let _ = writeln!(out, "  {param}");
+    }
+    let _ = writeln!(out, "\nbase string URI:\n  {}", trace.base_string_uri);
+    out.push_str(
+        "\nbase string (a line per '&' and per '%26'; joined, they are the signed bytes):\n",
+    );
+    for (i, part) in trace.base_string.splitn(3, '&').enumerate() {
+        let amp = if i == 0 { "" } else { "&" };
+        if i < 2 {
+            let _ = writeln!(out, "  {amp}{part}");
+            continue;
+        }
+        for (j, param) in part.split("%26").enumerate() {
+            let sep = if j == 0 { amp } else { "%26" };
+            let _ = writeln!(out, "  {sep}{param}");
+        }
+    }
+    out.push_str("\nsigning key:\n");
+    match (&shown.signing_key, &trace.signing_key) {
+        (Some(key), _) => {
+            let _ = writeln!(out, "  {key}");
+        }
+        (None, Some(_)) => out.push_str("  <hidden; --show-secrets shows it>\n"),
+        (None, None) => out.push_str("  (none: RSA signs with the private key)\n"),
+    }
+    let _ = writeln!(
+        out,
+        "\nsignature:\n  {}\n\nAuthorization header:\n  {}",
+        shown.signature.as_deref().unwrap_or(HIDDEN),
+        shown.header
+    );
+    out
+}
+
+/// A curl command line that sends exactly the signed request.
+pub(crate) fn curl_line(spec: &RequestSpec, header: &str) -> String {
+    // With -X HEAD curl waits for a body that never comes; -I sends a HEAD.
+    let method = if spec.method == "HEAD" {
+        "-I".to_owned()
+    } else {
+        format!("-X {}", shell_quote(&spec.method))
+    };
+    let mut line = format!(
+        "curl {method} -H {}",
+        shell_quote(&format!("Authorization: {header}"))
+    );
+    if let Some(body) = &spec.form_body {
+        let _ = write!(
+            line,
+            " -H {} --data-raw {}",
+            shell_quote("Content-Type: application/x-www-form-urlencoded"),
+            shell_quote(body)
+        );
+    }
+    // curl would otherwise resolve "/a/../b" to "/b", a path that was not signed.
+    let _ = writeln!(line, " --path-as-is {}", shell_quote(&spec.url));
+    line
+}
+
+/// One POSIX shell word: single-quoted, each `'` written as `'\''`.
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
