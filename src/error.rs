@@ -31,7 +31,7 @@ pub enum Part {
 }
 
 impl Part {
-    fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Part::Url => "URL",
             Part::FormBody => "form body",

@@ -402,6 +402,11 @@ mod tests {
             ("x\r\nX-Evil: 1", 1),
             ("\n", 0),
             ("t\x7f", 1),
+            // Outside printable ASCII: NEL, LINE SEPARATOR, and plain 'é'
+            // were written raw before (offsets are of their first byte).
+            ("a\u{85}b", 1),
+            ("\u{2028}", 0),
+            ("café", 3),
         ] {
             assert_eq!(
                 check_realm(realm).unwrap_err().offset(),

@@ -35,7 +35,7 @@ pub use params::{Normalized, Param, Params};
 pub use request::{is_form_urlencoded, OAuthRequest};
 pub use scan::is_unreserved;
 pub use sign::{key_string, Signature, SignatureMethod, SigningKey};
-pub use signed::{Signed, Trace};
+pub use signed::{Signed, Trace, Warning};
 pub use signer::Signer;
 pub use sink::Sink;
 pub use url::RequestUrl;

@@ -6,6 +6,7 @@
 use std::fmt;
 
 use crate::credentials::Secret;
+use crate::error::Part;
 use crate::header::{append_to_query, form_encode, header_string, pieces};
 use crate::sign::Signature;
 
@@ -85,6 +86,54 @@ pub struct Trace {
     pub signature: Signature,
     /// The `Authorization` header value.
     pub authorization_header: String,
+    /// What is signed correctly but is likely to make the other side compute
+    /// a different signature.
+    pub warnings: Vec<Warning>,
+}
+
+/// Something signed as RFC 5849 says that a provider may read otherwise: a
+/// likely cause of `401 Could not authenticate you` even though the
+/// signature is right. [`Signer::trace`](crate::Signer::trace) lists them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Warning {
+    /// A query or form-body parameter decodes to bytes that are not UTF-8
+    /// (such as `x=%E9`). They are signed as those bytes (RFC 5849 §3.6
+    /// encodes bytes), but servers that decode parameters as UTF-8 text,
+    /// oauthlib among them, sign something else and will not match.
+    #[non_exhaustive]
+    NotUtf8 {
+        /// The parameter's name, decoded (lossily, if the name itself is
+        /// not UTF-8).
+        name: String,
+        /// Whether the name (rather than the value) is not UTF-8.
+        in_name: bool,
+        /// [`Part::Url`] for the query, [`Part::FormBody`] for the body.
+        part: Part,
+    },
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Warning::NotUtf8 {
+                name,
+                in_name,
+                part,
+            } => write!(
+                f,
+                "the {} of parameter {name:?} in the {} decodes to bytes that are not UTF-8: \
+                 signed as those bytes, as RFC 5849 says, but a server that decodes parameters \
+                 as UTF-8 text (oauthlib does) will compute another signature",
+                if *in_name { "name" } else { "value" },
+                if *part == Part::Url {
+                    "query"
+                } else {
+                    part.as_str()
+                },
+            ),
+        }
+    }
 }
 
 impl fmt::Debug for Trace {

@@ -24,7 +24,7 @@ use crate::params::{Normalized, Param, Params, Piece};
 use crate::protocol::{Name, Own, Sent, Value};
 use crate::request::OAuthRequest;
 use crate::sign::{key_string, SignatureMethod, SigningKey};
-use crate::signed::{Signed, Trace};
+use crate::signed::{Signed, Trace, Warning};
 use crate::sink::decimal;
 use crate::url::RequestUrl;
 
@@ -259,6 +259,9 @@ impl Signer {
             // (sorted, as sent), the body's.
             let decoded = |p: &Param<'_>| (p.name().into_owned(), p.value().into_owned());
             let (query, body) = run.params.iter().as_slice().split_at(run.query_len);
+            let warnings = not_utf8(query, Part::Url)
+                .chain(not_utf8(body, Part::FormBody))
+                .collect();
             let collected_params = {
                 let protocol = run.sent(self.own())?;
                 query
@@ -294,6 +297,7 @@ impl Signer {
                 signing_key,
                 signature,
                 authorization_header,
+                warnings,
             })
         })
     }
@@ -422,6 +426,19 @@ impl<'a> Run<'a> {
             self.timestamp
         }
     }
+}
+
+/// A warning for each parameter whose name or value is not UTF-8.
+fn not_utf8<'p>(params: &'p [Param<'_>], part: Part) -> impl Iterator<Item = Warning> + 'p {
+    params.iter().filter_map(move |p| {
+        let (name, value) = (p.name(), p.value());
+        let in_name = std::str::from_utf8(&name).is_err();
+        (in_name || std::str::from_utf8(&value).is_err()).then(|| Warning::NotUtf8 {
+            name: String::from_utf8_lossy(&name).into_owned(),
+            in_name,
+            part,
+        })
+    })
 }
 
 /// The error for the first query or body parameter named `oauth_*`, with its
@@ -680,6 +697,35 @@ mod tests {
             .into_iter()
             .map(|(n, _)| n)
             .collect()
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_signed_and_warned_about() {
+        let request = OAuthRequest::post("https://h/?x=%E9&ok=%C3%A9").form_body(b"%FF=1&b=2");
+        let t = signer().trace(&request).unwrap();
+        // Signed as their bytes: %E9 and %FF, each encoded once more.
+        assert!(t.base_string.contains("x%3D%25E9"), "{}", t.base_string);
+        assert!(t.base_string.contains("%25FF%3D1"), "{}", t.base_string);
+        assert_eq!(
+            t.warnings,
+            [
+                Warning::NotUtf8 {
+                    name: "x".into(),
+                    in_name: false,
+                    part: Part::Url
+                },
+                Warning::NotUtf8 {
+                    name: "\u{FFFD}".into(),
+                    in_name: true,
+                    part: Part::FormBody
+                },
+            ]
+        );
+        assert!(t.warnings[0].to_string().contains("in the query"));
+        let clean = signer()
+            .trace(&OAuthRequest::get("https://h/?ok=%C3%A9"))
+            .unwrap();
+        assert!(clean.warnings.is_empty());
     }
 
     #[test]

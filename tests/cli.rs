@@ -1243,3 +1243,78 @@ fn curl_format_sends_the_path_as_is_and_head_with_dash_i() {
     );
     assert!(!out.stdout.contains("-X"), "{}", out.stdout);
 }
+
+#[test]
+fn a_pinned_nonce_or_timestamp_that_cannot_be_sent_is_refused() {
+    // RFC 5849 §3.3: a timestamp is a positive integer; a nonce is a random
+    // string, so never empty. Each was sent as given before.
+    let base = ["sign", "--consumer-key", "k", "--consumer-secret", "s"];
+    for (flag, value, want) in [
+        ("--timestamp", "12abc", "invalid oauth_timestamp"),
+        ("--timestamp", "-5", "invalid oauth_timestamp"),
+        ("--timestamp", "", "invalid oauth_timestamp"),
+        ("--timestamp", "0", "invalid oauth_timestamp"),
+        (
+            "--timestamp",
+            "12345678901234567890123456",
+            "invalid oauth_timestamp",
+        ),
+        ("--nonce", "", "invalid oauth_nonce"),
+    ] {
+        let flag_value = format!("{flag}={value}");
+        let out = oauth1(&[&base[..], &[&flag_value, "https://h/"]].concat());
+        assert_eq!(out.code, 2, "{flag} {value:?}: {}", out.stdout);
+        assert!(
+            out.stderr.contains(want),
+            "{flag} {value:?}: {}",
+            out.stderr
+        );
+        assert!(out.stdout.is_empty());
+    }
+    // Leading zeros are digits, sent as given.
+    let out = oauth1(&[&base[..], &["--timestamp", "0042", "https://h/"]].concat());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("oauth_timestamp=\"0042\""));
+}
+
+#[test]
+fn trace_and_json_warn_about_values_that_are_not_utf8() {
+    let base = [
+        "sign",
+        "--consumer-key",
+        "k",
+        "--consumer-secret",
+        "s",
+        "-d",
+        "x=%E9&y=%C3%A9",
+    ];
+    let trace = oauth1(&[&base[..], &["--format", "trace", "https://h/"]].concat());
+    assert_eq!(trace.code, 0, "{}", trace.stderr);
+    let warnings = trace
+        .stdout
+        .split("\nwarnings:\n")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        warnings.contains("\"x\"") && warnings.contains("not UTF-8") && !warnings.contains("\"y\""),
+        "{}",
+        trace.stdout
+    );
+    let json = oauth1(&[&base[..], &["--format", "json", "https://h/"]].concat());
+    let got: Value = serde_json::from_str(&json.stdout).unwrap();
+    let warnings = got["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0]
+        .as_str()
+        .unwrap()
+        .contains("\"x\" in the form body"));
+    let clean = oauth1(
+        &[
+            &base[..5],
+            &["-d", "y=%C3%A9", "--format", "json", "https://h/"],
+        ]
+        .concat(),
+    );
+    let got: Value = serde_json::from_str(&clean.stdout).unwrap();
+    assert_eq!(got["warnings"], json!([]));
+}

@@ -89,6 +89,8 @@ pub(crate) fn stages_json(trace: &Trace, shown: &Shown) -> Result<String, Failur
     }
     field("signature", shown.signature.as_deref().unwrap_or(HIDDEN))?;
     field("authorization_header", &shown.header)?;
+    let warnings: Vec<String> = trace.warnings.iter().map(ToString::to_string).collect();
+    let _ = write!(out, ",\n  \"warnings\": {}", json(&warnings)?);
     out.push_str("\n}\n");
     Ok(out)
 }
@@ -160,13 +162,19 @@ pub(crate) fn stages_text(spec: &RequestSpec, trace: &Trace, shown: &Shown) -> S
         shown.signature.as_deref().unwrap_or(HIDDEN),
         shown.header
     );
+    if !trace.warnings.is_empty() {
+        out.push_str("\nwarnings:\n");
+        for warning in &trace.warnings {
+            let _ = writeln!(out, "  {warning}");
+        }
+    }
     out
 }
 
 /// A curl command line that sends exactly the signed request.
 pub(crate) fn curl_line(spec: &RequestSpec, header: &str) -> String {
     // With -X HEAD curl waits for a body that never comes; -I sends a HEAD.
-    let method = if spec.method == "HEAD" {
+    let method = if spec.method.eq_ignore_ascii_case("HEAD") {
         "-I".to_owned()
     } else {
         format!("-X {}", shell_quote(&spec.method))
