@@ -1318,3 +1318,101 @@ fn trace_and_json_warn_about_values_that_are_not_utf8() {
     let got: Value = serde_json::from_str(&clean.stdout).unwrap();
     assert_eq!(got["warnings"], json!([]));
 }
+
+/// Runs a printed curl command with `sh`, curl's own output quiet, and
+/// returns the HTTP status and the body.
+fn run_curl(line: &str) -> (String, String) {
+    // The flags go right after `curl`; what is sent stays as printed.
+    let line = line.trim_end().replacen(
+        "curl ",
+        "curl -sS --max-time 10 -o /dev/stdout -w '\\n%{http_code}' ",
+        1,
+    );
+    let out = Command::new("sh").arg("-c").arg(&line).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (body, status) = stdout.rsplit_once('\n').unwrap_or(("", &stdout));
+    (status.to_owned(), body.to_owned())
+}
+
+#[test]
+fn printed_curl_commands_send_what_was_signed() {
+    use common::provider::{Provider, ACCESS_SECRET, ACCESS_TOKEN, CONSUMER_KEY, CONSUMER_SECRET};
+    let provider = Provider::start(&[]);
+    let sign = |extra: &[&str]| {
+        let creds = [
+            "sign",
+            "--format",
+            "curl",
+            "--consumer-key",
+            CONSUMER_KEY,
+            "--consumer-secret",
+            CONSUMER_SECRET,
+            "--token",
+            ACCESS_TOKEN,
+            "--token-secret",
+            ACCESS_SECRET,
+        ];
+        let out = oauth1(&[&creds[..], extra].concat());
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.stdout
+    };
+    let base = &provider.base;
+    // GET with a query; POST with a form body; a path with dot segments,
+    // which curl would have resolved without --path-as-is; HEAD, which curl
+    // would have waited on with -X HEAD.
+    for (extra, want_body) in [
+        (
+            vec![format!(
+                "{base}/1.1/statuses/home_timeline.json?count=2&since_id=12"
+            )],
+            "\"count\"",
+        ),
+        (
+            vec![
+                "-d".into(),
+                "status=Hello%20Ladies%20%2b%20Gentlemen".into(),
+                format!("{base}/1.1/statuses/update.json"),
+            ],
+            "Hello Ladies + Gentlemen",
+        ),
+        (
+            vec![format!("{base}/1.1/a/../b/./c.json?x=1")],
+            "/1.1/a/../b/./c.json",
+        ),
+        (
+            vec!["-X".into(), "HEAD".into(), format!("{base}/2/users/me")],
+            "",
+        ),
+    ] {
+        let args: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let line = sign(&args);
+        let (status, body) = run_curl(&line);
+        assert_eq!(status, "200", "{line}\n{body}");
+        assert!(body.contains(want_body), "{line}\n{body}");
+    }
+    // The provider really checks: the same command run twice is a replayed
+    // nonce, and a wrong secret does not verify.
+    let line = sign(&[&format!("{base}/2/users/me")]);
+    assert_eq!(run_curl(&line).0, "200");
+    assert_eq!(run_curl(&line).0, "401", "a replayed nonce was accepted");
+    let wrong = oauth1(&[
+        "sign",
+        "--format",
+        "curl",
+        "--consumer-key",
+        CONSUMER_KEY,
+        "--consumer-secret",
+        "not-the-secret",
+        "--token",
+        ACCESS_TOKEN,
+        "--token-secret",
+        ACCESS_SECRET,
+        &format!("{base}/2/users/me"),
+    ]);
+    assert_eq!(run_curl(&wrong.stdout).0, "401");
+    let log = provider.stop();
+    assert!(
+        !log.contains(ACCESS_SECRET) && !log.contains(CONSUMER_SECRET),
+        "{log}"
+    );
+}

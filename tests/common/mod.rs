@@ -22,6 +22,8 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod provider;
+
 use std::collections::BTreeSet;
 use std::fmt::Debug;
 use std::path::PathBuf;
