@@ -262,4 +262,32 @@ mod tests {
             &ErrorKind::Empty { part: Part::Method }
         );
     }
+
+    #[test]
+    fn method_and_host_are_recased_even_when_every_byte_changes() {
+        // §3.4.1.1: the method upper-cased; §3.4.1.2: the host lower-cased.
+        // Every byte of "get" and "HOST" changes case, none needs an escape.
+        for (method, url, want) in [
+            ("get", "http://HOST/", "GET&http%3A%2F%2Fhost%2F&"),
+            (
+                "post",
+                "https://Api.X.com/a",
+                "POST&https%3A%2F%2Fapi.x.com%2Fa&",
+            ),
+            ("GET", "http://host/", "GET&http%3A%2F%2Fhost%2F&"),
+            (
+                "m-search",
+                "http://h.example/",
+                "M-SEARCH&http%3A%2F%2Fh.example%2F&",
+            ),
+            ("x!y", "http://h/", "X%21Y&http%3A%2F%2Fh%2F&"),
+        ] {
+            let mut p = crate::Params::new();
+            let base =
+                BaseString::new(method, base_string_uri(url).unwrap(), p.normalize()).unwrap();
+            assert_eq!(base.to_string(), want, "{method} {url}");
+        }
+        assert_eq!(uri("http://HOST/"), "http://host/");
+        assert_eq!(encoded("http://HOST/"), "http%3A%2F%2Fhost%2F");
+    }
 }

@@ -141,3 +141,22 @@ impl Credentials {
         &self.token_secret
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_shows_the_key_and_token_but_not_the_secrets() {
+        let c = Credentials::new("ck-PUBLIC", "cs-SECRET").with_token("tk-PUBLIC", "ts-SECRET");
+        assert_eq!(
+            format!("{c:?}"),
+            "Credentials { consumer_key: \"ck-PUBLIC\", consumer_secret: Secret(<redacted>), \
+             token: Some(\"tk-PUBLIC\"), token_secret: Secret(<redacted>) }"
+        );
+        let c = Credentials::new("ck", "cs-SECRET").with_token_secret("ts-SECRET");
+        assert_eq!(c.token(), None);
+        assert_eq!(c.token_secret().expose(), "ts-SECRET");
+        assert!(!format!("{c:?}").contains("SECRET"));
+    }
+}

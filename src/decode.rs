@@ -349,4 +349,31 @@ mod tests {
         assert!(!d.is_text());
         assert!(percent_decode(b"%E2%98%83").unwrap().is_text());
     }
+
+    #[test]
+    fn debug_shows_the_decoded_bytes() {
+        assert_eq!(
+            format!("{:?}", form_decode(b"screen+name%3Djack").unwrap()),
+            r#"Text("screen name=jack")"#
+        );
+        assert_eq!(
+            format!("{:?}", percent_decode(b"a%FF%0A").unwrap()),
+            r#"Binary(a\xff\n)"#
+        );
+    }
+
+    #[test]
+    fn size_hint_bounds_the_decoded_length() {
+        // Each decoded byte takes one to three input bytes: 0 for "", 2 for
+        // "%41%42", 3 for "a+b", 4 for "%41bcd".
+        for (input, n) in [(&b""[..], 0), (b"%41%42", 2), (b"a+b", 3), (b"%41bcd", 4)] {
+            let it = DecodeBytes::new(input, true);
+            let (lo, hi) = it.size_hint();
+            assert_eq!(it.count(), n);
+            assert!(
+                lo <= n && hi.is_some_and(|hi| n <= hi),
+                "{input:?}: {lo} {hi:?}"
+            );
+        }
+    }
 }

@@ -427,4 +427,18 @@ mod tests {
         assert_eq!(percent_encode(&input).to_string(), want);
         assert_eq!(percent_encode(&input).len(), want.len());
     }
+
+    #[test]
+    fn length_and_emptiness_count_the_encoded_bytes() {
+        assert!(percent_encode(b"").is_empty());
+        assert_eq!(percent_encode(b"").len(), 0);
+        assert_eq!(percent_encode(b"").to_string(), "");
+        // One unreserved byte stays one byte; a reserved one becomes three.
+        for (input, len) in [(&b"a"[..], 1), (b" ", 3), (b"\0", 3), (b"a b~", 6)] {
+            let enc = percent_encode(input);
+            assert!(!enc.is_empty(), "{input:?}");
+            assert_eq!(enc.len(), len, "{input:?}");
+            assert_eq!(enc.to_string().len(), len, "{input:?}");
+        }
+    }
 }

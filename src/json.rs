@@ -684,4 +684,37 @@ mod tests {
             "{shown}"
         );
     }
+
+    #[test]
+    fn debug_shows_every_field_that_is_not_secret() {
+        let spec = RequestSpec::from_json(
+            r#"{"method": "POST", "url": "https://h/p?q=1", "form_body": "b=2",
+                "consumer_key": "ck-PUBLIC", "consumer_secret": "cs-SECRET",
+                "token": "tk-PUBLIC", "token_secret": "ts-SECRET",
+                "signature_method": "HMAC-SHA256", "timestamp": "17", "nonce": "n0",
+                "version": "1.0", "callback": "oob", "verifier": "v9", "realm": "R",
+                "extra_oauth_params": [["oauth_body_hash", "bh"]]}"#,
+        )
+        .unwrap();
+        let shown = format!("{spec:?}");
+        for want in [
+            "method: \"POST\"",
+            "url: \"https://h/p?q=1\"",
+            "form_body: Some(\"b=2\")",
+            "consumer_key: \"ck-PUBLIC\"",
+            "token: Some(\"tk-PUBLIC\")",
+            "signature_method: Some(\"HMAC-SHA256\")",
+            "timestamp: Some(\"17\")",
+            "nonce: Some(\"n0\")",
+            "version: true",
+            "callback: Some(\"oob\")",
+            "verifier: Some(\"v9\")",
+            "realm: Some(\"R\")",
+            "extra_oauth_params: [(\"oauth_body_hash\", \"bh\")]",
+            "rsa_private_key: None",
+        ] {
+            assert!(shown.contains(want), "{want}: {shown}");
+        }
+        assert!(!shown.contains("SECRET"), "{shown}");
+    }
 }

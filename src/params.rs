@@ -750,4 +750,186 @@ mod tests {
         p.extend_form(body.as_bytes()).unwrap();
         assert_eq!(p.normalize().to_string(), format!("v={}", "A".repeat(300)));
     }
+
+    /// The naive reference: encode both, compare the strings.
+    fn naive_cmp(a: &[u8], b: &[u8]) -> Ordering {
+        percent_encode(a)
+            .to_string()
+            .cmp(&percent_encode(b).to_string())
+    }
+
+    #[test]
+    fn long_shared_prefixes_sort_as_their_encodings() {
+        // Unreserved, reserved and non-ASCII bytes, so that every kind of
+        // text (clean, raw, form) is compared.
+        let prefix: Vec<u8> = b"1234567890abcdefghij_KLMNOPQRSTUVW.xyz~-0123456789"
+            .iter()
+            .copied()
+            .chain([b' ', b'!', 0xC3, 0xA9])
+            .collect();
+        let others = [b'0', b'1', b'9', b'A', b'a', b'~', b' ', b'%', b'+', 0xFF];
+        for len in [
+            0,
+            1,
+            7,
+            8,
+            9,
+            15,
+            16,
+            17,
+            23,
+            24,
+            25,
+            31,
+            32,
+            33,
+            40,
+            prefix.len(),
+        ] {
+            let base = &prefix[..len];
+            for at in 0..=len {
+                for &x in &others {
+                    for &y in &others {
+                        // Equal up to `at`, then x against y, then the rest.
+                        let mut a = base.to_vec();
+                        let mut b = base.to_vec();
+                        a.truncate(at);
+                        b.truncate(at);
+                        a.push(x);
+                        b.push(y);
+                        a.extend_from_slice(&base[at..]);
+                        b.extend_from_slice(&base[at..]);
+                        let want = naive_cmp(&a, &b);
+                        assert_eq!(cmp_encoded(&a, &b), want, "{a:?} {b:?}");
+                        let naive_at = a.iter().zip(&b).position(|(p, q)| p != q);
+                        assert_eq!(mismatch(&a, &b), naive_at, "{a:?} {b:?}");
+                    }
+                }
+                // One a prefix of the other.
+                let (short, long) = (&base[..at], base);
+                assert_eq!(cmp_encoded(short, long), naive_cmp(short, long));
+                assert_eq!(cmp_encoded(long, short), naive_cmp(long, short));
+                assert_eq!(mismatch(short, long), None);
+            }
+        }
+    }
+
+    #[test]
+    fn form_names_and_values_sharing_long_prefixes_normalise_in_encoded_order() {
+        // Values of unreserved bytes only are copied, not decoded: the word
+        // at a time comparison decides their order.
+        assert_eq!(
+            normalized("ids=1234567890123459&ids=1234567890123451"),
+            "ids=1234567890123451&ids=1234567890123459"
+        );
+        for len in [8, 9, 15, 16, 17, 24, 25, 33] {
+            let prefix = "x".repeat(len);
+            // Names: "x..xb" after "x..xa"; a space (encoded "%20") before "a".
+            assert_eq!(
+                normalized(&format!("{prefix}b=1&{prefix}a=2&{prefix}+=3")),
+                format!("{prefix}%20=3&{prefix}a=2&{prefix}b=1")
+            );
+            // Values, every kind of text: clean, escaped, and a '+'.
+            assert_eq!(
+                normalized(&format!(
+                    "v={prefix}9&v={prefix}1&v={prefix}%21&v={prefix}+&v={prefix}"
+                )),
+                format!("v={prefix}&v={prefix}%20&v={prefix}%21&v={prefix}1&v={prefix}9")
+            );
+        }
+    }
+
+    #[test]
+    fn malformed_escapes_at_the_start_of_a_segment_are_refused_where_they_are() {
+        // Offsets counted by hand: `a=1&` is four bytes, `a=1&b=` six.
+        for (input, offset, found) in [
+            ("a=1&%zz=1", 4, "%zz"),
+            ("%zz=1", 0, "%zz"),
+            ("a=1&b=%z", 6, "%z"),
+            ("%=1", 0, "%"),
+            ("a=%", 2, "%"),
+            ("x&a%2=1", 3, "%2"),
+            ("&&a=1&&b=%1&", 9, "%1"),
+        ] {
+            for (part, base) in [(Part::FormBody, 0), (Part::Url, 30)] {
+                let mut p = Params::new();
+                let err = p.extend_encoded(input.as_bytes(), part, base).unwrap_err();
+                assert_eq!(
+                    err.kind(),
+                    &crate::ErrorKind::MalformedEscape {
+                        part,
+                        offset: base + offset,
+                        found: found.into()
+                    },
+                    "{input}"
+                );
+            }
+            let mut p = Params::new();
+            assert_eq!(
+                p.extend_query(input).unwrap_err().offset(),
+                Some((Part::Url, offset))
+            );
+            assert_eq!(
+                p.extend_form(input.as_bytes()).unwrap_err().offset(),
+                Some((Part::FormBody, offset))
+            );
+        }
+    }
+
+    #[test]
+    fn contains_and_is_empty_look_at_the_decoded_names() {
+        let mut p = Params::new();
+        assert!(p.is_empty());
+        assert!(!p.contains(b"a"));
+        p.extend_form(b"a%5Fb=1&c+d=2&e").unwrap();
+        assert!(!p.is_empty());
+        assert_eq!(p.len(), 3);
+        for name in [&b"a_b"[..], b"c d", b"e"] {
+            assert!(p.contains(name), "{name:?}");
+        }
+        for name in [&b"a%5Fb"[..], b"c+d", b"a", b"1", b""] {
+            assert!(!p.contains(name), "{name:?}");
+        }
+        let mut q = Params::new();
+        q.push("k", "v");
+        assert!(!q.is_empty());
+        assert!(q.contains(b"k"));
+        assert!(!q.contains(b"v"));
+    }
+
+    #[test]
+    fn normalised_parameters_are_written_once_and_twice_encoded() {
+        let mut p = Params::new();
+        p.extend_form(b"b=%2F+x&a=~1&c").unwrap();
+        p.push("a", "é");
+        let n = p.normalize();
+        let mut once = String::new();
+        n.write_to(&mut once);
+        // "é" is C3 A9; %C3 sorts before "~" (every escape before every
+        // unreserved byte).
+        assert_eq!(once, "a=%C3%A9&a=~1&b=%2F%20x&c=");
+        let mut twice = Vec::new();
+        n.write_encoded(&mut twice);
+        assert_eq!(
+            String::from_utf8(twice).unwrap(),
+            "a%3D%25C3%25A9%26a%3D~1%26b%3D%252F%2520x%26c%3D"
+        );
+        assert_eq!(n.iter().count(), 4);
+    }
+
+    #[test]
+    fn debug_shows_names_and_values() {
+        let mut p = Params::new();
+        p.extend_form(b"screen+name=jack&count=%FF").unwrap();
+        let first = *p.iter().next().unwrap();
+        assert_eq!(format!("{first:?}"), r#"("screen name", "jack")"#);
+        assert_eq!(
+            format!("{p:?}"),
+            r#"[("screen name", "jack"), ("count", "\\xff")]"#
+        );
+        assert_eq!(
+            format!("{:?}", p.normalize()),
+            r#"Normalized("count=%FF&screen%20name=jack")"#
+        );
+    }
 }

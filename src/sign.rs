@@ -288,30 +288,19 @@ impl SigningKey {
     /// Reads a PEM private key, PKCS#8 (`BEGIN PRIVATE KEY`) or PKCS#1
     /// (`BEGIN RSA PRIVATE KEY`), for `RSA-SHA1` or `RSA-SHA256`.
     ///
+    /// It reads what OpenSSL and Python's `cryptography` read: a UTF-8 byte
+    /// order mark, text before the block (such as `Bag Attributes`),
+    /// whitespace around lines, CRLF line ends, lines of any width, other
+    /// blocks before or after (a certificate kept in the same file).
+    ///
     /// # Errors
-    /// [`ErrorKind::InvalidKey`] if the PEM holds no RSA private key.
+    /// [`ErrorKind::InvalidKey`] if the PEM holds no RSA private key, naming
+    /// what it holds instead: an encrypted key (with the command that
+    /// decrypts it), a public key, a certificate, another algorithm's key, a
+    /// block without its `END` line, or a body that is not base64 or not a key.
     #[cfg(feature = "rsa")]
     pub fn rsa_pem(method: SignatureMethod, pem: &str) -> Result<SigningKey, Error> {
-        use rsa::pkcs1::DecodeRsaPrivateKey;
-        use rsa::pkcs8::DecodePrivateKey;
-        if !pem.contains("-----BEGIN ") {
-            return Err(Error::new(ErrorKind::InvalidKey {
-                reason: "no PEM block found (expected -----BEGIN PRIVATE KEY----- \
-                         or -----BEGIN RSA PRIVATE KEY-----)"
-                    .into(),
-            }));
-        }
-        let key = if pem.contains("BEGIN RSA PRIVATE KEY") {
-            rsa::PrivateKey::from_pkcs1_pem(pem).map_err(|e| e.to_string())
-        } else {
-            rsa::PrivateKey::from_pkcs8_pem(pem).map_err(|e| e.to_string())
-        }
-        .map_err(|reason| {
-            Error::new(ErrorKind::InvalidKey {
-                reason: format!("not a PEM RSA private key (PKCS#1 or PKCS#8): {reason}"),
-            })
-        })?;
-        SigningKey::rsa(method, key)
+        SigningKey::rsa(method, pem::read_rsa_private_key(pem)?)
     }
 
     /// The signature method this key is for.
@@ -326,6 +315,22 @@ impl SigningKey {
             #[cfg(feature = "rsa")]
             Key::Rsa(_, true) => SignatureMethod::RsaSha256,
         }
+    }
+
+    /// The size in bits of an RSA key's modulus (1024, 2048...); `None` for
+    /// the other methods.
+    ///
+    /// RSA keys under 2048 bits are too weak to sign with (NIST SP 800-131A
+    /// has disallowed them since 2014). The library signs with them all the
+    /// same, since a server may still ask for one; a caller that can warn
+    /// should, when this is below 2048.
+    pub fn rsa_bits(&self) -> Option<usize> {
+        #[cfg(feature = "rsa")]
+        if let Key::Rsa(key, _) = &self.inner {
+            use rsa::traits::PublicKeyParts as _;
+            return Some(key.n().bit_width() as usize);
+        }
+        None
     }
 
     /// Starts a signature: a [`Sink`] to stream the base string into.
@@ -452,6 +457,209 @@ where
     })
 }
 
+/// Reading an RSA private key from PEM text ([RFC 7468]).
+///
+/// `pem-rfc7468`, under the `rsa` crate's own PEM readers, is strict: one
+/// block, nothing but one line end after it, lines of exactly 64 columns. Key
+/// files met in practice are not: a BOM from a Windows editor, a blank line at
+/// the end, CRLF, text before the block, a certificate in the same file. So
+/// the blocks are found here, the body's base64 decoded here, and only the DER
+/// is handed to `rsa`. Every other label gets an error that names it.
+///
+/// [RFC 7468]: https://www.rfc-editor.org/rfc/rfc7468
+#[cfg(feature = "rsa")]
+mod pem {
+    use base64::engine::general_purpose::STANDARD;
+    use base64::Engine as _;
+    use rsa::pkcs1::DecodeRsaPrivateKey as _;
+    use rsa::pkcs8::DecodePrivateKey as _;
+    use zeroize::Zeroizing;
+
+    use crate::error::{Error, ErrorKind};
+
+    const EXPECTED: &str =
+        "expected -----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY-----";
+
+    /// One PEM block: its label, whether its headers say it is encrypted
+    /// (the legacy `Proc-Type: 4,ENCRYPTED` of PKCS#1), and its body.
+    struct Block<'a> {
+        label: &'a str,
+        encrypted: bool,
+        /// The base64 lines, joined; secret for a private key.
+        body: Zeroizing<String>,
+        /// The 1-based line of the first body line that is not base64.
+        bad_line: Option<usize>,
+    }
+
+    fn invalid(reason: String) -> Error {
+        Error::new(ErrorKind::InvalidKey { reason })
+    }
+
+    /// The blocks of `text`, in order; an error for a block left open.
+    fn blocks(text: &str) -> Result<Vec<Block<'_>>, Error> {
+        let mut blocks = Vec::new();
+        let mut open: Option<Block<'_>> = None;
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            match open.as_mut() {
+                None => {
+                    if let Some(label) = line
+                        .strip_prefix("-----BEGIN ")
+                        .and_then(|l| l.strip_suffix("-----"))
+                    {
+                        open = Some(Block {
+                            label,
+                            encrypted: false,
+                            body: Zeroizing::new(String::new()),
+                            bad_line: None,
+                        });
+                    }
+                }
+                Some(block) => {
+                    if line.starts_with("-----BEGIN ") {
+                        return Err(unclosed(block.label));
+                    }
+                    if let Some(label) = line
+                        .strip_prefix("-----END ")
+                        .and_then(|l| l.strip_suffix("-----"))
+                    {
+                        if label != block.label {
+                            return Err(invalid(format!(
+                                "-----BEGIN {}----- is closed by -----END {label}----- \
+                                 on line {}",
+                                block.label,
+                                i + 1
+                            )));
+                        }
+                        blocks.extend(open.take());
+                    } else if let Some((name, value)) = line.split_once(':') {
+                        // RFC 1421 headers, before the body.
+                        if name.trim() == "Proc-Type" && value.contains("ENCRYPTED") {
+                            block.encrypted = true;
+                        }
+                    } else if line.bytes().all(is_base64) {
+                        block.body.push_str(line);
+                    } else if block.bad_line.is_none() {
+                        block.bad_line = Some(i + 1);
+                    }
+                }
+            }
+        }
+        match open {
+            Some(block) => Err(unclosed(block.label)),
+            None => Ok(blocks),
+        }
+    }
+
+    fn unclosed(label: &str) -> Error {
+        invalid(format!(
+            "-----BEGIN {label}----- has no -----END {label}----- line after it"
+        ))
+    }
+
+    fn is_base64(b: u8) -> bool {
+        b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')
+    }
+
+    /// Why a block that holds no RSA private key cannot be used.
+    fn not_a_private_key(label: &str) -> String {
+        match label {
+            "ENCRYPTED PRIVATE KEY" => "encrypted keys are not supported; decrypt it with \
+                 `openssl pkcs8 -in key.pem -out plain.pem`"
+                .into(),
+            "PUBLIC KEY" | "RSA PUBLIC KEY" => format!(
+                "this is a public key (-----BEGIN {label}-----); signing needs the private key \
+                 ({EXPECTED})"
+            ),
+            "CERTIFICATE" | "TRUSTED CERTIFICATE" | "X509 CERTIFICATE" => format!(
+                "this is a certificate (-----BEGIN {label}-----), which holds only the public \
+                 key; signing needs the private key ({EXPECTED})"
+            ),
+            "OPENSSH PRIVATE KEY" => "an OpenSSH private key is not read here; convert a copy \
+                 with `ssh-keygen -p -m PKCS8 -f copy-of-key`, which rewrites it as \
+                 -----BEGIN PRIVATE KEY-----"
+                .into(),
+            "EC PRIVATE KEY" | "DSA PRIVATE KEY" => format!(
+                "this is not an RSA key (-----BEGIN {label}-----); RSA-SHA1 and RSA-SHA256 \
+                 need an RSA private key"
+            ),
+            _ => format!("a PEM block labelled {label:?} is not a private key ({EXPECTED})"),
+        }
+    }
+
+    /// The name of a PKCS#8 key's algorithm that is not RSA, for the error.
+    fn algorithm_name(der: &[u8]) -> Option<String> {
+        const RSA: &str = "1.2.840.113549.1.1.1";
+        let info = rsa::pkcs8::PrivateKeyInfoRef::try_from(der).ok()?;
+        let oid = info.algorithm.oid.to_string();
+        let name = match oid.as_str() {
+            RSA => return None,
+            "1.2.840.10045.2.1" => "EC",
+            "1.3.101.112" => "Ed25519",
+            "1.3.101.113" => "Ed448",
+            "1.3.101.110" => "X25519",
+            "1.2.840.10040.4.1" => "DSA",
+            "1.2.840.113549.1.1.10" => "RSASSA-PSS",
+            _ => "",
+        };
+        Some(if name.is_empty() {
+            format!("algorithm {oid}")
+        } else {
+            format!("{name} (algorithm {oid})")
+        })
+    }
+
+    /// The RSA private key in `pem`: the first block labelled `PRIVATE KEY`
+    /// or `RSA PRIVATE KEY`.
+    pub(super) fn read_rsa_private_key(pem: &str) -> Result<rsa::PrivateKey, Error> {
+        let text = pem.strip_prefix('\u{FEFF}').unwrap_or(pem);
+        let blocks = blocks(text)?;
+        let Some(block) = blocks
+            .iter()
+            .find(|b| matches!(b.label, "PRIVATE KEY" | "RSA PRIVATE KEY"))
+        else {
+            return Err(invalid(match blocks.first() {
+                Some(block) => not_a_private_key(block.label),
+                None => format!("no PEM block found ({EXPECTED})"),
+            }));
+        };
+        if block.encrypted {
+            return Err(invalid(
+                "encrypted keys are not supported; decrypt it with \
+                 `openssl rsa -in key.pem -out plain.pem`"
+                    .into(),
+            ));
+        }
+        if let Some(line) = block.bad_line {
+            return Err(invalid(format!(
+                "line {line} of the -----BEGIN {}----- block is not base64",
+                block.label
+            )));
+        }
+        let der = Zeroizing::new(STANDARD.decode(block.body.as_bytes()).map_err(|_| {
+            invalid(format!(
+                "the body of the -----BEGIN {}----- block is not valid base64 \
+                 (cut short, or padding in the middle?)",
+                block.label
+            ))
+        })?);
+        if block.label == "RSA PRIVATE KEY" {
+            rsa::PrivateKey::from_pkcs1_der(&der)
+                .map_err(|e| invalid(format!("not a PKCS#1 RSA private key: {e}")))
+        } else {
+            rsa::PrivateKey::from_pkcs8_der(&der).map_err(|e| {
+                invalid(match algorithm_name(&der) {
+                    Some(name) => format!(
+                        "this is a PKCS#8 key for {name}, not RSA; RSA-SHA1 and \
+                         RSA-SHA256 need an RSA private key"
+                    ),
+                    None => format!("not a PKCS#8 RSA private key: {e}"),
+                })
+            })
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -498,5 +706,243 @@ mod tests {
         let e = SigningKey::rsa_pem(SignatureMethod::HmacSha1, pem).unwrap_err();
         assert!(e.to_string().contains("not HMAC-SHA1"), "{e}");
         assert!(SigningKey::rsa_pem(SignatureMethod::RsaSha256, pem).is_ok());
+    }
+
+    #[cfg(feature = "rsa")]
+    const PKCS8: &str = include_str!("../fixtures/keys/oauth_net_testcases_rsa_pkcs8.pem");
+    #[cfg(feature = "rsa")]
+    const PKCS1: &str = include_str!("../fixtures/keys/oauthlib_tests_rsa_pkcs1.pem");
+
+    /// RSA-SHA1 of `bs` with each test key, from Python `cryptography` 48
+    /// (`key.sign(b"bs", padding.PKCS1v15(), hashes.SHA1())`).
+    #[cfg(feature = "rsa")]
+    const SIGNED_BS: [(&str, &str); 2] = [
+        (
+            PKCS8,
+            "guOBIdus7wpsSR5hDxR5H5BREasDTnYKsG3s8gq0VcIKSBDldMBu4TbZdthOndmw1Q7vRw8gpyZ1M/islww\
+             SuXiWCAMuUnpfpzqXrI1XlVjZLk4jyNFi0paZm4ZPh4123rcA34WouHlPnyTuaD7YuI9ZFkrkMyBSnPJrr2UflVo=",
+        ),
+        (
+            PKCS1,
+            "n/8ZUeinTVEcz5HzLP2yDTnCsCy/Vd6ZYSaocHndHhKTNTQPyOEKQLEDndfJ5jc2nZSAleS9NzMuBY9TYVo\
+             brLRAfk/AQIr+VQvd6+T14wi62+aNFWVXuaRwa+Ao0vDya2iDhu3koqakbDg/0jKRnc2F902oyRnbAurRXHXeNdw=",
+        ),
+    ];
+
+    #[cfg(feature = "rsa")]
+    fn pem_error(pem: &str) -> String {
+        SigningKey::rsa_pem(SignatureMethod::RsaSha1, pem)
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[cfg(feature = "rsa")]
+    #[test]
+    fn the_oauth_net_rsa_vector_is_reproduced() {
+        // oauth.net TestCases, RSA-SHA1 (the published base string and signature).
+        let key = SigningKey::rsa_pem(SignatureMethod::RsaSha1, PKCS8).unwrap();
+        let base = "GET&http%3A%2F%2Fphotos.example.net%2Fphotos&file%3Dvacaction.jpg\
+                    %26oauth_consumer_key%3Ddpf43f3p2l4k3l03%26oauth_nonce%3D13917289812797014437\
+                    %26oauth_signature_method%3DRSA-SHA1%26oauth_timestamp%3D1196666512\
+                    %26oauth_version%3D1.0%26size%3Doriginal";
+        assert_eq!(
+            key.sign_bytes(base.as_bytes()).unwrap().as_str(),
+            "jvTp/wX1TYtByB1m+Pbyo0lnCOLIsyGCH7wke8AUs3BpnwZJtAuEJkvQL2/9n4s5wUmUl4aCI4BwpraNx4Rt\
+             EXMe5qg5T1LVTGliMRpKasKsW//e+RinhejgCuzoH26dyF8iY2ZZ/5D1ilgeijhV/vBka5twt399mXwaYdCwFYE="
+        );
+        assert_eq!(key.method(), SignatureMethod::RsaSha1);
+    }
+
+    #[cfg(feature = "rsa")]
+    #[test]
+    fn pem_keys_are_read_as_openssl_and_python_read_them() {
+        let cert = include_str!("../fixtures/keys/oauth_net_testcases_rsa.cert");
+        for (pem, want) in SIGNED_BS {
+            // The body on one line, and at 76 columns (both read by OpenSSL).
+            let begin_end: Vec<&str> = pem.lines().filter(|l| l.starts_with("-----")).collect();
+            let body: String = pem.lines().filter(|l| !l.starts_with("-----")).collect();
+            let one_line = format!("{}\n{body}\n{}\n", begin_end[0], begin_end[1]);
+            let at_76: Vec<&str> = body
+                .as_bytes()
+                .chunks(76)
+                .map(|c| std::str::from_utf8(c).unwrap())
+                .collect();
+            let at_76 = format!("{}\n{}\n{}", begin_end[0], at_76.join("\n"), begin_end[1]);
+            let variants = [
+                pem.to_owned(),
+                pem.trim_end().to_owned(),
+                format!("{pem}\n\n"),
+                format!("{pem}  \t\n"),
+                format!("\u{FEFF}{pem}"),
+                pem.replace('\n', "\r\n"),
+                format!("\u{FEFF}{}\r\n\r\n", pem.replace('\n', "\r\n")),
+                format!("\n  {}", pem.replace('\n', "  \n  ")),
+                format!("Bag Attributes\n    localKeyID: 01 00\n{pem}"),
+                format!("{cert}\n{pem}"),
+                format!("{pem}\n{cert}\n"),
+                one_line,
+                at_76,
+            ];
+            for variant in &variants {
+                let key = SigningKey::rsa_pem(SignatureMethod::RsaSha1, variant)
+                    .unwrap_or_else(|e| panic!("{e}: {variant:?}"));
+                assert_eq!(key.sign_bytes(b"bs").unwrap().as_str(), want, "{variant:?}");
+            }
+        }
+    }
+
+    #[cfg(feature = "rsa")]
+    #[test]
+    fn pem_errors_name_the_real_cause() {
+        let encrypted = include_str!("../fixtures/keys/encrypted_pkcs8.pem");
+        let e = pem_error(encrypted);
+        assert_eq!(
+            e,
+            "invalid private key: encrypted keys are not supported; decrypt it with \
+             `openssl pkcs8 -in key.pem -out plain.pem`"
+        );
+        assert_eq!(pem_error(&format!("\u{FEFF}{encrypted}\r\n")), e);
+        // The legacy encryption of PKCS#1 (RFC 1421 headers).
+        let legacy = PKCS1.replacen(
+            "KEY-----\n",
+            "KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: DES-EDE3-CBC,333A97811ADBD29F\n\n",
+            1,
+        );
+        assert!(
+            pem_error(&legacy).contains("decrypt it with `openssl rsa -in key.pem -out plain.pem`"),
+            "{legacy}"
+        );
+
+        // From `openssl pkey -pubout` of the oauth.net key.
+        let public = "-----BEGIN PUBLIC KEY-----
+MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQC0YjCwIfYoprq/FQO6lb3asXrx
+LlJFuCvtinTF5p0GxvQGu5O3gYytUvtC2JlYzypSRjVxwxrsuRcP3e641SdASwfr
+mzyvIgP08N4S0IFzEURkV1wp/IpH7kH41EtbmUmrXSwfNZsnQRE5SYSOhh+LcK2w
+yQkdgcMv11l4KoBkcwIDAQAB
+-----END PUBLIC KEY-----
+";
+        let e = pem_error(public);
+        assert!(
+            e.contains("this is a public key (-----BEGIN PUBLIC KEY-----)"),
+            "{e}"
+        );
+        assert!(e.contains("signing needs the private key"), "{e}");
+        let e = pem_error(&public.replace("PUBLIC", "RSA PUBLIC"));
+        assert!(
+            e.contains("public key (-----BEGIN RSA PUBLIC KEY-----)"),
+            "{e}"
+        );
+        let cert = include_str!("../fixtures/keys/oauth_net_testcases_rsa.cert");
+        let e = pem_error(cert);
+        assert!(
+            e.contains("this is a certificate (-----BEGIN CERTIFICATE-----)"),
+            "{e}"
+        );
+        assert!(e.contains("holds only the public key"), "{e}");
+
+        // `openssl genpkey -algorithm ed25519`, a throwaway key.
+        let ed25519 = "-----BEGIN PRIVATE KEY-----
+MC4CAQAwBQYDK2VwBCIEIJjKa4fgnkupAm0mzwsVefuHWaCuoDIqrtp5X8NHoPQz
+-----END PRIVATE KEY-----
+";
+        let e = pem_error(ed25519);
+        assert!(
+            e.contains("a PKCS#8 key for Ed25519 (algorithm 1.3.101.112), not RSA"),
+            "{e}"
+        );
+        for (label, want) in [
+            (
+                "EC PRIVATE KEY",
+                "this is not an RSA key (-----BEGIN EC PRIVATE KEY-----)",
+            ),
+            ("OPENSSH PRIVATE KEY", "ssh-keygen -p -m PKCS8"),
+            (
+                "X509 CRL",
+                "a PEM block labelled \"X509 CRL\" is not a private key",
+            ),
+        ] {
+            let e = pem_error(&format!(
+                "-----BEGIN {label}-----\nAAAA\n-----END {label}-----\n"
+            ));
+            assert!(e.contains(want), "{label}: {e}");
+        }
+
+        // Broken blocks: where, never the key's text.
+        let e = pem_error(
+            PKCS8
+                .trim_end()
+                .trim_end_matches("-----END PRIVATE KEY-----"),
+        );
+        assert!(
+            e.contains("-----BEGIN PRIVATE KEY----- has no -----END PRIVATE KEY----- line"),
+            "{e}"
+        );
+        let e = pem_error(&PKCS8.replace("END PRIVATE", "END RSA PRIVATE"));
+        assert!(
+            e.contains(
+                "-----BEGIN PRIVATE KEY----- is closed by -----END RSA PRIVATE KEY----- on line 16"
+            ),
+            "{e}"
+        );
+        // Line 3 of the file: `A7qV...` with a `*` in it.
+        let e = pem_error(&PKCS8.replacen("A7qV", "A7*V", 1));
+        assert_eq!(
+            e,
+            "invalid private key: line 3 of the -----BEGIN PRIVATE KEY----- block is not base64"
+        );
+        let e = pem_error(&PKCS8.replacen("A7qV", "A7q", 1));
+        assert!(e.contains("block is not valid base64"), "{e}");
+        assert!(!e.contains("MIIC"), "{e}");
+        // Valid base64, but a PKCS#1 body under a PKCS#8 label, and the reverse.
+        let e = pem_error(&PKCS1.replace("RSA PRIVATE", "PRIVATE"));
+        assert!(e.contains("not a PKCS#8 RSA private key"), "{e}");
+        let e = pem_error(&PKCS8.replace("PRIVATE", "RSA PRIVATE"));
+        assert!(e.contains("not a PKCS#1 RSA private key"), "{e}");
+        assert!(pem_error("").contains("no PEM block found"));
+    }
+
+    #[cfg(feature = "rsa")]
+    #[test]
+    fn rsa_bits_is_the_modulus_size() {
+        // Both test keys are 1024-bit (`openssl rsa -text`: "Private-Key: (1024 bit, 2 primes)").
+        for pem in [PKCS8, PKCS1] {
+            let key = SigningKey::rsa_pem(SignatureMethod::RsaSha256, pem).unwrap();
+            assert_eq!(key.rsa_bits(), Some(1024));
+        }
+    }
+
+    #[test]
+    fn rsa_bits_is_none_without_an_rsa_key() {
+        for m in [
+            SignatureMethod::HmacSha1,
+            SignatureMethod::HmacSha256,
+            SignatureMethod::HmacSha512,
+            SignatureMethod::Plaintext,
+        ] {
+            assert_eq!(SigningKey::new(m, "cs", "ts").unwrap().rsa_bits(), None);
+        }
+    }
+
+    #[test]
+    fn debug_shows_the_method_and_a_signature_but_never_a_key() {
+        // oauth.net TestCases, HMAC-SHA1: key "cs&", base string "bs".
+        let key = SigningKey::new(SignatureMethod::HmacSha1, "cs", "").unwrap();
+        assert_eq!(format!("{key:?}"), "SigningKey { method: HmacSha1, .. }");
+        let sig = key.sign_bytes(b"bs").unwrap();
+        assert_eq!(
+            format!("{sig:?}"),
+            "Signature(\"egQqG5AJep5sJ7anhXju1unge2I=\")"
+        );
+        let key = SigningKey::new(SignatureMethod::Plaintext, "cs-secret", "").unwrap();
+        assert_eq!(format!("{key:?}"), "SigningKey { method: Plaintext, .. }");
+        assert_eq!(
+            format!("{:?}", key.sign_bytes(b"").unwrap()),
+            "Signature(<redacted PLAINTEXT>)"
+        );
+        #[cfg(feature = "rsa")]
+        {
+            let key = SigningKey::rsa_pem(SignatureMethod::RsaSha256, PKCS1).unwrap();
+            assert_eq!(format!("{key:?}"), "SigningKey { method: RsaSha256, .. }");
+        }
     }
 }

@@ -156,3 +156,71 @@ impl fmt::Debug for Trace {
             .finish_non_exhaustive()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Credentials, OAuthRequest, SignatureMethod, Signer};
+
+    fn signer(method: SignatureMethod) -> Signer {
+        Signer::new(Credentials::new("ck-PUBLIC", "cs-SECRET").with_token("tk-PUBLIC", "ts-SECRET"))
+            .with_method(method)
+            .unwrap()
+            .with_nonce("n")
+            .unwrap()
+            .with_timestamp("1")
+            .unwrap()
+    }
+
+    #[test]
+    fn debug_shows_what_is_sent_and_hides_a_plaintext_signature() {
+        let request = OAuthRequest::get("https://h/p?q=1");
+        // PLAINTEXT: the signature is the key, `cs-SECRET&ts-SECRET`.
+        let s = signer(SignatureMethod::Plaintext);
+        let signed = format!("{:?}", s.sign(&request).unwrap());
+        let trace = format!("{:?}", s.trace(&request).unwrap());
+        for shown in [&signed, &trace] {
+            assert!(shown.contains("ck-PUBLIC"), "{shown}");
+            assert!(!shown.contains("SECRET"), "{shown}");
+        }
+        assert!(
+            signed.contains("(\"oauth_signature\", \"<redacted PLAINTEXT>\")"),
+            "{signed}"
+        );
+        assert!(
+            signed.contains("(\"oauth_token\", \"tk-PUBLIC\")"),
+            "{signed}"
+        );
+        for want in [
+            "normalized_params: \"oauth_consumer_key=ck-PUBLIC&oauth_nonce=n&\
+             oauth_signature_method=PLAINTEXT&oauth_timestamp=1&oauth_token=tk-PUBLIC\
+             &oauth_version=1.0&q=1\"",
+            "base_string_uri: \"https://h/p\"",
+            "base_string: \"GET&https%3A%2F%2Fh%2Fp&oauth_consumer_key%3Dck-PUBLIC",
+            "signing_key: Some(Secret(<redacted>))",
+            "signature: Signature(<redacted PLAINTEXT>)",
+            "authorization_header: \"<redacted: contains the PLAINTEXT signature>\"",
+        ] {
+            assert!(trace.contains(want), "{want}: {trace}");
+        }
+
+        // HMAC-SHA1: the signature is no secret, and is shown.
+        let s = signer(SignatureMethod::HmacSha1);
+        let t = s.trace(&request).unwrap();
+        let sig = t.signature.as_str().to_owned();
+        let signed = format!("{:?}", s.sign(&request).unwrap());
+        assert!(
+            signed.contains(&format!("(\"oauth_signature\", {sig:?})")),
+            "{signed}"
+        );
+        let trace = format!("{t:?}");
+        assert!(
+            trace.contains(&format!("signature: Signature({sig:?})")),
+            "{trace}"
+        );
+        assert!(
+            trace.contains("authorization_header: \"OAuth oauth_consumer_key=\\\"ck-PUBLIC\\\""),
+            "{trace}"
+        );
+        assert!(!signed.contains("SECRET") && !trace.contains("SECRET"));
+    }
+}

@@ -797,4 +797,53 @@ mod tests {
             assert!(!shown.contains("SECRET"), "{shown}");
         }
     }
+
+    #[test]
+    fn values_sharing_sixteen_bytes_sign_as_oauthlib_does() {
+        // The two values differ only in their 16th byte: the word-at-a-time
+        // comparison must look past the first eight. Base string and signature
+        // from oauthlib 3 (`signature.collect_parameters`,
+        // `normalize_parameters`, `signature_base_string`, `sign_hmac_sha1`
+        // with "cs" and "ts").
+        let t = signer()
+            .trace(&OAuthRequest::get(
+                "https://api.x.com/2/tweets?ids=1234567890123459&ids=1234567890123451",
+            ))
+            .unwrap();
+        assert_eq!(
+            t.base_string,
+            "GET&https%3A%2F%2Fapi.x.com%2F2%2Ftweets&ids%3D1234567890123451\
+             %26ids%3D1234567890123459%26oauth_consumer_key%3Dck%26oauth_nonce%3Dn\
+             %26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1\
+             %26oauth_token%3Dtk%26oauth_version%3D1.0"
+        );
+        assert_eq!(t.signature.as_str(), "BMZuFyaWfGMHbuyscpcGKRQLGZs=");
+    }
+
+    #[test]
+    fn debug_shows_the_settings_but_not_the_secrets() {
+        let s = Signer::new(
+            Credentials::new("ck-PUBLIC", "cs-SECRET").with_token("tk-PUBLIC", "ts-SECRET"),
+        )
+        .with_method(SignatureMethod::HmacSha256)
+        .unwrap()
+        .with_realm("realm-PUBLIC")
+        .unwrap()
+        .with_nonce("nonce-PUBLIC")
+        .unwrap()
+        .without_timestamp();
+        let shown = format!("{s:?}");
+        for want in [
+            "consumer_key: \"ck-PUBLIC\"",
+            "token: Some(\"tk-PUBLIC\")",
+            "method: HmacSha256",
+            "realm: Some(\"realm-PUBLIC\")",
+            "version: true",
+            "nonce: Pinned(\"nonce-PUBLIC\")",
+            "timestamp: Omitted",
+        ] {
+            assert!(shown.contains(want), "{want}: {shown}");
+        }
+        assert!(!shown.contains("SECRET"), "{shown}");
+    }
 }
