@@ -203,6 +203,12 @@ impl Signer {
         self.key.method()
     }
 
+    /// The prepared key this signer signs with (to check an RSA key's size
+    /// with [`SigningKey::rsa_bits`], say).
+    pub fn signing_key(&self) -> &SigningKey {
+        &self.key
+    }
+
     /// The `Authorization` header value for `request`.
     ///
     /// It allocates nothing but the string it returns.

@@ -163,6 +163,12 @@ pub(crate) fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), 
         spec.fresh_signer()
     };
     let signer = signer.map_err(|e| library_error(&e, &spec))?;
+    if let Some(bits) = signer.signing_key().rsa_bits().filter(|&bits| bits < 2048) {
+        // Signed all the same: the provider decides what it accepts.
+        eprintln!(
+            "warning: the RSA key has {bits} bits; keys under 2048 bits are too weak to rely on"
+        );
+    }
     let request = spec.request();
 
     let out = match args.format {
