@@ -15,7 +15,7 @@ use std::fmt;
 
 use crate::encode::encode_into;
 use crate::error::{Error, ErrorKind, Part};
-use crate::params::Normalized;
+use crate::normalize::Normalized;
 use crate::scan::{is_tchar, is_unreserved};
 use crate::sink::{decimal, Sink, Writer};
 use crate::url::RequestUrl;

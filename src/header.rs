@@ -14,7 +14,7 @@ use crate::decode::percent_decode;
 use crate::encode::encode_into;
 use crate::encode::{escape_str, percent_encode_str};
 use crate::error::{Error, ErrorKind, Part};
-use crate::params::Piece;
+use crate::normalize::Piece;
 use crate::scan::is_tchar;
 use crate::scan::is_unreserved;
 use crate::sink::Writer;

@@ -11,6 +11,7 @@ mod error;
 mod header;
 #[cfg(feature = "json")]
 mod json;
+mod normalize;
 mod params;
 mod protocol;
 mod request;
@@ -19,6 +20,7 @@ mod sign;
 mod signed;
 mod signer;
 mod sink;
+mod text;
 mod url;
 
 pub use base_string::{base_string_uri, BaseString, BaseStringUri};
@@ -31,7 +33,8 @@ pub use header::{
 };
 #[cfg(feature = "json")]
 pub use json::{JsonError, RequestSpec};
-pub use params::{Normalized, Param, Params};
+pub use normalize::Normalized;
+pub use params::{Param, Params};
 pub use request::{is_form_urlencoded, OAuthRequest};
 pub use scan::is_unreserved;
 pub use sign::{key_string, Signature, SignatureMethod, SigningKey};

@@ -22,51 +22,14 @@ use std::fmt;
 
 use smallvec::SmallVec;
 
-use crate::decode::{check_escapes, DecodeBytes};
-use crate::encode::{
-    encode_into, encode_twice_into, transcode_form_into, transcode_form_twice_into,
-};
 use crate::error::{Error, Part};
-use crate::scan::{escapes_complete, find_byte, has_escapes, is_clean, is_unreserved};
-use crate::sink::{Sink, Writer};
+use crate::normalize::Normalized;
+use crate::scan::find_byte;
+use crate::text::Text;
+// The order parameters sort in, for the modules that sort them.
+#[allow(unused_imports)]
+pub(crate) use crate::text::cmp_encoded;
 use crate::url::RequestUrl;
-
-/// A name or value: either literal bytes, or form-encoded text that has been
-/// checked and is decoded on the fly.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Text<'a> {
-    Raw(&'a [u8]),
-    Form(&'a [u8]),
-    /// Literal bytes known to need no escape (a protocol parameter the signer
-    /// checked once, or a query or body name or value of unreserved bytes
-    /// only): written by copying, at any depth of encoding.
-    Clean(&'a [u8]),
-}
-
-/// Where two encoded strings differ decides their order, and the encoded form
-/// of a byte orders like this rank: every escaped byte (`%XX`, `%` being 0x25)
-/// sorts before every unreserved byte, escaped bytes by their value (upper-case
-/// hex keeps numeric order), unreserved bytes by their value. So raw bytes can
-/// be sorted in encoded order without encoding them.
-#[inline]
-fn rank(b: u8) -> u16 {
-    RANK[b as usize]
-}
-
-/// [`rank`] of every byte.
-const RANK: [u16; 256] = {
-    let mut t = [0u16; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = if is_unreserved(b as u8) {
-            256 + b as u16
-        } else {
-            b as u16
-        };
-        b += 1;
-    }
-    t
-};
 
 /// The `&`-separated segments of a query or form body.
 struct Segments<'a>(&'a [u8]);
@@ -88,141 +51,11 @@ impl<'a> Iterator for Segments<'a> {
     }
 }
 
-/// The first index where `a` and `b` differ, comparing eight bytes at a time
-/// (names share long prefixes such as `oauth_`).
-#[inline]
-fn mismatch(a: &[u8], b: &[u8]) -> Option<usize> {
-    let n = a.len().min(b.len());
-    let (a, b) = (&a[..n], &b[..n]);
-    let (a_words, a_rest) = a.as_chunks::<8>();
-    let (b_words, b_rest) = b.as_chunks::<8>();
-    for (i, (x, y)) in a_words.iter().zip(b_words).enumerate() {
-        let diff = u64::from_le_bytes(*x) ^ u64::from_le_bytes(*y);
-        if diff != 0 {
-            return Some(i * 8 + diff.trailing_zeros() as usize / 8);
-        }
-    }
-    let at = a_words.len() * 8;
-    a_rest
-        .iter()
-        .zip(b_rest)
-        .position(|(x, y)| x != y)
-        .map(|j| at + j)
-}
-
-/// Compares two byte strings in the order of their percent-encodings, without
-/// encoding them.
-pub(crate) fn cmp_encoded(a: &[u8], b: &[u8]) -> Ordering {
-    Text::Raw(a).cmp_encoded(&Text::Raw(b))
-}
-
-impl<'a> Text<'a> {
-    /// Literal bytes, or form-encoded text checked for malformed escapes.
-    fn form(input: &'a [u8], base: usize, part: Part) -> Result<Text<'a>, Error> {
-        Ok(if check_escapes(input, true, part, base)? {
-            Text::Form(input)
-        } else {
-            Text::Raw(input)
-        })
-    }
-
-    /// Form-encoded text whose escapes have been checked.
-    #[inline]
-    fn checked(input: &'a [u8]) -> Text<'a> {
-        // Unreserved bytes hold no `%` or `+`: one pass tells most names and
-        // many values.
-        if is_clean(input) {
-            Text::Clean(input)
-        } else if has_escapes(input, true) {
-            Text::Form(input)
-        } else {
-            Text::Raw(input)
-        }
-    }
-
-    /// [`checked`](Self::checked) for text whose escapes have not been
-    /// checked: `None` if one is malformed.
-    #[inline]
-    fn checking(input: &'a [u8]) -> Option<Text<'a>> {
-        match Text::checked(input) {
-            Text::Form(_) if !escapes_complete(input) => None,
-            text => Some(text),
-        }
-    }
-
-    fn decoded(&self) -> Cow<'a, [u8]> {
-        match *self {
-            Text::Raw(b) | Text::Clean(b) => Cow::Borrowed(b),
-            Text::Form(_) => Cow::Owned(self.bytes().collect()),
-        }
-    }
-
-    fn eq_bytes(&self, other: &[u8]) -> bool {
-        match *self {
-            Text::Raw(b) | Text::Clean(b) => b == other,
-            Text::Form(_) => self.bytes().eq(other.iter().copied()),
-        }
-    }
-
-    fn cmp_encoded(&self, other: &Text<'_>) -> Ordering {
-        match (*self, *other) {
-            (Text::Raw(a) | Text::Clean(a), Text::Raw(b) | Text::Clean(b)) => {
-                match mismatch(a, b) {
-                    Some(i) => rank(a[i]).cmp(&rank(b[i])),
-                    None => a.len().cmp(&b.len()),
-                }
-            }
-            (a, b) => a.ranks().cmp(b.ranks()),
-        }
-    }
-
-    fn ranks(self) -> impl Iterator<Item = u16> + 'a {
-        self.bytes().map(rank)
-    }
-
-    fn bytes(self) -> TextBytes<'a> {
-        match self {
-            Text::Raw(b) | Text::Clean(b) => TextBytes::Raw(b.iter()),
-            Text::Form(b) => TextBytes::Form(DecodeBytes::new(b, true)),
-        }
-    }
-
-    /// Writes the decoded bytes, encoded once or `twice`, into the writer.
-    #[inline]
-    fn write_into<S: Sink + ?Sized>(&self, w: &mut Writer<'_, S>, twice: bool) {
-        match (*self, twice) {
-            (Text::Clean(b), _) => w.put(b),
-            (Text::Raw(b), false) => encode_into(b, w),
-            (Text::Raw(b), true) => encode_twice_into(b, w),
-            (Text::Form(b), false) => transcode_form_into(b, w),
-            (Text::Form(b), true) => transcode_form_twice_into(b, w),
-        }
-    }
-}
-
-/// The decoded bytes of a [`Text`].
-enum TextBytes<'a> {
-    Raw(std::slice::Iter<'a, u8>),
-    Form(DecodeBytes<'a>),
-}
-
-impl Iterator for TextBytes<'_> {
-    type Item = u8;
-
-    #[inline]
-    fn next(&mut self) -> Option<u8> {
-        match self {
-            TextBytes::Raw(it) => it.next().copied(),
-            TextBytes::Form(it) => it.next(),
-        }
-    }
-}
-
 /// One collected parameter.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Param<'a> {
-    name: Text<'a>,
-    value: Text<'a>,
+    pub(crate) name: Text<'a>,
+    pub(crate) value: Text<'a>,
 }
 
 impl<'a> Param<'a> {
@@ -456,173 +289,12 @@ impl fmt::Debug for Params<'_> {
     }
 }
 
-/// A piece of a signer's protocol parameters, which it writes as one run in
-/// among the request's parameters (see [`Normalized::with_protocol`]) and in
-/// the header.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Piece<'a> {
-    /// One or more parameters encoded ahead of time, by [`write_pair`] and
-    /// the header's pair writer, and joined: `a=1&b=2`, `a%3D1%26b%3D2`, and
-    /// `a="1", b="2"` for the header.
-    Encoded {
-        once: &'a str,
-        twice: &'a str,
-        header: &'a str,
-    },
-    /// One parameter, encoded as it is written; `clean` when neither name
-    /// nor value needs an escape, so that it is copied.
-    Param {
-        name: &'a str,
-        value: &'a str,
-        clean: bool,
-    },
-    /// Where `oauth_signature` goes: in the header, never in a base string.
-    Signature,
-}
-
-impl Piece<'_> {
-    /// Writes the piece's `name=value` pairs, encoded once more if `twice`.
-    fn write_into<S: Sink + ?Sized>(&self, w: &mut Writer<'_, S>, twice: bool) {
-        match *self {
-            Piece::Encoded { once, twice: t, .. } => w.put(if twice { t } else { once }.as_bytes()),
-            Piece::Param {
-                name,
-                value,
-                clean: true,
-            } => {
-                w.put(name.as_bytes());
-                w.put(if twice { b"%3D" } else { b"=" });
-                w.put(value.as_bytes());
-            }
-            Piece::Param { name, value, .. } => {
-                write_pair(w, name.as_bytes(), value.as_bytes(), twice)
-            }
-            Piece::Signature => {}
-        }
-    }
-}
-
-/// Writes one parameter of the parameter string, `name=value` with both
-/// encoded, and all of it encoded once more if `twice`: the one definition
-/// of a pair's form in the normalised parameters (§3.4.1.3.2).
-pub(crate) fn write_pair<S: Sink + ?Sized>(
-    w: &mut Writer<'_, S>,
-    name: &[u8],
-    value: &[u8],
-    twice: bool,
-) {
-    Text::Raw(name).write_into(w, twice);
-    w.put(if twice { b"%3D" } else { b"=" });
-    Text::Raw(value).write_into(w, twice);
-}
-
-/// The normalised parameters (§3.4.1.3.2), ready to be written.
-///
-/// `Display` gives the parameter string (`a=b&c=d`);
-/// [`write_to`](Self::write_to) writes the same into a [`Sink`], and
-/// [`write_encoded`](Self::write_encoded) writes it encoded once more, as it
-/// stands in the signature base string.
-#[derive(Clone, Copy)]
-pub struct Normalized<'p, 'a> {
-    items: &'p [Param<'a>],
-    /// A signer's protocol parameters, sorted, and the index among `items`
-    /// they go before: every protocol name starts with `oauth_`, and no
-    /// request parameter's may, so they sort as one run.
-    protocol: Option<(usize, &'p [Piece<'a>])>,
-}
-
-impl<'p, 'a> Normalized<'p, 'a> {
-    /// Parameters sorted by [`Params::normalize`].
-    pub(crate) fn new(items: &'p [Param<'a>]) -> Self {
-        Normalized {
-            items,
-            protocol: None,
-        }
-    }
-
-    /// Sorted request parameters, none named `oauth_*`, with a signer's
-    /// sorted protocol parameters written in where their names sort.
-    pub(crate) fn with_protocol(items: &'p [Param<'a>], protocol: &'p [Piece<'a>]) -> Self {
-        let at = items.partition_point(|p| p.cmp_name(b"oauth_").is_lt());
-        Normalized {
-            items,
-            protocol: Some((at, protocol)),
-        }
-    }
-
-    /// Writes the parameter string, encoded once more if `twice`.
-    pub(crate) fn write_into<S: Sink + ?Sized>(&self, w: &mut Writer<'_, S>, twice: bool) {
-        let amp: &[u8] = if twice { b"%26" } else { b"&" };
-        let eq: &[u8] = if twice { b"%3D" } else { b"=" };
-        let (at, protocol) = self.protocol.unwrap_or((usize::MAX, &[]));
-        let (before, after) = self.items.split_at(at.min(self.items.len()));
-        let mut first = true;
-        let mut sep = |w: &mut Writer<'_, S>| {
-            if !std::mem::replace(&mut first, false) {
-                w.put(amp);
-            }
-        };
-        for p in before {
-            sep(w);
-            p.name.write_into(w, twice);
-            w.put(eq);
-            p.value.write_into(w, twice);
-        }
-        for p in protocol {
-            if !matches!(p, Piece::Signature) {
-                sep(w);
-                p.write_into(w, twice);
-            }
-        }
-        for p in after {
-            sep(w);
-            p.name.write_into(w, twice);
-            w.put(eq);
-            p.value.write_into(w, twice);
-        }
-    }
-
-    /// Writes the parameter string (`a=b&c=d`).
-    pub fn write_to<S: Sink + ?Sized>(&self, sink: &mut S) {
-        let mut w = Writer::new(sink);
-        self.write_into(&mut w, false);
-        w.finish();
-    }
-
-    /// Writes the parameter string percent-encoded (`a%3Db%26c%3Dd`).
-    pub fn write_encoded<S: Sink + ?Sized>(&self, sink: &mut S) {
-        let mut w = Writer::new(sink);
-        self.write_into(&mut w, true);
-        w.finish();
-    }
-
-    /// The parameters in normalised order (for a signer's, the request's
-    /// own: its protocol parameters are written in, not listed).
-    pub fn iter(&self) -> std::slice::Iter<'p, Param<'a>> {
-        self.items.iter()
-    }
-}
-
-impl fmt::Display for Normalized<'_, '_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = String::new();
-        self.write_to(&mut s);
-        f.write_str(&s)
-    }
-}
-
-impl fmt::Debug for Normalized<'_, '_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("Normalized")
-            .field(&self.to_string())
-            .finish()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::encode::percent_encode;
+    use crate::normalize::Piece;
+    use crate::text::{cmp_encoded, mismatch, rank};
 
     fn normalized(form: &str) -> String {
         let mut p = Params::new();

@@ -22,9 +22,10 @@ use smallvec::SmallVec;
 
 use crate::error::{Error, ErrorKind};
 use crate::header;
-use crate::params::{cmp_encoded, write_pair, Piece};
+use crate::normalize::{write_pair, Piece};
 use crate::request::OAuthRequest;
 use crate::sink::Writer;
+use crate::text::cmp_encoded;
 
 /// The protocol parameters a signer sends, in the order of their names: the
 /// order in which they are signed (§3.4.1.3.2) and sent.
@@ -338,7 +339,6 @@ fn append(text: &mut String, write: impl FnOnce(&mut Writer<'_, String>)) -> Ran
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::cmp_encoded;
 
     #[test]
     fn the_names_are_sorted_as_encoded() {
