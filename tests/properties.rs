@@ -6,10 +6,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use oauth1_signer::{
-    authorization_header, form_decode, parse_authorization_header, percent_decode, percent_encode,
-    BaseString, BaseStringUri, Credentials, OAuthRequest, Params, RequestUrl, Signer,
+    authorization_header, check_realm, form_decode, parse_authorization_header, percent_decode,
+    percent_encode, BaseString, BaseStringUri, Credentials, ErrorKind, OAuthRequest, Params, Part,
+    RequestUrl, Signer,
 };
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 
 /// The reference: RFC 3986 §2.3 unreserved bytes as they are, every other byte
 /// as `%XX` with upper-case hex. Nothing clever.
@@ -50,6 +52,69 @@ fn tricky_text() -> impl Strategy<Value = String> {
     proptest::string::string_regex("[a-zA-Z0-9 !*'()+&=%~._\\-/?#\\[\\]é☃😀\u{0}\t]{0,24}").unwrap()
 }
 
+/// A prefix of 7 to 65 bytes, around the 8 and 16 bytes a word-at-a-time
+/// comparison steps by: strings that share it differ only after it.
+fn shared_prefix() -> impl Strategy<Value = String> {
+    proptest::sample::select(vec![7usize, 8, 9, 15, 16, 17, 24, 31, 32, 33, 64, 65]).prop_flat_map(
+        |n| {
+            prop_oneof![
+                proptest::string::string_regex(&format!("[a-z0-9._~-]{{{n}}}")).unwrap(),
+                proptest::string::string_regex(&format!("[a-z %&=+é]{{{n}}}")).unwrap(),
+            ]
+        },
+    )
+}
+
+/// Some kilobytes: a chunk repeated, then a few characters of its own, so
+/// that long values share long prefixes.
+fn long_text() -> impl Strategy<Value = String> {
+    (
+        proptest::string::string_regex("[a-z0-9 %&=+~é]{1,8}").unwrap(),
+        1000usize..3000,
+        proptest::string::string_regex("[a-z %]{0,3}").unwrap(),
+    )
+        .prop_map(|(chunk, len, tail)| {
+            let mut s = chunk.repeat(len / chunk.len() + 1);
+            let mut cut = len;
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            s.truncate(cut);
+            s + &tail
+        })
+}
+
+/// Parameter lists as the signer meets them: up to 48 pairs (past the 32 it
+/// keeps inline), names and values that often share a long prefix (so that
+/// they differ only after 8, 9, 16, 17... bytes), repeated names with
+/// different values, empty values, and now and then a value of kilobytes.
+fn param_list(max: usize) -> impl Strategy<Value = Vec<(String, String)>> {
+    let suffix = || proptest::string::string_regex("[ab~%é ]{0,2}").unwrap();
+    (
+        shared_prefix(),
+        shared_prefix(),
+        proptest::collection::vec(
+            (
+                prop_oneof![3 => tricky_text(), 2 => suffix().prop_map(|s| format!("\u{1}{s}"))],
+                prop_oneof![12 => tricky_text(), 6 => suffix().prop_map(|s| format!("\u{1}{s}")), 1 => long_text()],
+            ),
+            0..max,
+        ),
+    )
+        .prop_map(|(name_prefix, value_prefix, pairs)| {
+            // "\u{1}" marks where the shared prefix goes.
+            pairs
+                .into_iter()
+                .map(|(n, v)| {
+                    (
+                        n.replace('\u{1}', &name_prefix),
+                        v.replace('\u{1}', &value_prefix),
+                    )
+                })
+                .collect()
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
@@ -81,7 +146,7 @@ proptest! {
 
     #[test]
     fn normalisation_ignores_input_order_and_sorts_by_encoded_strings(
-        pairs in proptest::collection::vec((tricky_text(), tricky_text()), 0..12)
+        pairs in param_list(48)
             .prop_flat_map(|v| (Just(v.clone()), Just(v).prop_shuffle()))
     ) {
         let (original, shuffled) = pairs;
@@ -107,7 +172,7 @@ proptest! {
     }
 
     #[test]
-    fn form_encoded_and_literal_parameters_normalise_alike(pairs in proptest::collection::vec((tricky_text(), tricky_text()), 1..8)) {
+    fn form_encoded_and_literal_parameters_normalise_alike(pairs in param_list(40)) {
         // The same pairs, once pushed as literal text and once as a form body
         // (encoded by the naive encoder, spaces as '+'), normalise the same.
         let mut literal = Params::new();
@@ -127,7 +192,7 @@ proptest! {
     #[test]
     fn a_built_header_parses_back(
         realm in proptest::option::of("[ -!#-\\[\\]-~]{0,16}"),
-        params in proptest::collection::vec((tricky_text().prop_filter("names are not empty", |n| !n.is_empty()), tricky_text()), 0..8),
+        params in param_list(40).prop_map(|v| v.into_iter().filter(|(n, _)| !n.is_empty()).collect::<Vec<_>>()),
     ) {
         let refs: Vec<(&str, &str)> = params.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
         let header = authorization_header(realm.as_deref(), refs.iter().copied()).unwrap();
@@ -136,6 +201,31 @@ proptest! {
             want.insert(0, ("realm".into(), r.clone()));
         }
         prop_assert_eq!(parse_authorization_header(&header).unwrap(), want);
+    }
+
+    /// A realm is a plain quoted-string: `"`, `\`, control characters and
+    /// non-ASCII are refused at the first such byte, by the header builder
+    /// and by the signer; `,` and `=` are kept.
+    #[test]
+    fn realms_that_would_break_the_header_are_refused(
+        realm in "[ -~]{0,12}[\"\\\\\t\r\n\u{0}\u{7f}é][ -~]{0,12}|[ -!#-\\[\\]-~]{0,24}",
+    ) {
+        let bad = realm.bytes().position(|b| b == b'"' || b == b'\\' || !(b' '..=b'~').contains(&b));
+        let signer = Signer::new(Credentials::new("k", "s")).with_realm(realm.clone());
+        match (bad, authorization_header(Some(&realm), [("oauth_a", "1")])) {
+            (None, Ok(header)) => {
+                prop_assert!(signer.is_ok());
+                prop_assert!(check_realm(&realm).is_ok());
+                let written = format!("OAuth realm=\"{realm}\", oauth_a=\"1\"");
+                prop_assert_eq!(header, written);
+            }
+            (Some(at), Err(e)) => {
+                prop_assert_eq!(e.offset(), Some((Part::Realm, at)));
+                prop_assert!(signer.is_err());
+                prop_assert!(check_realm(&realm).is_err());
+            }
+            (bad, got) => prop_assert!(false, "realm {:?}: first bad byte {:?}, got {:?}", realm, bad, got),
+        }
     }
 
     #[test]
@@ -189,16 +279,22 @@ proptest! {
     /// A signer encodes its own protocol parameters on its first request and
     /// copies them from then on: its first and second headers, and the
     /// trace's, must agree whatever the signer's settings and the request's
-    /// parameter names (those named `oauth_*` are refused alike).
+    /// parameter names. What must be refused is: an empty nonce, a timestamp
+    /// that is not a positive integer of at most 64 bits, a realm holding
+    /// `"` or `\`, a query or body name starting with `oauth_`.
     #[test]
     fn reused_signer_signs_like_its_trace(
-        query in proptest::collection::vec((param_name(), tricky_text()), 0..5),
+        // Now and then past the 32 parameters the signer keeps inline.
+        query in prop_oneof![4 => proptest::collection::vec((param_name(), tricky_text()), 0..5), 1 => proptest::collection::vec((param_name(), tricky_text()), 20..40)],
         body in proptest::collection::vec((param_name(), tricky_text()), 0..5),
         key in tricky_text(),
         token in proptest::option::of(tricky_text()),
         nonce in proptest::option::of(proptest::option::of(tricky_text())),
-        timestamp in proptest::option::of(proptest::option::of("[1-9][0-9]{0,9}")),
-        realm in proptest::option::of("[a-zA-Z0-9 ]{0,12}"),
+        timestamp in proptest::option::of(proptest::option::of(prop_oneof![
+            4 => "[1-9][0-9]{0,9}",
+            1 => "(|0|00|-1|\\+1|1\\.5|12a| 1|1e9|18446744073709551616|0001|18446744073709551615)",
+        ])),
+        realm in proptest::option::of("[a-zA-Z0-9 ,=\"\\\\]{0,12}"),
         version in any::<bool>(),
         method in prop_oneof![Just(None), Just(Some(oauth1_signer::SignatureMethod::HmacSha256)), Just(Some(oauth1_signer::SignatureMethod::Plaintext))],
     ) {
@@ -220,10 +316,33 @@ proptest! {
         signer = match timestamp {
             None => signer.with_timestamp("1318622958").unwrap(),
             Some(None) => signer.without_timestamp(),
-            Some(Some(t)) => signer.with_timestamp(t).unwrap(),
+            Some(Some(t)) => {
+                let positive = !t.is_empty()
+                    && t.bytes().all(|b| b.is_ascii_digit())
+                    && t.bytes().any(|b| b != b'0')
+                    && t.trim_start_matches('0').len() <= 20
+                    && (t.trim_start_matches('0').len() < 20 || t.trim_start_matches('0') <= "18446744073709551615");
+                match signer.with_timestamp(t.clone()) {
+                    Ok(s) if positive => s,
+                    Ok(_) => return Err(TestCaseError::fail(format!("timestamp {t:?} accepted"))),
+                    Err(e) => {
+                        prop_assert!(!positive, "timestamp {:?} refused: {}", t, e);
+                        prop_assert!(matches!(e.kind(), ErrorKind::InvalidProtocolValue { name: "oauth_timestamp", .. }), "{:?}", e.kind());
+                        return Ok(());
+                    }
+                }
+            }
         };
         if let Some(realm) = realm {
-            signer = signer.with_realm(realm).unwrap();
+            let bad = realm.find(['"', '\\']);
+            match signer.with_realm(realm.clone()) {
+                Ok(s) if bad.is_none() => signer = s,
+                Ok(_) => return Err(TestCaseError::fail(format!("realm {realm:?} accepted"))),
+                Err(e) => {
+                    prop_assert_eq!(e.offset(), bad.map(|at| (Part::Realm, at)), "realm {:?}: {}", realm, e);
+                    return Ok(());
+                }
+            }
         }
         if let Some(method) = method {
             signer = signer.with_method(method).unwrap();
@@ -233,13 +352,21 @@ proptest! {
         } else {
             format!("https://api.x.com/1.1/statuses/update.json?{}", form_of(&query))
         };
-        let body = form_of(&body);
-        let request = OAuthRequest::post(&url).form_body(body.as_bytes());
+        let body_text = form_of(&body);
+        let request = OAuthRequest::post(&url).form_body(body_text.as_bytes());
         // The first request encodes the signer's own parameters, the second
         // copies them.
         let first = signer.authorization(&request);
         let second = signer.authorization(&request);
         prop_assert_eq!(first.is_ok(), second.is_ok());
+        // A query or body parameter named `oauth_*` is refused, by name.
+        if let Some(name) = query.iter().chain(&body).map(|(n, _)| n).find(|n| n.starts_with("oauth_")) {
+            let e = first.unwrap_err();
+            prop_assert!(
+                matches!(e.kind(), ErrorKind::ProtocolParameterInRequest { name: found, .. } if found.starts_with("oauth_")),
+                "{} refused as {:?}", name, e.kind()
+            );
+        }
         match (second, signer.trace(&request)) {
             (Ok(header), Ok(trace)) => {
                 // A fresh nonce differs between two calls: compare the rest.

@@ -9,9 +9,11 @@ Standard library only. Vectors used:
 normalized_params and base_string_uri are compared too when the vector and the peer both have
 them; they are reported but do not decide agreement (the base string contains both).
 
-Every disagreement must be one listed in KNOWN below (each is explained in README.md); the
-script exits 1 if a peer disagrees on a vector not listed there, if a listed one now agrees,
-or if a peer cannot be run. Use --verbose to print the differing values.
+Every disagreement must be one listed in KNOWN below (each is explained in README.md), and
+the tally must be the one README.md cites ("| oauthlib | **66/66** | 0 |"). Exit status: 0 if
+all of that holds; 1 if a peer disagrees on a vector not listed, a listed one now agrees, or
+the tally differs from README.md; 2 if a peer cannot be run. Use --verbose to print the
+differing values.
 
     python3 tests/peers/check_fixtures.py [--verbose] [--peer oauthlib|oauth-1.0a]
 """
@@ -174,7 +176,9 @@ def main():
             print("PEER %s FAILED TO RUN: %s" % (peer, e))
             failed = True
     if failed:
-        return 1
+        print("install the peers: python3 -m pip install -r tests/peers/requirements.txt"
+              " / npm ci --prefix tests/peers")
+        return 2
 
     width = max(len(k) for k, _, _ in vectors)
     print("%-*s  %s" % (width, "vector", "  ".join("%-12s" % p for p in peers)))
@@ -214,9 +218,25 @@ def main():
         print("%-10s agree %d/%d, disagree %d (known %d, unexplained %d); batch of %d took %.2fs"
               % (peer, t["agree"], len(vectors), t["disagree"], t["known"], t["unexpected"],
                  len(vectors), results[peer][1]))
+    if not args.peer:
+        problems += readme_mismatches(tally, len(vectors))
     for p in problems:
         print("PROBLEM: " + p)
     return 1 if problems else 0
+
+
+def readme_mismatches(tally, total):
+    """Differences between this run's tally and the figures README.md cites."""
+    with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    out = []
+    if "`python3 tests/peers/check_fixtures.py` \u2014 %d vectors" % total not in text:
+        out.append("README.md does not say %d vectors" % total)
+    for peer, t in tally.items():
+        row = "| %s | **%d/%d** | %d |" % (peer, t["agree"], total, t["disagree"])
+        if row not in text:
+            out.append("README.md has no row %r" % row)
+    return out
 
 
 if __name__ == "__main__":

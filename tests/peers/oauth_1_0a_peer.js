@@ -11,6 +11,8 @@
 //   base_string_uri   = oauth.getBaseUrl(request.url)
 //   signing_key       = oauth.getSigningKey(token_secret)
 //   signature         = oauth.getSignature(request, token_secret, oauth_data)
+//   authorization_header = oauth.toHeader(oauth_data with oauth_signature set).Authorization
+//                       (what toHeader(authorize(request, token)) gives; checked against it)
 // (getSignature is exactly what oauth.authorize() calls; authorize() itself is not used because it
 // always adds a random oauth_nonce, the current oauth_timestamp and oauth_version, which the input
 // may leave out.) The hash_function handed to the library is Node's crypto: HMAC for HMAC-*,
@@ -129,7 +131,33 @@ function signOne(req) {
   if (method === undefined) return out; // base-string-only request: nothing to sign
   out.signing_key = oauth.getSigningKey(req.token_secret);
   out.signature = oauth.getSignature(request(), req.token_secret, oauthData());
+  // The Authorization header, the README's way: toHeader(authorize(...)). authorize() signs
+  // an oauth_data object (which getParameterString merges the request's parameters into),
+  // sets its oauth_signature and returns it; toHeader keeps the oauth_* names, sorted.
+  const signed = oauthData();
+  signed.oauth_signature = oauth.getSignature(request(), req.token_secret, signed);
+  out.authorization_header = oauth.toHeader(signed).Authorization;
+  // As a guard, where the input fits what authorize() itself sends (a nonce, a timestamp
+  // and oauth_version, no callback, verifier or extras), the header must be exactly
+  // toHeader(authorize(request, token)), with the nonce and timestamp pinned.
+  if (fitsAuthorize(req)) {
+    oauth.getNonce = () => req.nonce;
+    oauth.getTimeStamp = () => req.timestamp;
+    const token = req.token === undefined || req.token === null
+      ? { secret: req.token_secret } : { key: req.token, secret: req.token_secret };
+    const again = oauth.toHeader(oauth.authorize(request(), token)).Authorization;
+    if (again !== out.authorization_header) {
+      throw new Error(`wrapper disagrees with toHeader(authorize()): ${out.authorization_header} vs ${again}`);
+    }
+  }
   return out;
+}
+
+function fitsAuthorize(req) {
+  const absent = (v) => v === undefined || v === null;
+  return req.version === '1.0' && !absent(req.nonce) && !absent(req.timestamp)
+    && absent(req.callback) && absent(req.verifier)
+    && !(req.extra_oauth_params && req.extra_oauth_params.length);
 }
 
 function handle(line) {

@@ -16,10 +16,13 @@ uses when it signs a request with the signature in the Authorization header
 3. ``signature.normalize_parameters``, ``signature.base_string_uri`` and
    ``signature.signature_base_string`` build the base string;
 4. ``Client.SIGNATURE_METHODS[method](base_string, client)`` signs it (PLAINTEXT:
-   ``signature.sign_plaintext``, Client's fast path).
+   ``signature.sign_plaintext``, Client's fast path);
+5. ``parameters.prepare_headers(oauth_params + [("oauth_signature", sig)], realm=realm)``
+   renders the Authorization header, as ``Client.sign`` does through ``Client._render``.
 
 As a guard that this wrapper really follows the library, the signature is computed a second
-time by ``Client.get_oauth_signature(Request(...))`` itself, and the two must agree.
+time by ``Client.get_oauth_signature(Request(...))`` itself, and the two must agree; and where
+the request fits ``Client.sign``'s policies, the header must be the one ``Client.sign`` returns.
 
 See README.md in this folder for the protocol and for oauthlib's known deviations.
 """
@@ -137,7 +140,47 @@ def sign_one(req):
         )
 
     out["signature"] = sig
+    # --- the Authorization header, as Client.sign renders it ----------------------------
+    # Client.sign appends ('oauth_signature', sig) to the protocol parameters and hands them
+    # to Client._render, which calls prepare_headers(oauth_params, headers, realm=realm).
+    signed = oauth_params + [("oauth_signature", sig)]
+    header = parameters.prepare_headers(signed, {}, realm=req.get("realm"))["Authorization"]
+    out["authorization_header"] = header
+    # As a guard, where the input fits Client.sign's own policies (it always sends
+    # oauth_version="1.0", a nonce and a timestamp; drops an empty token, callback or verifier;
+    # refuses a body on GET/HEAD), the header must be exactly the one Client.sign returns.
+    if fits_client_sign(req):
+        signing_client = rfc5849.Client(
+            req.get("consumer_key"),
+            client_secret=req.get("consumer_secret") or "",
+            resource_owner_key=req.get("token"),
+            resource_owner_secret=req.get("token_secret") or "",
+            callback_uri=req.get("callback"),
+            signature_method=sig_method,
+            rsa_key=req.get("rsa_private_key"),
+            verifier=req.get("verifier"),
+            realm=req.get("realm"),
+            nonce=req.get("nonce"),
+            timestamp=req.get("timestamp"),
+        )
+        _, signed_headers, _ = signing_client.sign(uri, http_method=method, body=body,
+                                                   headers=dict(headers))
+        if signed_headers["Authorization"] != header:
+            raise RuntimeError("wrapper disagrees with Client.sign: %r vs %r"
+                               % (header, signed_headers["Authorization"]))
     return out
+
+
+def fits_client_sign(req):
+    """Whether Client.sign, with the nonce and timestamp pinned, would send exactly the
+    protocol parameters this request asks for (see get_oauth_params and sign)."""
+    return (
+        req.get("version") == "1.0"
+        and req.get("nonce") and req.get("timestamp")
+        and req.get("token") != "" and req.get("callback") != "" and req.get("verifier") != ""
+        and not req.get("extra_oauth_params")
+        and not (req.get("form_body") is not None and req["method"].upper() in ("GET", "HEAD"))
+    )
 
 
 def handle(line):

@@ -9,6 +9,10 @@ result of "same" / "DIFF" is relative to rules the public vectors confirm.
     python3 tests/peers/probe_classes.py            # markdown table on stdout
     python3 tests/peers/probe_classes.py --verbose  # plus the differing values
 
+The table is then checked against the one under "## Probe results" in README.md (this
+folder): exit 0 if every row agrees, 1 if a row differs or is missing (the differences are
+listed), 2 if a peer cannot be run.
+
 Signatures are compared for every probe (RSA included: PKCS#1 v1.5 is deterministic); the
 reference signs with hmac/hashlib, and for RSA-* it takes the signature of a peer that agreed
 on the base string only if the other peer agrees too (the stdlib has no RSA).
@@ -241,10 +245,43 @@ def build(overrides):
     return inp
 
 
+INSTALL = ("install the peers: python3 -m pip install -r tests/peers/requirements.txt"
+           " / npm ci --prefix tests/peers")
+
+
+class PeerFailed(Exception):
+    pass
+
+
 def run(cmd, inputs):
     payload = "".join(json.dumps(dict(i, id=str(n))) + "\n" for n, i in enumerate(inputs))
-    proc = subprocess.run(cmd, input=payload.encode(), stdout=subprocess.PIPE, check=True)
-    return [json.loads(l) for l in proc.stdout.decode().splitlines()]
+    try:
+        proc = subprocess.run(cmd, input=payload.encode(), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise PeerFailed("%s: %s" % (" ".join(cmd), e))
+    answers = [json.loads(l) for l in proc.stdout.decode().splitlines()]
+    if proc.returncode != 0 or len(answers) != len(inputs):
+        raise PeerFailed("%s exited %d with %d answers for %d probes: %s" % (
+            " ".join(cmd), proc.returncode, len(answers), len(inputs),
+            proc.stderr.decode("utf-8", "replace")))
+    return answers
+
+
+def readme_table():
+    """{class: [cell per peer]} from the "## Probe results" table of README.md."""
+    with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    section = text.split("## Probe results", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        if not line.startswith("| ") or line.startswith("| class ") or line.startswith("|---"):
+            continue
+        # cells are split at " | " that is not escaped as "\|"
+        cells = [c.strip() for c in line.replace("\\|", "\0").strip("| ").split(" | ")]
+        cells = [c.replace("\0", "|") for c in cells]
+        rows[cells[0]] = cells[2:]
+    return rows
 
 
 def main():
@@ -259,7 +296,13 @@ def main():
 
     inputs = [build(o) for _, _, o in PROBES]
     refs = [ref_sign(i) for i in inputs]
-    answers = {p: run(cmd, inputs) for p, cmd in PEERS.items()}
+    try:
+        answers = {p: run(cmd, inputs) for p, cmd in PEERS.items()}
+    except PeerFailed as e:
+        print("PEER FAILED TO RUN: %s\n%s" % (e, INSTALL))
+        return 2
+    documented = readme_table()
+    mismatches = []
 
     print("| class | input | %s |" % " | ".join(PEERS))
     print("|---|---|" + "---|" * len(PEERS))
@@ -290,11 +333,20 @@ def main():
             for f in diffs:
                 if f in ref:
                     details.append("%s / %s: %s\n    rfc  %r\n    peer %r" % (cls, peer, f, ref[f], a.get(f)))
-        print("| %s | `%s` | %s |" % (cls, desc.replace("|", "\\|"), " | ".join(cells)))
+        print("| %s | `%s` | %s |" % (cls.replace("|", "\\|"), desc.replace("|", "\\|"),
+                                      " | ".join(cells)))
+        if documented.get(cls) != cells:
+            mismatches.append("%s: README says %s, now %s" % (cls, documented.get(cls), cells))
     if args.verbose:
         print()
         for d in details:
             print(d)
+    print()
+    if mismatches:
+        for m in mismatches:
+            print("MISMATCH with README.md: " + m)
+        return 1
+    print("all %d probes agree with the table in README.md" % len(PROBES))
     return 0
 
 
