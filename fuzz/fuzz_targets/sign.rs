@@ -1,12 +1,16 @@
-//! Arbitrary method, URL and form body through the whole signer: the header
-//! from `authorization` (first request, and a reused signer) must be the
-//! trace's, errors included.
+//! Arbitrary method, URL, realm and form body through the whole signer: the
+//! header from `authorization` (first request, and a reused signer) must be
+//! the trace's, errors included. Input: `method 0xFF url 0xFF realm 0xFF body`.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use oauth1_signer::{parse_authorization_header, Credentials, OAuthRequest, Signer};
 
-fuzz_target!(|input: (&str, &str, &[u8], &str)| {
-    let (method, url, body, realm) = input;
+mod common;
+use common::{fields, text};
+
+fuzz_target!(|data: &[u8]| {
+    let [method, url, realm, body] = fields(data);
+    let (method, url, realm) = (text(method), text(url), text(realm));
     let Ok(signer) = Signer::new(Credentials::new("ck", "cs").with_token("tk", "ts"))
         .with_nonce("nonce")
         .and_then(|s| s.with_timestamp("1"))

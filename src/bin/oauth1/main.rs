@@ -7,18 +7,19 @@
 
 mod caret;
 mod codec;
+mod failure;
 mod output;
 mod sign;
 
 use std::ffi::OsString;
-use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use caret::{caret_lines, Caret};
+use caret::caret_lines;
+pub(crate) use failure::{hex, Failure};
 use codec::{DecodeArgs, EncodeArgs, STDIN_NOTE};
 use sign::{SignArgs, SIGN_HELP};
 
@@ -45,21 +46,6 @@ enum Command {
     /// Strictly percent-decode text (a '%' must be followed by two hex digits)
     #[command(after_long_help = STDIN_NOTE)]
     Decode(DecodeArgs),
-}
-
-/// Why the command stopped.
-#[derive(Debug)]
-enum Failure {
-    /// Bad input or usage (exit 2): the message, and the text an offset points into.
-    Input(String, Option<Caret>),
-    /// Could not read or write where no input was at fault (exit 1).
-    Io(String),
-}
-
-impl Failure {
-    fn input(message: impl Into<String>) -> Failure {
-        Failure::Input(message.into(), None)
-    }
 }
 
 fn main() -> ExitCode {
@@ -164,13 +150,6 @@ fn read_stdin() -> Result<Vec<u8>, Failure> {
     Ok(bytes)
 }
 
-fn hex(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(out, "{b:02x}");
-    }
-    out
-}
 
 /// Writes the output. A reader that went away (`| head`) is not a failure:
 /// Rust ignores SIGPIPE, so the write returns `BrokenPipe`, and we stop

@@ -1,0 +1,220 @@
+//! The CLI's output code on arbitrary requests: the stage JSON, the trace
+//! for people, the curl line, and the caret under an error, as `oauth1 sign`
+//! prints them. The CLI is a binary, so its clap-free modules are compiled
+//! in here (`output.rs`, `caret.rs`, `failure.rs`).
+//!
+//! Input: a flags byte, then `method 0xFF url 0xFF realm 0xFF body`; or, with
+//! both top bits set, `offset (u16 LE) len (u8) text` for the caret alone.
+#![no_main]
+#![allow(dead_code)]
+
+use libfuzzer_sys::fuzz_target;
+use oauth1_signer::{Part, RequestSpec, Secret};
+
+#[path = "../../src/bin/oauth1/caret.rs"]
+mod caret;
+#[path = "../../src/bin/oauth1/failure.rs"]
+mod failure;
+#[path = "../../src/bin/oauth1/output.rs"]
+mod output;
+
+mod common;
+
+use caret::{caret_lines, printable, Caret};
+use common::{fields, text};
+use failure::{hex, Failure};
+use output::{curl_line, stages_json, stages_text, Shown};
+
+const CONSUMER_SECRET: &str = "consumer-SECRET";
+const TOKEN_SECRET: &str = "token-SECRET";
+const METHODS: [&str; 4] = ["HMAC-SHA1", "HMAC-SHA256", "PLAINTEXT", "HMAC-SHA512"];
+
+fuzz_target!(|data: &[u8]| {
+    let [flags, ref rest @ ..] = *data else {
+        return;
+    };
+    if flags & 0xC0 == 0xC0 {
+        let [o0, o1, len, ref text @ ..] = *rest else {
+            return;
+        };
+        // Offsets as the library gives them: inside the text or at its end.
+        let offset = usize::from(u16::from_le_bytes([o0, o1])) % (text.len() + 1);
+        check_caret(text, offset, usize::from(len));
+        return;
+    }
+    let [method, url, realm, body] = fields(rest);
+    let mut spec = RequestSpec::default();
+    spec.method = text(method).into();
+    spec.url = text(url).into();
+    spec.realm = (flags & 0x10 != 0).then(|| text(realm).into());
+    spec.form_body = (flags & 0x08 != 0).then(|| text(body).into());
+    spec.consumer_key = "ck".into();
+    spec.consumer_secret = Some(Secret::new(CONSUMER_SECRET));
+    if flags & 0x20 != 0 {
+        spec.token = Some("tk".into());
+        spec.token_secret = Some(Secret::new(TOKEN_SECRET));
+    }
+    spec.signature_method = Some(METHODS[usize::from(flags & 3)].into());
+    spec.nonce = Some("nonce".into());
+    spec.timestamp = Some("1".into());
+    spec.version = true;
+    let show_secrets = flags & 0x04 != 0;
+
+    let trace = match spec.trace() {
+        Ok(trace) => trace,
+        Err(e) => {
+            // As `sign::library_error` does: a caret under the spot.
+            let Some((part, offset)) = e.offset() else {
+                return;
+            };
+            let text = match part {
+                Part::Url => Some(spec.url.as_str()),
+                Part::FormBody => spec.form_body.as_deref(),
+                Part::Method => Some(spec.method.as_str()),
+                Part::Realm => spec.realm.as_deref(),
+                _ => None,
+            };
+            if let Some(text) = text.filter(|t| !t.is_empty()) {
+                assert!(offset <= text.len(), "{e}");
+                check_caret(text.as_bytes(), offset, e.span_len());
+            }
+            return;
+        }
+    };
+    let header = spec
+        .signer()
+        .unwrap()
+        .authorization(&spec.request())
+        .unwrap();
+    assert_eq!(header, trace.authorization_header);
+    let shown = Shown::new(&trace, show_secrets);
+    let json = stages_json(&trace, &shown).unwrap();
+    let text = stages_text(&spec, &trace, &shown);
+    let curl = curl_line(&spec, &header);
+
+    // The JSON is JSON, and holds the stages.
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value["base_string"], trace.base_string.as_str());
+    assert_eq!(value["normalized_params"], trace.normalized_params.as_str());
+    assert_eq!(
+        value["collected_params"].as_array().unwrap().len(),
+        trace.collected_params.len()
+    );
+    let plaintext = trace.signature.is_secret();
+    if show_secrets || !plaintext {
+        assert_eq!(value["authorization_header"], header.as_str());
+    }
+
+    // Secrets only when asked for (unless the request itself says "SECRET").
+    let asked = [&spec.method, &spec.url]
+        .into_iter()
+        .any(|t| t.contains("SECRET"))
+        || [&spec.realm, &spec.form_body]
+            .into_iter()
+            .any(|t| t.as_deref().is_some_and(|t| t.contains("SECRET")));
+    if !show_secrets && !asked {
+        assert!(!json.contains("SECRET"), "{json}");
+        assert!(!text.contains("SECRET"), "{text}");
+    }
+
+    // The trace is safe on a terminal, and its base string lines, joined,
+    // are the signed bytes.
+    assert!(
+        !text.chars().any(|c| c.is_control() && c != '\n'),
+        "{text:?}"
+    );
+    let base: String = text
+        .split_once("the signed bytes):\n")
+        .unwrap()
+        .1
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.strip_prefix("  ").unwrap())
+        .collect();
+    assert_eq!(base, trace.base_string);
+
+    // The curl line is one shell command whose words are exactly what was signed.
+    let mut want = vec!["curl".to_owned()];
+    if spec.method.eq_ignore_ascii_case("HEAD") {
+        want.push("-I".into());
+    } else {
+        want.extend(["-X".into(), spec.method.clone()]);
+    }
+    want.extend(["-H".into(), format!("Authorization: {header}")]);
+    if let Some(body) = &spec.form_body {
+        want.extend([
+            "-H".into(),
+            "Content-Type: application/x-www-form-urlencoded".into(),
+            "--data-raw".into(),
+            body.clone(),
+        ]);
+    }
+    want.extend(["--path-as-is".into(), spec.url.clone()]);
+    assert_eq!(
+        shell_words(curl.strip_suffix('\n').unwrap()),
+        want,
+        "{curl}"
+    );
+});
+
+/// Two lines: the text around the spot, printable, and carets under it; a
+/// few hundred characters whatever the text's size.
+fn check_caret(text: &[u8], offset: usize, len: usize) {
+    let out = caret_lines(&Caret::new(text, offset, len));
+    let lines: Vec<&str> = out.strip_suffix('\n').unwrap().split('\n').collect();
+    let [shown, carets] = lines[..] else {
+        panic!("not two lines: {out:?}");
+    };
+    let shown = shown.strip_prefix("  ").unwrap();
+    let carets = carets.strip_prefix("  ").unwrap();
+    assert!(!shown.chars().any(char::is_control), "{out:?}");
+    let pad = carets.len() - carets.trim_start_matches(' ').len();
+    let marks = &carets[pad..];
+    assert!(
+        !marks.is_empty() && marks.bytes().all(|b| b == b'^'),
+        "{out:?}"
+    );
+    assert!(
+        shown.chars().count() <= 400 && carets.len() <= 400,
+        "{out:?}"
+    );
+    // The first caret sits under the first character of the spot.
+    if offset < text.len() && !(0x80..0xC0).contains(&text[offset]) {
+        let want = printable(&text[offset..]).chars().next();
+        assert_eq!(shown.chars().nth(pad), want, "{out:?} at {offset}");
+    }
+}
+
+/// Splits a POSIX shell line made of words in single quotes, `\'` between
+/// them, and bare words: exactly what `shell_quote` writes, and nothing else
+/// (a `"`, `$` or backslash outside quotes is a failure).
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' => words.extend(word.take()),
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => w.push(c),
+                        None => panic!("unterminated quote: {line:?}"),
+                    }
+                }
+            }
+            '\\' => {
+                assert_eq!(chars.next(), Some('\''), "{line:?}");
+                word.get_or_insert_with(String::new).push('\'');
+            }
+            c if c.is_ascii_alphanumeric() || c == '-' => {
+                word.get_or_insert_with(String::new).push(c)
+            }
+            c => panic!("unquoted {c:?} in {line:?}"),
+        }
+    }
+    words.extend(word);
+    words
+}

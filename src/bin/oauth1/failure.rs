@@ -1,0 +1,30 @@
+//! Why a command stopped, and the one hex writer: the clap-free pieces the
+//! output code shares with `main.rs` (and with the `cli_format` fuzz target,
+//! which compiles them in).
+
+use std::fmt::Write as _;
+
+use crate::caret::Caret;
+
+/// Why the command stopped.
+#[derive(Debug)]
+pub(crate) enum Failure {
+    /// Bad input or usage (exit 2): the message, and the text an offset points into.
+    Input(String, Option<Caret>),
+    /// Could not read or write where no input was at fault (exit 1).
+    Io(String),
+}
+
+impl Failure {
+    pub(crate) fn input(message: impl Into<String>) -> Failure {
+        Failure::Input(message.into(), None)
+    }
+}
+
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
