@@ -8,9 +8,14 @@ mod credentials;
 mod decode;
 mod encode;
 mod error;
+mod flow;
 mod header;
+#[cfg(feature = "http")]
+mod http;
 #[cfg(feature = "json")]
 mod json;
+#[cfg(feature = "reqwest")]
+mod middleware;
 mod normalize;
 mod params;
 mod protocol;
@@ -23,16 +28,25 @@ mod sink;
 mod text;
 mod url;
 
+#[cfg(feature = "http")]
+pub use self::http::{sign_http_request, trace_http_request, BodyBytes, HttpError, HttpOptions};
 pub use base_string::{base_string_uri, BaseString, BaseStringUri};
 pub use credentials::{Credentials, Secret};
 pub use decode::{form_decode, percent_decode, Decoded};
 pub use encode::{percent_encode, percent_encode_str, PercentEncode};
 pub use error::{Error, ErrorKind, Part};
+pub use flow::{authorize_url, Endpoints, FlowError, TemporaryCredentials, TokenCredentials};
+#[cfg(feature = "reqwest")]
+pub use flow::{request_temporary_credentials, request_token_credentials};
 pub use header::{
     append_to_query, authorization_header, check_realm, form_encode, parse_authorization_header,
 };
 #[cfg(feature = "json")]
 pub use json::{JsonError, RequestSpec};
+#[cfg(feature = "reqwest")]
+pub use middleware::{
+    sign_reqwest_request, trace_reqwest_request, MissingSigner, OAuth1Middleware,
+};
 pub use normalize::Normalized;
 pub use params::{Param, Params};
 pub use request::{is_form_urlencoded, OAuthRequest};

@@ -45,6 +45,9 @@ pub struct OAuthRequest<'a> {
     pub(crate) callback: Option<&'a str>,
     pub(crate) verifier: Option<&'a str>,
     pub(crate) extra: Extra<'a>,
+    /// Whether the URL is as an HTTP client serialised it (see
+    /// `RequestUrl::parse_sent`), rather than strict RFC 3986.
+    pub(crate) url_as_sent: bool,
 }
 
 /// A request's extra protocol parameters, borrowed as `&str` or `String` pairs.
@@ -117,6 +120,7 @@ impl<'a> OAuthRequest<'a> {
             callback: None,
             verifier: None,
             extra: Extra::Strs(&[]),
+            url_as_sent: false,
         }
     }
 
@@ -172,6 +176,14 @@ impl<'a> OAuthRequest<'a> {
     /// ```
     pub fn protocol_params<P: ParamPair>(mut self, params: &'a [P]) -> Self {
         self.extra = P::extra(params);
+        self
+    }
+
+    /// The URL as an HTTP client sends it, for the HTTP edge: raw bytes a
+    /// client leaves in a path (`| [ ] ^`) are path data, signed as sent.
+    #[cfg(feature = "http")]
+    pub(crate) fn url_as_sent(mut self) -> Self {
+        self.url_as_sent = true;
         self
     }
 

@@ -363,7 +363,11 @@ impl Signer {
             request: *request,
             nonce,
             timestamp,
-            url: RequestUrl::parse(request.url)?,
+            url: if request.url_as_sent {
+                RequestUrl::parse_sent(request.url)?
+            } else {
+                RequestUrl::parse(request.url)?
+            },
             params: Params::new(),
             query_len: 0,
             pieces: SmallVec::new(),

@@ -55,6 +55,22 @@ impl<'a> RequestUrl<'a> {
     /// [`ErrorKind::MalformedEscape`](crate::ErrorKind::MalformedEscape) for a
     /// bad `%`. Offsets count from the start of the URL.
     pub fn parse(url: &'a str) -> Result<RequestUrl<'a>, Error> {
+        RequestUrl::parse_as(url, false)
+    }
+
+    /// [`parse`](Self::parse) for a URL as an HTTP client serialises it
+    /// (`url::Url`, `http::Uri`): its path may hold bytes RFC 3986 would
+    /// have escaped (`| [ ] ^`, a `%` that starts no escape, non-ASCII),
+    /// which the client sends raw and the server reads as themselves. They
+    /// are path data, signed as sent: the base string URI encodes them like
+    /// any other byte (§3.4.1.2), so a raw `|` signs as `%7C` while a sent
+    /// `%7C` signs as `%257C`. Only spaces and control bytes are refused.
+    /// (The query of such a URL is made strict by `sent_url` first.)
+    pub(crate) fn parse_sent(url: &'a str) -> Result<RequestUrl<'a>, Error> {
+        RequestUrl::parse_as(url, true)
+    }
+
+    fn parse_as(url: &'a str, sent: bool) -> Result<RequestUrl<'a>, Error> {
         let bytes = url.as_bytes();
         let colon = bytes
             .iter()
@@ -95,7 +111,14 @@ impl<'a> RequestUrl<'a> {
         let after_start = auth_start + auth_len;
         let path_len = find_either(after.as_bytes(), b'?', b'#').unwrap_or(after.len());
         let path = &after[..path_len];
-        if !well_formed(path.as_bytes(), false) {
+        if sent {
+            check_chars(
+                path.as_bytes(),
+                after_start,
+                |b| b > b' ' && b != 0x7F,
+                "a byte an HTTP client sends in a path (not a space or a control byte)",
+            )?;
+        } else if !well_formed(path.as_bytes(), false) {
             check_chars(
                 path.as_bytes(),
                 after_start,
@@ -124,6 +147,29 @@ impl<'a> RequestUrl<'a> {
                 q
             };
             query = Some(q);
+        }
+        // The fragment is never signed nor sent, but it is shown (a trace, a
+        // curl line): it is held to RFC 3986 §3.5 like the rest, so no control
+        // byte gets through to a terminal.
+        let end = path_len + query.map_or(0, |q| q.len() + 1);
+        if let Some(fragment) = after.get(end..).and_then(|f| f.strip_prefix('#')) {
+            let at = after_start + end + 1;
+            if sent {
+                check_chars(
+                    fragment.as_bytes(),
+                    at,
+                    |b| b > b' ' && b != 0x7F,
+                    "a byte an HTTP client sends (not a space or a control byte)",
+                )?;
+            } else {
+                check_chars(
+                    fragment.as_bytes(),
+                    at,
+                    |b| is_pchar(b) || b == b'/' || b == b'?',
+                    "a character allowed in a URL fragment; percent-encode it",
+                )?;
+                check_escapes(fragment.as_bytes(), false, Part::Url, at)?;
+            }
         }
         Ok(RequestUrl {
             https,
@@ -381,6 +427,71 @@ fn check_host(host: &str, base: usize, allowed: impl Fn(u8) -> bool) -> Result<(
     }
 }
 
+/// A URL as an HTTP client serialises it (`url::Url`, and so reqwest;
+/// `http::Uri`), in the text the string API signs the same way: the `http`
+/// edge passes every request's URL through here.
+///
+/// Those types send some bytes raw that RFC 3986 would have escaped: in the
+/// query, `url` leaves `[ ] { } | ^` and `` ` `` alone, `http::Uri` also `\`,
+/// and both a `%` that starts no escape; `http::Uri` keeps non-ASCII text
+/// raw. A server reads a raw byte as itself, so it is signed as its escape
+/// (RFC 5849 §3.4.1.3.1 decodes the query before §3.6 encodes it again):
+/// here each such query byte is written as its escape (`|` as `%7C`, a lone
+/// `%` as `%25`), which decodes to the same parameters. Nothing else is
+/// changed. The path is signed byte for byte as it is sent
+/// (§3.4.1.2), so it is left as it is; a path byte that RFC 3986 does not
+/// allow raw is then refused by [`RequestUrl::parse`] with its offset, which
+/// the rewrite leaves unchanged (it only touches the query, after the path).
+/// Spaces and control bytes are left too, for the parser to refuse: no
+/// client sends them raw.
+#[cfg(feature = "http")]
+pub(crate) fn sent_url(url: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = url.as_bytes();
+    let Some(after_scheme) = url.find("://").map(|i| i + 3) else {
+        return url.into();
+    };
+    let rest = &bytes[after_scheme..];
+    let Some(q) = rest.iter().position(|&b| matches!(b, b'?' | b'#')) else {
+        return url.into();
+    };
+    // The first '?' or '#' after the authority: '#' ends the path and the
+    // query never starts.
+    if rest[q] != b'?' {
+        return url.into();
+    }
+    let start = after_scheme + q + 1;
+    let end = find_byte(&bytes[start..], b'#').map_or(bytes.len(), |f| start + f);
+    let query = &bytes[start..end];
+    let kept = |i: usize| {
+        let b = query[i];
+        match b {
+            b'%' => query
+                .get(i + 1..i + 3)
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)),
+            // Left for the parser to refuse, with its offset.
+            0x00..=0x20 | 0x7F => true,
+            _ => b.is_ascii() && (is_pchar(b) || b == b'/' || b == b'?'),
+        }
+    };
+    if (0..query.len()).all(kept) {
+        return url.into();
+    }
+    let mut out = String::with_capacity(url.len() + 16);
+    out.push_str(&url[..start]);
+    for i in 0..query.len() {
+        if kept(i) {
+            out.push(char::from(query[i]));
+        } else {
+            const HEX: &[u8; 16] = b"0123456789ABCDEF";
+            out.push('%');
+            out.push(char::from(HEX[usize::from(query[i] >> 4)]));
+            out.push(char::from(HEX[usize::from(query[i] & 15)]));
+        }
+    }
+    out.push_str(&url[end..]);
+    out.into()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -532,6 +643,41 @@ mod tests {
     }
 
     #[test]
+    fn the_fragment_is_held_to_the_grammar_too() {
+        // Offsets counted by hand: "http://h/p#" is 11 bytes.
+        for (url, offset) in [
+            ("http://h/p#\0", 11),
+            ("http://h/p#a\x1b[31m", 12),
+            ("http://h/p?q=1#a b", 16),
+            ("http://h/p##", 11),
+            ("http://h/p#%zz", 11),
+        ] {
+            let err = RequestUrl::parse(url).unwrap_err();
+            assert_eq!(err.offset(), Some((Part::Url, offset)), "{url:?}: {err}");
+        }
+        for url in [
+            "http://h/p#top",
+            "http://h/p?q=1#a/b?c%20",
+            "http://h#",
+            "http://h/#!x",
+        ] {
+            assert!(RequestUrl::parse(url).is_ok(), "{url}");
+        }
+        assert!(RequestUrl::parse_sent("http://h/p#a|b").is_ok());
+        assert!(RequestUrl::parse_sent("http://h/p#a\x1b").is_err());
+    }
+
+    #[test]
+    fn a_sent_path_is_data_byte_for_byte() {
+        let url = RequestUrl::parse_sent("http://h/a|b[c]^d%e%7C").unwrap();
+        assert_eq!(url.path(), "/a|b[c]^d%e%7C");
+        assert!(RequestUrl::parse("http://h/a|b").is_err());
+        // Only spaces and control bytes are refused, at their offset.
+        let err = RequestUrl::parse_sent("http://h/a b").unwrap_err();
+        assert_eq!(err.offset(), Some((Part::Url, 10)));
+    }
+
+    #[test]
     fn fast_path_byte_class_matches_the_grammar() {
         for b in 0..=255u8 {
             let path = is_pchar(b) || b == b'/' || b == b'%';
@@ -563,6 +709,50 @@ mod tests {
                     stack.push([&s[..], p].concat());
                 }
             }
+        }
+    }
+
+    #[test]
+    #[cfg(feature = "http")]
+    fn a_sent_url_signs_its_raw_query_bytes_as_their_escapes() {
+        for (sent, signed) in [
+            (
+                "https://api.x.com/2/tweets?ids=1|2",
+                "https://api.x.com/2/tweets?ids=1%7C2",
+            ),
+            (
+                "http://h/p?a=[x]&b={y}^`\\",
+                "http://h/p?a=%5Bx%5D&b=%7By%7D%5E%60%5C",
+            ),
+            ("http://h/?a=%zz&b=%4&c=%", "http://h/?a=%25zz&b=%254&c=%25"),
+            ("http://h/?q=é#frag|", "http://h/?q=%C3%A9#frag|"),
+            ("http://h/?a=\"<>", "http://h/?a=%22%3C%3E"),
+        ] {
+            assert_eq!(sent_url(sent), signed, "{sent}");
+            assert!(RequestUrl::parse_sent(&sent_url(sent)).is_ok(), "{sent}");
+        }
+        // Nothing to change: borrowed, not copied.
+        for url in [
+            "https://api.x.com/2/tweets?ids=1%7C2&x=a+b",
+            "http://h/a|b#?x=|",
+            "http://h",
+            "not a url |",
+            "http://h/?a b",
+        ] {
+            assert!(
+                matches!(sent_url(url), std::borrow::Cow::Borrowed(_)),
+                "{url}"
+            );
+        }
+        // The path is signed as sent: a raw byte there is the parser's to refuse,
+        // at its own offset (`http://h/a` is 10 bytes).
+        match refusal(&sent_url("http://h/a|b?c=|")) {
+            ErrorKind::InvalidByte {
+                offset: 10,
+                byte: b'|',
+                ..
+            } => {}
+            other => panic!("{other:?}"),
         }
     }
 }

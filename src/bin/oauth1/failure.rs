@@ -13,6 +13,8 @@ pub(crate) enum Failure {
     Input(String, Option<Caret>),
     /// Could not read or write where no input was at fault (exit 1).
     Io(String),
+    /// `request` got an answer other than 2xx, already printed (exit 1).
+    Status,
 }
 
 impl Failure {

@@ -5,10 +5,13 @@
 //! stages and keeps each one. Exit codes: 0 done (or the reader of the output
 //! went away), 2 bad input or usage, 1 an I/O failure.
 
+mod authorize;
 mod caret;
 mod codec;
 mod failure;
 mod output;
+mod profile;
+mod request;
 mod sign;
 
 use std::ffi::OsString;
@@ -19,9 +22,12 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use caret::caret_lines;
-pub(crate) use failure::{hex, Failure};
 use codec::{DecodeArgs, EncodeArgs, STDIN_NOTE};
+pub(crate) use failure::{hex, Failure};
 use sign::{SignArgs, SIGN_HELP};
+
+use authorize::{AccountsArgs, AuthorizeArgs, AUTHORIZE_HELP};
+use request::{RequestArgs, REQUEST_HELP};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -46,6 +52,14 @@ enum Command {
     /// Strictly percent-decode text (a '%' must be followed by two hex digits)
     #[command(after_long_help = STDIN_NOTE)]
     Decode(DecodeArgs),
+    /// Sign one request and send it; print the response body (like twurl)
+    #[command(after_long_help = REQUEST_HELP)]
+    Request(Box<RequestArgs>),
+    /// Log in with a PIN (three-legged OAuth) and save the tokens as a profile
+    #[command(after_long_help = AUTHORIZE_HELP)]
+    Authorize(AuthorizeArgs),
+    /// List the saved profiles (no secrets); the default one is marked '*'
+    Accounts(AccountsArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +82,9 @@ fn main() -> ExitCode {
         }
         Command::Encode(args) => codec::encode(args),
         Command::Decode(args) => codec::decode(args),
+        Command::Request(args) => request::request(args),
+        Command::Authorize(args) => authorize::authorize(args),
+        Command::Accounts(args) => authorize::accounts(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -83,6 +100,7 @@ fn main() -> ExitCode {
             let _ = writeln!(io::stderr(), "error: {message}");
             ExitCode::from(1)
         }
+        Err(Failure::Status) => ExitCode::from(1),
     }
 }
 
@@ -149,7 +167,6 @@ fn read_stdin() -> Result<Vec<u8>, Failure> {
         .map_err(|e| Failure::Io(format!("cannot read standard input: {e}")))?;
     Ok(bytes)
 }
-
 
 /// Writes the output. A reader that went away (`| head`) is not a failure:
 /// Rust ignores SIGPIPE, so the write returns `BrokenPipe`, and we stop

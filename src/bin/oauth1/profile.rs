@@ -1,0 +1,238 @@
+//! Saved accounts (`oauth1 authorize` writes them, `request --profile` and
+//! `accounts` read them), and the credentials of a command: from a profile,
+//! or from the flags and the environment as `sign` takes them.
+//!
+//! Profiles live in one JSON file, `profiles.json`, in `$OAUTH1_CONFIG_DIR`
+//! or the platform's configuration directory (`$XDG_CONFIG_HOME/oauth1`,
+//! `~/.config/oauth1`; `~/Library/Application Support/oauth1` on macOS;
+//! `%APPDATA%\oauth1` on Windows). It holds secrets, so it is created with
+//! mode 0600 (and its directory 0700) on Unix, and replaced whole (written
+//! to a temporary file, then renamed) so it is never half written.
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use oauth1_signer::{RequestSpec, Secret, Signer};
+use serde::{Deserialize, Serialize};
+
+use crate::Failure;
+
+/// One saved account. `Debug` is not derived: it holds secrets.
+#[derive(Clone, Serialize, Deserialize)]
+pub(crate) struct Profile {
+    pub(crate) consumer_key: String,
+    pub(crate) consumer_secret: String,
+    pub(crate) token: String,
+    pub(crate) token_secret: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) user_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) screen_name: Option<String>,
+}
+
+/// The profiles file.
+#[derive(Default, Serialize, Deserialize)]
+pub(crate) struct Profiles {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) default: Option<String>,
+    #[serde(default)]
+    pub(crate) profiles: BTreeMap<String, Profile>,
+}
+
+/// The directory of the profiles file.
+pub(crate) fn config_dir() -> Result<PathBuf, Failure> {
+    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(dir) = var("OAUTH1_CONFIG_DIR") {
+        return Ok(PathBuf::from(dir));
+    }
+    let home = var("HOME").map(PathBuf::from);
+    let base = if cfg!(windows) {
+        var("APPDATA").map(PathBuf::from)
+    } else if cfg!(target_os = "macos") {
+        home.map(|h| h.join("Library/Application Support"))
+    } else {
+        var("XDG_CONFIG_HOME")
+            .map(PathBuf::from)
+            .or_else(|| home.map(|h| h.join(".config")))
+    };
+    base.map(|b| b.join("oauth1")).ok_or_else(|| {
+        Failure::input("no configuration directory: set OAUTH1_CONFIG_DIR (or HOME)")
+    })
+}
+
+impl Profiles {
+    fn path() -> Result<PathBuf, Failure> {
+        Ok(config_dir()?.join("profiles.json"))
+    }
+
+    /// Reads the profiles file; none yet is no profiles.
+    pub(crate) fn load() -> Result<(Profiles, PathBuf), Failure> {
+        let path = Profiles::path()?;
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok((Profiles::default(), path))
+            }
+            Err(e) => return Err(Failure::Io(format!("cannot read {}: {e}", path.display()))),
+        };
+        // serde_json's messages quote no input, only line and column.
+        let profiles = serde_json::from_str(&text).map_err(|e| {
+            Failure::input(format!("{} is not a profiles file: {e}", path.display()))
+        })?;
+        Ok((profiles, path))
+    }
+
+    /// Writes the profiles file, readable by its owner only.
+    pub(crate) fn save(&self, path: &Path) -> Result<(), Failure> {
+        let io = |what: &str, e: std::io::Error| {
+            Failure::Io(format!("cannot {what} {}: {e}", path.display()))
+        };
+        let dir = path.parent().unwrap_or(Path::new("."));
+        create_private_dir(dir).map_err(|e| io("create the directory of", e))?;
+        let json = serde_json::to_string_pretty(self)
+            .map_err(|e| Failure::Io(format!("cannot write the profiles: {e}")))?;
+        let tmp = path.with_extension("json.tmp");
+        let mut file = private_file(&tmp).map_err(|e| io("create", e))?;
+        file.write_all(json.as_bytes())
+            .and_then(|()| file.write_all(b"\n"))
+            .and_then(|()| file.sync_all())
+            .map_err(|e| io("write", e))?;
+        std::fs::rename(&tmp, path).map_err(|e| io("replace", e))
+    }
+
+    /// The profile `name`, or the default one.
+    pub(crate) fn get(&self, name: Option<&str>) -> Result<(&str, &Profile), Failure> {
+        let name = match name {
+            Some(name) => name,
+            None => self.default.as_deref().ok_or_else(|| {
+                Failure::input(
+                    "no credentials: pass --consumer-key and --consumer-secret (or set \
+                     OAUTH_CONSUMER_KEY, ...), --profile NAME, or log in with `oauth1 authorize`",
+                )
+            })?,
+        };
+        self.profiles
+            .get_key_value(name)
+            .map(|(n, p)| (n.as_str(), p))
+            .ok_or_else(|| {
+                Failure::input(format!(
+                    "no profile named {name:?} (`oauth1 accounts` lists them)"
+                ))
+            })
+    }
+}
+
+#[cfg(unix)]
+fn private_file(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let _ = std::fs::remove_file(path);
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn private_file(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::File::create(path)
+}
+
+#[cfg(unix)]
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt as _;
+    if dir.is_dir() {
+        return Ok(());
+    }
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+}
+
+#[cfg(not(unix))]
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)
+}
+
+/// The credentials of `request`: the same flags and environment variables
+/// as `sign`, or a saved profile.
+#[derive(Args, Debug)]
+pub(crate) struct CredentialArgs {
+    /// Use the saved account NAME (see `oauth1 accounts`); without it and
+    /// without a consumer key, the default account is used
+    #[arg(long, value_name = "NAME")]
+    pub(crate) profile: Option<String>,
+
+    /// Consumer (API) key
+    #[arg(long, env = "OAUTH_CONSUMER_KEY", hide_env_values = true)]
+    pub(crate) consumer_key: Option<String>,
+
+    /// Consumer (API) secret (may start with '-')
+    #[arg(
+        long,
+        env = "OAUTH_CONSUMER_SECRET",
+        hide_env_values = true,
+        allow_hyphen_values = true
+    )]
+    pub(crate) consumer_secret: Option<String>,
+
+    /// Token (access token)
+    #[arg(long, env = "OAUTH_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+
+    /// Token secret (access token secret; may start with '-')
+    #[arg(
+        long,
+        env = "OAUTH_TOKEN_SECRET",
+        hide_env_values = true,
+        allow_hyphen_values = true
+    )]
+    token_secret: Option<String>,
+
+    /// HMAC-SHA1 (default), HMAC-SHA256, HMAC-SHA512 or PLAINTEXT
+    #[arg(long, value_name = "METHOD")]
+    signature_method: Option<String>,
+}
+
+impl CredentialArgs {
+    /// A signer with fresh nonces and timestamps, built as `sign` builds
+    /// one (through `RequestSpec::fresh_signer`).
+    pub(crate) fn signer(&self) -> Result<Signer, Failure> {
+        let given = |v: &Option<String>| v.clone().filter(|s| !s.is_empty());
+        let mut spec = RequestSpec::default();
+        spec.version = true;
+        spec.signature_method.clone_from(&self.signature_method);
+        match (&self.profile, given(&self.consumer_key)) {
+            (None, Some(key)) => {
+                let secret = given(&self.consumer_secret).ok_or_else(|| {
+                    Failure::input(
+                        "no consumer secret: pass --consumer-secret SECRET or set \
+                         OAUTH_CONSUMER_SECRET",
+                    )
+                })?;
+                spec.consumer_key = key;
+                spec.consumer_secret = Some(Secret::new(secret));
+                spec.token = given(&self.token);
+                if spec.token.is_none() && given(&self.token_secret).is_some() {
+                    return Err(Failure::input(
+                        "--token-secret is set but no token: set --token / OAUTH_TOKEN, or drop the token secret",
+                    ));
+                }
+                spec.token_secret = self.token_secret.clone().map(Secret::new);
+            }
+            (name, _) => {
+                let (profiles, _) = Profiles::load()?;
+                let (_, profile) = profiles.get(name.as_deref())?;
+                spec.consumer_key.clone_from(&profile.consumer_key);
+                spec.consumer_secret = Some(Secret::new(profile.consumer_secret.as_str()));
+                spec.token = Some(profile.token.clone());
+                spec.token_secret = Some(Secret::new(profile.token_secret.as_str()));
+            }
+        }
+        spec.fresh_signer()
+            .map_err(|e| Failure::input(e.to_string()))
+    }
+}

@@ -1,0 +1,456 @@
+//! Signing `http::Request`s in place: the edge between the pipeline and an
+//! HTTP stack ([RFC 5849 §3.4.1], §3.5.1).
+//!
+//! The request is signed exactly as it will be sent: its method, its URI as
+//! the `http` type serialises it (see `url::sent_url` for the bytes such a URI
+//! sends raw), its query always, its body only when the `Content-Type` is
+//! `application/x-www-form-urlencoded` (§3.4.1.3.1). A JSON, multipart or
+//! binary body is not signed, as the X API v2 expects; with
+//! [`HttpOptions::with_body_hash`] it is covered by `oauth_body_hash` (the
+//! [OAuth Request Body Hash] extension) instead. A form body that cannot be
+//! read without sending it (a stream) is an error, never a request signed
+//! without it. The header is added by [`Signer`], through the one pipeline.
+//!
+//! [RFC 5849 §3.4.1]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4.1
+//! [OAuth Request Body Hash]: https://oauth.googlecode.com/svn/spec/ext/body_hash/1.0/oauth-bodyhash.html
+
+use std::fmt;
+
+use base64::Engine as _;
+use http::header::{AUTHORIZATION, CONTENT_TYPE};
+use http::{HeaderMap, HeaderValue, Method};
+use sha1::{Digest as _, Sha1};
+
+use crate::error::Error;
+use crate::request::{is_form_urlencoded, OAuthRequest};
+use crate::signed::Trace;
+use crate::signer::Signer;
+use crate::url::sent_url;
+
+/// A request body whose bytes can be read without consuming it.
+///
+/// `None` means the body is a stream: it cannot be signed, and a form body
+/// or a body hash that needs it is an error. Implement it for your own body
+/// type if it holds its bytes.
+///
+/// ```
+/// use oauth1_signer::BodyBytes;
+///
+/// assert_eq!(().body_bytes(), Some(&b""[..]));
+/// assert_eq!("a=1".body_bytes(), Some(&b"a=1"[..]));
+/// ```
+pub trait BodyBytes {
+    /// The body's bytes, or `None` for a body that is a stream.
+    fn body_bytes(&self) -> Option<&[u8]>;
+}
+
+impl BodyBytes for () {
+    fn body_bytes(&self) -> Option<&[u8]> {
+        Some(&[])
+    }
+}
+
+impl BodyBytes for Vec<u8> {
+    fn body_bytes(&self) -> Option<&[u8]> {
+        Some(self)
+    }
+}
+
+impl BodyBytes for String {
+    fn body_bytes(&self) -> Option<&[u8]> {
+        Some(self.as_bytes())
+    }
+}
+
+impl BodyBytes for &[u8] {
+    fn body_bytes(&self) -> Option<&[u8]> {
+        Some(self)
+    }
+}
+
+impl BodyBytes for &str {
+    fn body_bytes(&self) -> Option<&[u8]> {
+        Some(self.as_bytes())
+    }
+}
+
+impl BodyBytes for bytes::Bytes {
+    fn body_bytes(&self) -> Option<&[u8]> {
+        Some(self)
+    }
+}
+
+/// How requests are signed at the HTTP edge. The default is what the X API
+/// expects: no `oauth_body_hash`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HttpOptions {
+    body_hash: bool,
+}
+
+impl HttpOptions {
+    /// The default options.
+    pub fn new() -> HttpOptions {
+        HttpOptions::default()
+    }
+
+    /// Whether to send `oauth_body_hash` (base64 of the SHA-1 of the body,
+    /// of the empty string when there is none) on requests whose body is
+    /// not form-encoded (the [OAuth Request Body Hash] extension; never on a
+    /// form-encoded body, whose parameters are signed already). Off by
+    /// default: X does not use it.
+    ///
+    /// [OAuth Request Body Hash]: https://oauth.googlecode.com/svn/spec/ext/body_hash/1.0/oauth-bodyhash.html
+    pub fn with_body_hash(mut self, on: bool) -> HttpOptions {
+        self.body_hash = on;
+        self
+    }
+
+    /// Whether `oauth_body_hash` is sent.
+    pub fn body_hash(&self) -> bool {
+        self.body_hash
+    }
+}
+
+/// Why an HTTP request could not be signed. No variant carries a secret.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HttpError {
+    /// The pipeline refused the request: its URI (a relative one too), its
+    /// method or its form body; the [`Error`] says what and where.
+    Sign(Error),
+    /// The body is a stream, so it cannot be read to be signed: a form body
+    /// (`form: true`), or any body when `oauth_body_hash` is on.
+    UnreadableBody {
+        /// Whether the body is form-encoded (its parameters must be signed).
+        form: bool,
+    },
+}
+
+impl fmt::Display for HttpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HttpError::Sign(e) => write!(f, "cannot sign the request: {e}"),
+            HttpError::UnreadableBody { form: true } => f.write_str(
+                "cannot sign the request: its application/x-www-form-urlencoded body is a \
+                 stream, and its parameters must be signed; give the body as bytes",
+            ),
+            HttpError::UnreadableBody { form: false } => f.write_str(
+                "cannot sign the request: its body is a stream, and oauth_body_hash needs \
+                 its bytes; give the body as bytes",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for HttpError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            HttpError::Sign(e) => Some(e),
+            HttpError::UnreadableBody { .. } => None,
+        }
+    }
+}
+
+impl From<Error> for HttpError {
+    fn from(e: Error) -> HttpError {
+        HttpError::Sign(e)
+    }
+}
+
+/// Signs `request` in place: adds (or replaces) its `Authorization` header,
+/// marked sensitive so that `Debug` of the headers hides it.
+///
+/// The URI must be absolute (`https://api.x.com/2/tweets`). The query is
+/// always signed; the body only when `Content-Type` is
+/// `application/x-www-form-urlencoded`.
+///
+/// ```
+/// use oauth1_signer::{sign_http_request, Credentials, HttpOptions, Signer};
+///
+/// let signer = Signer::new(Credentials::new("key", "secret").with_token("token", "token secret"));
+/// let mut request = http::Request::post("https://api.x.com/2/tweets")
+///     .header("content-type", "application/json")
+///     .body(r#"{"text":"hello"}"#.to_string())?;
+/// sign_http_request(&signer, &mut request, HttpOptions::new())?;
+/// let header = request.headers()["authorization"].to_str()?;
+/// assert!(header.starts_with("OAuth oauth_consumer_key=\"key\", oauth_nonce=\""));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`HttpError::Sign`] for a request the pipeline refuses (a relative URI,
+/// a bad form body, an `oauth_*` parameter in the query or body);
+/// [`HttpError::UnreadableBody`] for a body that is a stream but must be read.
+pub fn sign_http_request<B: BodyBytes>(
+    signer: &Signer,
+    request: &mut http::Request<B>,
+    options: HttpOptions,
+) -> Result<(), HttpError> {
+    let (method, body) = (request.method(), request.body().body_bytes());
+    let uri = absolute_uri(request.uri())?;
+    let header = authorize(
+        signer,
+        method,
+        &uri,
+        request.headers(),
+        body,
+        options,
+        Flow::default(),
+        Signer::authorization,
+    )?;
+    set_authorization(request.headers_mut(), header)
+}
+
+/// As [`sign_http_request`], and returns every stage of the signature (the
+/// base string, the normalised parameters...), exactly as signed: for
+/// debugging a `401`, or printing what is sent.
+///
+/// # Errors
+/// As [`sign_http_request`].
+pub fn trace_http_request<B: BodyBytes>(
+    signer: &Signer,
+    request: &mut http::Request<B>,
+    options: HttpOptions,
+) -> Result<Trace, HttpError> {
+    let (method, body) = (request.method(), request.body().body_bytes());
+    let uri = absolute_uri(request.uri())?;
+    let trace = authorize(
+        signer,
+        method,
+        &uri,
+        request.headers(),
+        body,
+        options,
+        Flow::default(),
+        Signer::trace,
+    )?;
+    set_authorization(request.headers_mut(), trace.authorization_header.clone())?;
+    Ok(trace)
+}
+
+/// The URI as sent, if it is absolute.
+fn absolute_uri(uri: &http::Uri) -> Result<String, HttpError> {
+    if uri.scheme().is_none() || uri.authority().is_none() {
+        return Err(HttpError::Sign(Error::invalid_url(
+            0,
+            "the request's URI is not absolute (it needs a scheme and a host, as in https://api.x.com/2/tweets)",
+        )));
+    }
+    Ok(uri.to_string())
+}
+
+/// The protocol parameters of the three-legged flow's requests (RFC 5849 §2).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Flow<'a> {
+    pub(crate) callback: Option<&'a str>,
+    pub(crate) verifier: Option<&'a str>,
+}
+
+/// Signs one request given by its parts, with `sign` (the signer's
+/// `authorization` or `trace`): the one place the HTTP edge calls the
+/// pipeline, for `http` and `reqwest` requests alike.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn authorize<R>(
+    signer: &Signer,
+    method: &Method,
+    url: &str,
+    headers: &HeaderMap,
+    body: Option<&[u8]>,
+    options: HttpOptions,
+    flow: Flow<'_>,
+    sign: fn(&Signer, &OAuthRequest<'_>) -> Result<R, Error>,
+) -> Result<R, HttpError> {
+    let url = sent_url(url);
+    // A Content-Type that is not text cannot be form-encoded.
+    let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok());
+    let form = content_type.is_some_and(is_form_urlencoded);
+    let mut request = OAuthRequest::new(method.as_str(), &url).url_as_sent();
+    if let Some(callback) = flow.callback {
+        request = request.callback(callback);
+    }
+    if let Some(verifier) = flow.verifier {
+        request = request.verifier(verifier);
+    }
+    if form {
+        request = request.form_body(body.ok_or(HttpError::UnreadableBody { form: true })?);
+    }
+    let hash;
+    let extra;
+    if options.body_hash && !form {
+        let body = body.ok_or(HttpError::UnreadableBody { form: false })?;
+        hash = base64::engine::general_purpose::STANDARD.encode(Sha1::digest(body));
+        extra = [("oauth_body_hash", hash.as_str())];
+        request = request.protocol_params(&extra);
+    }
+    Ok(sign(signer, &request)?)
+}
+
+/// Sets the `Authorization` header, marked sensitive.
+pub(crate) fn set_authorization(headers: &mut HeaderMap, header: String) -> Result<(), HttpError> {
+    // The signer writes only visible ASCII and spaces (the realm is checked),
+    // so this cannot fail; it is not unwrapped all the same.
+    let mut value = HeaderValue::try_from(header).map_err(|_| {
+        HttpError::Sign(Error::invalid_url(
+            0,
+            "the Authorization header could not be made into an HTTP header value",
+        ))
+    })?;
+    value.set_sensitive(true);
+    headers.insert(AUTHORIZATION, value);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::credentials::Credentials;
+
+    fn signer() -> Signer {
+        Signer::new(Credentials::new("ck", "cs").with_token("tk", "ts"))
+            .with_nonce("nonce")
+            .unwrap()
+            .with_timestamp("1")
+            .unwrap()
+    }
+
+    fn trace<B: BodyBytes>(mut request: http::Request<B>, options: HttpOptions) -> Trace {
+        trace_http_request(&signer(), &mut request, options).unwrap()
+    }
+
+    #[test]
+    fn query_always_form_body_only_when_form_encoded() {
+        let form = http::Request::post("https://h/p?q=1")
+            .header(
+                "Content-Type",
+                "application/x-www-form-urlencoded; charset=UTF-8",
+            )
+            .body("b=2")
+            .unwrap();
+        let t = trace(form, HttpOptions::new());
+        assert!(t
+            .normalized_params
+            .starts_with("b=2&oauth_consumer_key=ck&"));
+        assert!(t.normalized_params.ends_with("&q=1"));
+        let json = http::Request::post("https://h/p?q=1")
+            .header("content-type", "application/json")
+            .body(r#"{"b":"2"}"#)
+            .unwrap();
+        let t = trace(json, HttpOptions::new());
+        assert!(t.normalized_params.starts_with("oauth_consumer_key=ck&"));
+        assert!(
+            t.normalized_params.ends_with("&q=1"),
+            "{}",
+            t.normalized_params
+        );
+        // No Content-Type: not a form, whatever the body looks like.
+        let t = trace(
+            http::Request::post("https://h/").body("b=2").unwrap(),
+            HttpOptions::new(),
+        );
+        assert!(!t.normalized_params.contains("b=2"));
+    }
+
+    #[test]
+    fn the_header_is_set_sensitive_and_matches_the_string_api() {
+        let mut request = http::Request::get("https://api.x.com/2/tweets?ids=1%7C2")
+            .body(())
+            .unwrap();
+        sign_http_request(&signer(), &mut request, HttpOptions::new()).unwrap();
+        let value = &request.headers()[AUTHORIZATION];
+        assert!(value.is_sensitive());
+        let want = signer()
+            .authorization(&OAuthRequest::get("https://api.x.com/2/tweets?ids=1%7C2"))
+            .unwrap();
+        assert_eq!(value.to_str().unwrap(), want);
+        // A raw '|' in the query, as http::Uri sends it, is signed as %7C.
+        let mut raw = http::Request::get("https://api.x.com/2/tweets?ids=1|2")
+            .body(())
+            .unwrap();
+        sign_http_request(&signer(), &mut raw, HttpOptions::new()).unwrap();
+        assert_eq!(raw.headers()[AUTHORIZATION].to_str().unwrap(), want);
+        assert!(!format!("{:?}", raw.headers()).contains("oauth_signature"));
+    }
+
+    #[test]
+    fn signing_again_replaces_the_header() {
+        let mut request = http::Request::get("https://h/").body(()).unwrap();
+        sign_http_request(&signer(), &mut request, HttpOptions::new()).unwrap();
+        sign_http_request(&signer(), &mut request, HttpOptions::new()).unwrap();
+        assert_eq!(request.headers().get_all(AUTHORIZATION).iter().count(), 1);
+    }
+
+    #[test]
+    fn body_hash_covers_a_json_body_and_never_a_form() {
+        let on = HttpOptions::new().with_body_hash(true);
+        let json = http::Request::post("https://h/")
+            .header("content-type", "application/json")
+            .body("Hello World!")
+            .unwrap();
+        // The extension's own example: SHA-1 of "Hello World!".
+        let t = trace(json, on);
+        assert!(
+            t.normalized_params
+                .starts_with("oauth_body_hash=Lve95gjOVATpfV8EL5X4nxwjKHE%3D&"),
+            "{}",
+            t.normalized_params
+        );
+        let empty = trace(http::Request::get("https://h/").body(()).unwrap(), on);
+        assert!(empty
+            .normalized_params
+            .starts_with("oauth_body_hash=2jmj7l5rSw0yVb%2FvlWAYkK%2FYBwk%3D&"));
+        let form = http::Request::post("https://h/")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("a=1")
+            .unwrap();
+        assert!(!trace(form, on)
+            .normalized_params
+            .contains("oauth_body_hash"));
+        let off = trace(
+            http::Request::get("https://h/").body(()).unwrap(),
+            HttpOptions::new(),
+        );
+        assert!(!off.normalized_params.contains("oauth_body_hash"));
+    }
+
+    struct Stream;
+    impl BodyBytes for Stream {
+        fn body_bytes(&self) -> Option<&[u8]> {
+            None
+        }
+    }
+
+    #[test]
+    fn a_stream_is_signed_unless_its_bytes_are_needed() {
+        let req = |ct: &str| {
+            http::Request::post("https://h/")
+                .header("content-type", ct)
+                .body(Stream)
+                .unwrap()
+        };
+        let s = signer();
+        let form = sign_http_request(
+            &s,
+            &mut req("application/x-www-form-urlencoded"),
+            HttpOptions::new(),
+        );
+        assert_eq!(form, Err(HttpError::UnreadableBody { form: true }));
+        assert!(
+            sign_http_request(&s, &mut req("application/octet-stream"), HttpOptions::new()).is_ok()
+        );
+        let hashed = sign_http_request(
+            &s,
+            &mut req("application/octet-stream"),
+            HttpOptions::new().with_body_hash(true),
+        );
+        assert_eq!(hashed, Err(HttpError::UnreadableBody { form: false }));
+    }
+
+    #[test]
+    fn a_relative_uri_is_refused() {
+        let mut request = http::Request::get("/2/tweets").body(()).unwrap();
+        let e = sign_http_request(&signer(), &mut request, HttpOptions::new()).unwrap_err();
+        assert!(matches!(&e, HttpError::Sign(e) if e.offset() == Some((crate::Part::Url, 0))));
+        assert!(e.to_string().contains("not absolute"), "{e}");
+        assert!(request.headers().get(AUTHORIZATION).is_none());
+    }
+}

@@ -1,0 +1,327 @@
+//! `oauth1 authorize`, `oauth1 accounts` and `oauth1 request`, the real
+//! binary against the real loopback provider (`tests/provider/server.py`,
+//! whose checks are Python oauthlib's).
+
+#![cfg(feature = "cli")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use common::provider::{Provider, ACCESS_TOKEN, CONSUMER_KEY, CONSUMER_SECRET};
+use serde_json::{json, Value};
+
+const BIN: &str = env!("CARGO_BIN_EXE_oauth1");
+
+/// The binary, with no credentials from the test's own environment and
+/// profiles in `config`.
+fn oauth1(config: &Path) -> Command {
+    let mut c = Command::new(BIN);
+    for var in [
+        "OAUTH_CONSUMER_KEY",
+        "OAUTH_CONSUMER_SECRET",
+        "OAUTH_TOKEN",
+        "OAUTH_TOKEN_SECRET",
+    ] {
+        c.env_remove(var);
+    }
+    c.env("OAUTH1_CONFIG_DIR", config);
+    c
+}
+
+fn run(mut command: Command) -> Output {
+    command.stdin(Stdio::null()).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A plain GET over HTTP/1.0: the browser standing in for the user.
+fn browse(url: &str) -> String {
+    let rest = url.strip_prefix("http://").unwrap();
+    let (host, path) = rest.split_at(rest.find('/').unwrap());
+    let mut stream = TcpStream::connect(host).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    write!(stream, "GET {path} HTTP/1.0\r\nHost: {host}\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 200 "), "{response}");
+    response.split("\r\n\r\n").nth(1).unwrap().trim().to_owned()
+}
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("oauth1-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        TempDir(dir.join("config"))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if let Some(parent) = self.0.parent() {
+            let _ = std::fs::remove_dir_all(parent);
+        }
+    }
+}
+
+/// Runs `oauth1 authorize` against the provider: reads the URL it prints,
+/// "approves" by fetching the PIN, types it. Returns stdout.
+fn authorize(provider: &Provider, config: &Path, extra: &[&str]) -> String {
+    let base = &provider.base;
+    let mut child = oauth1(config)
+        .args(["authorize", "--consumer-key", CONSUMER_KEY])
+        .env("OAUTH_CONSUMER_SECRET", CONSUMER_SECRET)
+        .args([
+            "--request-token-url",
+            &format!("{base}/oauth/request_token"),
+        ])
+        .args(["--authorize-url", &format!("{base}/oauth/authorize")])
+        .args(["--access-token-url", &format!("{base}/oauth/access_token")])
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut prompt = String::new();
+    let url = loop {
+        let mut line = String::new();
+        assert_ne!(stderr.read_line(&mut line).unwrap(), 0, "no URL: {prompt}");
+        prompt.push_str(&line);
+        if let Some(url) = line.trim().strip_prefix("http://") {
+            break format!("http://{url}");
+        }
+    };
+    assert!(
+        url.starts_with(&format!("{base}/oauth/authorize?oauth_token=")),
+        "{url}"
+    );
+    let pin = browse(&url);
+    assert_eq!(pin.len(), 7, "{pin}");
+    writeln!(child.stdin.take().unwrap(), "{pin}").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    assert!(out.status.success(), "{prompt}{rest}");
+    text(&out.stdout)
+}
+
+#[test]
+fn authorize_saves_a_private_profile_that_request_signs_with() {
+    let provider = Provider::start(&[]);
+    let base = provider.base.clone();
+    let dir = TempDir::new("flow");
+    let config = &dir.0;
+
+    let said = authorize(&provider, config, &[]);
+    assert!(
+        said.starts_with(
+            "authorized as @oauth1_signer_test; saved as profile \"oauth1_signer_test\""
+        ),
+        "{said}"
+    );
+    let file = config.join("profiles.json");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    }
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(saved["default"], "oauth1_signer_test");
+    let profile = &saved["profiles"]["oauth1_signer_test"];
+    assert_eq!(profile["consumer_key"], CONSUMER_KEY);
+    assert_eq!(profile["user_id"], "1000000001");
+    let token = profile["token"].as_str().unwrap().to_owned();
+    let token_secret = profile["token_secret"].as_str().unwrap().to_owned();
+    assert_eq!((token.len(), token_secret.len()), (30, 30));
+
+    // A second login under another name; the first stays the default.
+    authorize(&provider, config, &["--profile", "second"]);
+    let listed = run({
+        let mut c = oauth1(config);
+        c.arg("accounts");
+        c
+    });
+    assert!(listed.status.success());
+    assert_eq!(
+        text(&listed.stdout),
+        "* oauth1_signer_test  @oauth1_signer_test  user_id=1000000001  consumer_key=test-consumer-key-0001\n\
+         \x20 second  @oauth1_signer_test  user_id=1000000001  consumer_key=test-consumer-key-0001\n"
+    );
+    assert!(!text(&listed.stdout).contains(&token_secret));
+
+    let request = |args: &[&str]| {
+        let mut c = oauth1(config);
+        c.arg("request").args(args);
+        run(c)
+    };
+    let body = |out: &Output| -> Value { serde_json::from_slice(&out.stdout).unwrap() };
+
+    // GET with a query, from the default profile.
+    let got = request(&[&format!("{base}/2/users/me?user.fields=id,name&q=a%20b")]);
+    assert!(got.status.success(), "{}", text(&got.stderr));
+    assert_eq!(body(&got)["oauth_token"], token.as_str());
+    assert_eq!(
+        body(&got)["query"],
+        json!([["user.fields", "id,name"], ["q", "a b"]])
+    );
+
+    // POST with a form body from two -d, signed.
+    let posted = request(&[
+        "--profile",
+        "oauth1_signer_test",
+        "-d",
+        "status=Hello%20Ladies%20%2b%20Gentlemen",
+        "-d",
+        "lang=en",
+        &format!("{base}/1.1/statuses/update.json"),
+    ]);
+    assert!(posted.status.success(), "{}", text(&posted.stderr));
+    assert_eq!(body(&posted)["method"], "POST");
+    assert_eq!(
+        body(&posted)["form"],
+        json!([["status", "Hello Ladies + Gentlemen"], ["lang", "en"]])
+    );
+
+    // POST with a JSON body, not signed; -i prints the status and headers;
+    // --trace prints the stages, no secret, to stderr.
+    let tweeted = request(&[
+        "-i",
+        "--trace",
+        "--profile",
+        "second",
+        "--json",
+        r#"{"text":"hello"}"#,
+        &format!("{base}/2/tweets"),
+    ]);
+    assert!(tweeted.status.success(), "{}", text(&tweeted.stderr));
+    let out = text(&tweeted.stdout);
+    assert!(out.starts_with("HTTP/1.1 200 OK\n"), "{out}");
+    assert!(out.contains("\ncontent-type: application/json\n"), "{out}");
+    let json_body = out.split("\n\n").nth(1).unwrap();
+    let echoed: Value = serde_json::from_str(json_body).unwrap();
+    assert_eq!(echoed["json"], json!({"text": "hello"}));
+    let trace = text(&tweeted.stderr);
+    assert!(trace.contains("base string"), "{trace}");
+    assert!(trace.contains("&http%3A%2F%2F127.0.0.1%3A"), "{trace}");
+    assert!(
+        !trace.contains("hello"),
+        "a JSON body is not signed: {trace}"
+    );
+    assert!(!trace.contains(CONSUMER_SECRET), "{trace}");
+    let second_secret = saved_secret(config, "second");
+    assert!(!trace.contains(&second_secret), "{trace}");
+
+    // The same command again (a retry): signed afresh, accepted again.
+    for _ in 0..2 {
+        let again = request(&["-X", "DELETE", &format!("{base}/2/tweets/1")]);
+        assert!(again.status.success(), "{}", text(&again.stdout));
+        assert_eq!(body(&again)["method"], "DELETE");
+    }
+
+    // Credentials from the environment: a wrong secret is refused, exit 1,
+    // the provider's JSON printed.
+    let mut wrong = oauth1(config);
+    wrong
+        .args(["request", &format!("{base}/2/users/me")])
+        .env("OAUTH_CONSUMER_KEY", CONSUMER_KEY)
+        .env("OAUTH_CONSUMER_SECRET", "not-the-secret")
+        .env("OAUTH_TOKEN", ACCESS_TOKEN)
+        .env("OAUTH_TOKEN_SECRET", "not-the-token-secret");
+    let refused = run(wrong);
+    assert_eq!(refused.status.code(), Some(1));
+    assert_eq!(body(&refused)["oauthlib_error"], "signature mismatch");
+    assert_eq!(body(&refused)["errors"][0]["code"], 32);
+
+    // No such profile: exit 2, one line.
+    let missing = request(&["--profile", "nobody", &format!("{base}/2/users/me")]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(
+        text(&missing.stderr),
+        "error: no profile named \"nobody\" (`oauth1 accounts` lists them)\n"
+    );
+
+    // `accounts --default` switches the default.
+    let mut switch = oauth1(config);
+    switch.args(["accounts", "--default", "second"]);
+    let switched = run(switch);
+    assert!(
+        text(&switched.stdout).contains("* second"),
+        "{}",
+        text(&switched.stdout)
+    );
+    let got = request(&[&format!("{base}/2/users/me")]);
+    assert_eq!(
+        body(&got)["oauth_token"],
+        saved_token(config, "second").as_str()
+    );
+
+    let log = provider.stop();
+    assert!(
+        !log.contains(&token_secret) && !log.contains(CONSUMER_SECRET),
+        "{log}"
+    );
+}
+
+fn saved(config: &Path, name: &str, field: &str) -> String {
+    let file = std::fs::read_to_string(config.join("profiles.json")).unwrap();
+    let saved: Value = serde_json::from_str(&file).unwrap();
+    saved["profiles"][name][field].as_str().unwrap().to_owned()
+}
+
+fn saved_secret(config: &Path, name: &str) -> String {
+    saved(config, name, "token_secret")
+}
+
+fn saved_token(config: &Path, name: &str) -> String {
+    saved(config, name, "token")
+}
+
+#[test]
+fn a_network_error_is_one_line_and_exit_2() {
+    let dir = TempDir::new("net");
+    // Port 1 on loopback: nothing listens there.
+    let mut c = oauth1(&dir.0);
+    c.args(["request", "http://127.0.0.1:1/2/users/me"])
+        .env("OAUTH_CONSUMER_KEY", CONSUMER_KEY)
+        .env("OAUTH_CONSUMER_SECRET", CONSUMER_SECRET);
+    let out = run(c);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("127.0.0.1:1"),
+        "{err}"
+    );
+    assert!(!err.contains(CONSUMER_SECRET));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn without_credentials_or_profiles_request_says_how_to_get_them() {
+    let dir = TempDir::new("none");
+    let mut c = oauth1(&dir.0);
+    c.args(["request", "/2/users/me"]);
+    let out = run(c);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("oauth1 authorize"), "{err}");
+    let mut c = oauth1(&dir.0);
+    c.arg("accounts");
+    assert_eq!(
+        text(&run(c).stdout),
+        "no saved accounts (log in with `oauth1 authorize`)\n"
+    );
+}
