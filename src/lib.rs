@@ -8,6 +8,8 @@ mod credentials;
 mod decode;
 mod encode;
 mod error;
+#[cfg(feature = "explain")]
+mod explain;
 mod flow;
 mod header;
 #[cfg(feature = "http")]
@@ -35,6 +37,10 @@ pub use credentials::{Credentials, Secret};
 pub use decode::{form_decode, percent_decode, Decoded};
 pub use encode::{percent_encode, percent_encode_str, PercentEncode};
 pub use error::{Error, ErrorKind, Part};
+#[cfg(feature = "explain")]
+pub use explain::{
+    base_string_from_response, Cause, Component, Explainer, Explanation, Finding, UnknownCause,
+};
 pub use flow::{authorize_url, Endpoints, FlowError, TemporaryCredentials, TokenCredentials};
 #[cfg(feature = "reqwest")]
 pub use flow::{request_temporary_credentials, request_token_credentials};

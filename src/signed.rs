@@ -111,6 +111,50 @@ pub enum Warning {
         /// [`Part::Url`] for the query, [`Part::FormBody`] for the body.
         part: Part,
     },
+    /// A query value holds a `+`. A query is form-encoded text, so it is
+    /// signed as a space; a server that reads the query as RFC 3986 text
+    /// (npm `oauth-1.0a` does) signs a plus sign. Write `%20` for a space,
+    /// `%2B` for a plus.
+    #[non_exhaustive]
+    PlusInQuery {
+        /// The parameter's name, decoded.
+        name: String,
+    },
+    /// A value, once decoded, still holds a percent-escape (such as
+    /// `Hello%20World` given as `Hello%2520World`): it was most likely
+    /// encoded by hand before being encoded again, and is signed
+    /// double-encoded.
+    #[non_exhaustive]
+    LooksEncoded {
+        /// The parameter's name, decoded.
+        name: String,
+        /// [`Part::Url`] for the query, [`Part::FormBody`] for the body.
+        part: Part,
+    },
+    /// The form body looks like JSON (it starts with `{` or `[`): it is
+    /// signed as form parameters because it is sent as
+    /// `application/x-www-form-urlencoded`, which the server will not
+    /// read as JSON. A JSON body is sent as `application/json` and not
+    /// signed.
+    #[non_exhaustive]
+    JsonFormBody,
+    /// A name is given more than once (in the query, the body or both).
+    /// RFC 5849 signs every value; libraries that keep parameters in a map
+    /// sign one.
+    #[non_exhaustive]
+    DuplicateName {
+        /// The repeated name, decoded.
+        name: String,
+    },
+    /// The pinned timestamp is more than five minutes from the local clock:
+    /// providers refuse stale requests, whatever the signature.
+    #[non_exhaustive]
+    TimestampSkew {
+        /// The timestamp signed.
+        timestamp: u64,
+        /// The local clock, in seconds since 1970.
+        now: u64,
+    },
 }
 
 impl fmt::Display for Warning {
@@ -131,6 +175,37 @@ impl fmt::Display for Warning {
                 } else {
                     part.as_str()
                 },
+            ),
+            Warning::PlusInQuery { name } => write!(
+                f,
+                "the query value of {name:?} holds a '+': signed as a space (the query is \
+                 form-encoded), but a server that reads it as a plus sign will compute another \
+                 signature; write %20 for a space, %2B for a plus"
+            ),
+            Warning::LooksEncoded { name, part } => write!(
+                f,
+                "the value of {name:?} in the {} still holds a percent-escape once decoded: \
+                 if it was encoded by hand, it is being encoded twice",
+                if *part == Part::Url {
+                    "query"
+                } else {
+                    part.as_str()
+                },
+            ),
+            Warning::JsonFormBody => f.write_str(
+                "the form body looks like JSON: it is signed as form parameters; send JSON as \
+                 application/json (then it is not signed)",
+            ),
+            Warning::DuplicateName { name } => write!(
+                f,
+                "parameter {name:?} is given more than once: every value is signed, as RFC 5849 \
+                 says, but libraries that keep parameters in a map sign only one"
+            ),
+            Warning::TimestampSkew { timestamp, now } => write!(
+                f,
+                "the timestamp {timestamp} is {} seconds from the local clock ({now}): \
+                 providers refuse requests whose timestamp is minutes off",
+                timestamp.abs_diff(*now)
             ),
         }
     }

@@ -266,9 +266,19 @@ impl Signer {
             // (sorted, as sent), the body's.
             let decoded = |p: &Param<'_>| (p.name().into_owned(), p.value().into_owned());
             let (query, body) = run.params.iter().as_slice().split_at(run.query_len);
-            let warnings = not_utf8(query, Part::Url)
+            let mut warnings: Vec<Warning> = not_utf8(query, Part::Url)
                 .chain(not_utf8(body, Part::FormBody))
                 .collect();
+            warnings.extend(risky(
+                query,
+                body,
+                run.url.query(),
+                run.request.form_body,
+                match &self.timestamp {
+                    Fill::Pinned(t) => Some(t.as_str()),
+                    _ => None,
+                },
+            ));
             let collected_params = {
                 let protocol = run.sent(self.own())?;
                 query
@@ -450,6 +460,76 @@ fn not_utf8<'p>(params: &'p [Param<'_>], part: Part) -> impl Iterator<Item = War
             part,
         })
     })
+}
+
+/// How far a pinned timestamp may be from the local clock before it is
+/// warned about: providers refuse old requests (X allows a few minutes).
+const TIMESTAMP_SKEW: u64 = 300;
+
+/// Warnings about what is signed right but easy to get wrong on the other
+/// side: a `+` in a query value, a value that looks encoded already, a JSON
+/// form body, a name given twice, a timestamp far from the clock.
+fn risky(
+    query: &[Param<'_>],
+    body: &[Param<'_>],
+    raw_query: Option<&str>,
+    form_body: Option<&[u8]>,
+    timestamp: Option<&str>,
+) -> Vec<Warning> {
+    let mut out = Vec::new();
+    // The raw query text: a `+` there is a space to us (a form query) but a
+    // plus sign to a server that reads the query as RFC 3986 text.
+    for segment in raw_query.unwrap_or_default().split('&') {
+        if let Some((name, value)) = segment.split_once('=') {
+            if value.contains('+') {
+                let name = form_decode(name.as_bytes())
+                    .map(|d| String::from_utf8_lossy(d.as_bytes()).into_owned())
+                    .unwrap_or_else(|_| name.to_owned());
+                out.push(Warning::PlusInQuery { name });
+            }
+        }
+    }
+    // A decoded value with `%XX` in it: most often a value encoded by hand
+    // and then given to an encoder.
+    for (params, part) in [(query, Part::Url), (body, Part::FormBody)] {
+        for p in params {
+            let value = p.value();
+            let escaped = value
+                .windows(3)
+                .any(|w| w[0] == b'%' && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit());
+            if escaped {
+                out.push(Warning::LooksEncoded {
+                    name: String::from_utf8_lossy(&p.name()).into_owned(),
+                    part,
+                });
+            }
+        }
+    }
+    if let Some(body) = form_body {
+        if matches!(body.trim_ascii_start().first(), Some(b'{' | b'[')) {
+            out.push(Warning::JsonFormBody);
+        }
+    }
+    let mut names: Vec<std::borrow::Cow<'_, [u8]>> =
+        query.iter().chain(body).map(|p| p.name()).collect();
+    names.sort_unstable();
+    for pair in names.windows(2) {
+        let name = String::from_utf8_lossy(&pair[0]).into_owned();
+        let reported = matches!(out.last(), Some(Warning::DuplicateName { name: n }) if *n == name);
+        if pair[0] == pair[1] && !reported {
+            out.push(Warning::DuplicateName { name });
+        }
+    }
+    if let (Some(Ok(ts)), Ok(now)) = (
+        timestamp.map(str::parse::<u64>),
+        SystemTime::now().duration_since(UNIX_EPOCH),
+    ) {
+        let now = now.as_secs();
+        if ts.abs_diff(now) > TIMESTAMP_SKEW {
+            out.push(Warning::TimestampSkew { timestamp: ts, now });
+        }
+    }
+    out
 }
 
 /// The error for the first query or body parameter named `oauth_*`, with its
@@ -713,6 +793,12 @@ mod tests {
     #[test]
     fn bytes_that_are_not_utf8_are_signed_and_warned_about() {
         let request = OAuthRequest::post("https://h/?x=%E9&ok=%C3%A9").form_body(b"%FF=1&b=2");
+        // A timestamp of now, so that it is not warned about too.
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let signer = || signer().with_timestamp(now.to_string()).unwrap();
         let t = signer().trace(&request).unwrap();
         // Signed as their bytes: %E9 and %FF, each encoded once more.
         assert!(t.base_string.contains("x%3D%25E9"), "{}", t.base_string);

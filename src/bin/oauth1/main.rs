@@ -8,6 +8,7 @@
 mod authorize;
 mod caret;
 mod codec;
+mod explain;
 mod failure;
 mod output;
 mod profile;
@@ -23,6 +24,7 @@ use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use caret::caret_lines;
 use codec::{DecodeArgs, EncodeArgs, STDIN_NOTE};
+use explain::{ExplainArgs, EXPLAIN_HELP};
 pub(crate) use failure::{hex, Failure};
 use sign::{SignArgs, SIGN_HELP};
 
@@ -46,6 +48,9 @@ enum Command {
     /// Sign one request and print its Authorization header (or every stage)
     #[command(after_long_help = SIGN_HELP)]
     Sign(Box<SignArgs>),
+    /// Explain a signature mismatch: compare their base string, signature or header with ours
+    #[command(after_long_help = EXPLAIN_HELP)]
+    Explain(Box<ExplainArgs>),
     /// Percent-encode text as RFC 5849 §3.6 requires (only A-Z a-z 0-9 - . _ ~ stay)
     #[command(after_long_help = STDIN_NOTE)]
     Encode(EncodeArgs),
@@ -79,6 +84,14 @@ fn main() -> ExitCode {
                     .is_some_and(|m| on_command_line(m, id))
             };
             sign::sign(args, &given)
+        }
+        Command::Explain(args) => {
+            let given = |id: &str| {
+                matches
+                    .subcommand_matches("explain")
+                    .is_some_and(|m| on_command_line(m, id))
+            };
+            explain::explain(args, &given)
         }
         Command::Encode(args) => codec::encode(args),
         Command::Decode(args) => codec::decode(args),

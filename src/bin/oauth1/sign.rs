@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use oauth1_signer::{Error, Part, RequestSpec, Secret};
+use oauth1_signer::{Error, Part, RequestSpec, Secret, Signer};
 
 use crate::caret::Caret;
 use crate::output::{curl_line, stages_json, stages_text, Shown};
@@ -40,6 +40,23 @@ Examples:
 
 #[derive(Args, Debug)]
 pub(crate) struct SignArgs {
+    /// The request, its credentials and its protocol parameters
+    #[command(flatten)]
+    pub(crate) request: RequestFlags,
+
+    /// What to print
+    #[arg(long, value_enum, default_value_t = SignFormat::Header)]
+    format: SignFormat,
+
+    /// Also print the signing key (and a PLAINTEXT signature) in json and trace output
+    #[arg(long)]
+    show_secrets: bool,
+}
+
+/// The request as `sign` takes it: flags (and the environment), or a JSON
+/// file taken literally. `explain` takes it the same way.
+#[derive(Args, Debug)]
+pub(crate) struct RequestFlags {
     /// The request URL, exactly as it will be sent (its query is signed)
     #[arg(required_unless_present_any = ["request", "example"])]
     url: Option<String>,
@@ -121,14 +138,6 @@ pub(crate) struct SignArgs {
     /// Sign the X docs "Creating a signature" example (no credentials needed)
     #[arg(long)]
     example: bool,
-
-    /// What to print
-    #[arg(long, value_enum, default_value_t = SignFormat::Header)]
-    format: SignFormat,
-
-    /// Also print the signing key (and a PLAINTEXT signature) in json and trace output
-    #[arg(long)]
-    show_secrets: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -144,31 +153,8 @@ enum SignFormat {
 }
 
 pub(crate) fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
-    let literal = args.request.is_some() || args.example;
-    let spec = if literal {
-        let json = match &args.request {
-            Some(path) => read_request(path)?,
-            None => EXAMPLE.to_owned(),
-        };
-        let mut spec = RequestSpec::from_json(&json).map_err(|e| Failure::input(e.to_string()))?;
-        override_from_flags(&mut spec, args, given)?;
-        spec
-    } else {
-        spec_from_flags(args)?
-    };
-
-    let signer = if literal {
-        spec.signer()
-    } else {
-        spec.fresh_signer()
-    };
-    let signer = signer.map_err(|e| library_error(&e, &spec))?;
-    if let Some(bits) = signer.signing_key().rsa_bits().filter(|&bits| bits < 2048) {
-        // Signed all the same: the provider decides what it accepts.
-        eprintln!(
-            "warning: the RSA key has {bits} bits; keys under 2048 bits are too weak to rely on"
-        );
-    }
+    let (spec, signer) = build(&args.request, given)?;
+    let literal = args.request.request.is_some() || args.request.example;
     let request = spec.request();
 
     let out = match args.format {
@@ -198,15 +184,49 @@ pub(crate) fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), 
     };
     // The request is checked first (errors there point into it), then the credentials.
     if !literal {
-        check_credentials(args, signer.method().is_rsa())?;
+        check_credentials(&args.request, signer.method().is_rsa())?;
     }
     emit(out.as_bytes())
+}
+
+/// The request and its signer, from the flags or a `--request` file, as
+/// `sign` reads them (`explain` reads them the same way).
+pub(crate) fn build(
+    args: &RequestFlags,
+    given: &dyn Fn(&str) -> bool,
+) -> Result<(RequestSpec, Signer), Failure> {
+    let literal = args.request.is_some() || args.example;
+    let spec = if literal {
+        let json = match &args.request {
+            Some(path) => read_request(path)?,
+            None => EXAMPLE.to_owned(),
+        };
+        let mut spec = RequestSpec::from_json(&json).map_err(|e| Failure::input(e.to_string()))?;
+        override_from_flags(&mut spec, args, given)?;
+        spec
+    } else {
+        spec_from_flags(args)?
+    };
+
+    let signer = if literal {
+        spec.signer()
+    } else {
+        spec.fresh_signer()
+    };
+    let signer = signer.map_err(|e| library_error(&e, &spec))?;
+    if let Some(bits) = signer.signing_key().rsa_bits().filter(|&bits| bits < 2048) {
+        // Signed all the same: the provider decides what it accepts.
+        eprintln!(
+            "warning: the RSA key has {bits} bits; keys under 2048 bits are too weak to rely on"
+        );
+    }
+    Ok((spec, signer))
 }
 
 /// Refuses credentials that would sign with a key no server holds: no
 /// consumer secret (the key would be "&"), unless asked for; a token secret
 /// with no token.
-fn check_credentials(args: &SignArgs, rsa: bool) -> Result<(), Failure> {
+fn check_credentials(args: &RequestFlags, rsa: bool) -> Result<(), Failure> {
     let given = |v: &Option<String>| v.as_deref().is_some_and(|s| !s.is_empty());
     if given(&args.token_secret) && !given(&args.token) {
         return Err(Failure::input(
@@ -223,7 +243,7 @@ fn check_credentials(args: &SignArgs, rsa: bool) -> Result<(), Failure> {
 }
 
 /// The request made from the flags alone (and the environment).
-fn spec_from_flags(args: &SignArgs) -> Result<RequestSpec, Failure> {
+fn spec_from_flags(args: &RequestFlags) -> Result<RequestSpec, Failure> {
     let consumer_key = args
         .consumer_key
         .clone()
@@ -260,7 +280,7 @@ fn spec_from_flags(args: &SignArgs) -> Result<RequestSpec, Failure> {
 /// environment does not (the file is taken literally).
 fn override_from_flags(
     spec: &mut RequestSpec,
-    args: &SignArgs,
+    args: &RequestFlags,
     given: &dyn Fn(&str) -> bool,
 ) -> Result<(), Failure> {
     fn set(field: &mut Option<String>, value: &Option<String>, given: bool) {
@@ -332,7 +352,7 @@ fn read_key(path: &Path) -> Result<String, Failure> {
 
 /// A library error, with a caret under the spot when it points into text
 /// the user gave (never into a secret: no error points there).
-fn library_error(e: &Error, spec: &RequestSpec) -> Failure {
+pub(crate) fn library_error(e: &Error, spec: &RequestSpec) -> Failure {
     let caret = e.offset().and_then(|(part, offset)| {
         let text = match part {
             Part::Url => Some(spec.url.as_str()),

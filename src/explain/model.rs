@@ -1,0 +1,455 @@
+//! The request taken apart, and the base string written under a [`Variant`].
+//!
+//! The model holds what a mistaken implementation starts from: the method,
+//! scheme, host, port and path as given, and every signed parameter decoded,
+//! each marked with where it came from. With the right variant it writes the
+//! bytes the stages write (a test checks this on every vector); with a
+//! mistaken one, the bytes that implementation signs. Each variant costs one
+//! pass over the parameters and one sort of an already nearly sorted list
+//! (the list starts in the right order; a stable merge sort finds the runs),
+//! so the time grows linearly with the number of parameters.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use unicode_normalization::UnicodeNormalization as _;
+
+use crate::encode::percent_encode;
+
+use super::catalogue::{BodyRule, Dups, Order, Uni, Variant};
+use super::compare::lenient_decode;
+
+/// Where a signed parameter came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Source {
+    Query,
+    Protocol,
+    Body,
+}
+
+/// One signed parameter, decoded.
+#[derive(Clone, Debug)]
+pub(crate) struct MParam {
+    pub name: Vec<u8>,
+    pub value: Vec<u8>,
+    pub source: Source,
+    /// Whether it is the first (the last) of the parameters with its name.
+    first: bool,
+    last: bool,
+    /// Name and value in NFC, NFD and ISO-8859-1, where they differ.
+    alts: [Option<(Vec<u8>, Vec<u8>)>; 3],
+}
+
+impl MParam {
+    pub(crate) fn new(name: Vec<u8>, value: Vec<u8>, source: Source) -> MParam {
+        MParam {
+            name,
+            value,
+            source,
+            first: true,
+            last: true,
+            alts: [None, None, None],
+        }
+    }
+}
+
+/// The request as a mistaken implementation starts from it.
+#[derive(Clone, Debug)]
+pub(crate) struct Model {
+    pub method: String,
+    pub scheme: String,
+    pub https: bool,
+    pub host: String,
+    pub port: Option<u16>,
+    pub path: String,
+    /// Query, protocol, body: the order collected.
+    pub params: Vec<MParam>,
+    /// Indices of `params` in the right order.
+    sorted: Vec<usize>,
+    pub realm: Option<String>,
+    /// A body that is not signed, as form parameters and as JSON fields.
+    body_form: Vec<(Vec<u8>, Vec<u8>)>,
+    body_json: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+/// Buffers reused from one variant to the next.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    text: Vec<u8>,
+    joined: Vec<u8>,
+    tmp: Vec<u8>,
+    uri: Vec<u8>,
+}
+
+/// The text of `text` in a normalisation form, if it is UTF-8 and differs.
+fn alt(text: &[u8], uni: Uni) -> Option<Vec<u8>> {
+    let s = std::str::from_utf8(text).ok()?;
+    if s.is_ascii() {
+        return None;
+    }
+    let out: Vec<u8> = match uni {
+        Uni::Nfc => s.nfc().collect::<String>().into_bytes(),
+        Uni::Nfd => s.nfd().collect::<String>().into_bytes(),
+        Uni::Latin1 => s
+            .chars()
+            .map(|c| u8::try_from(u32::from(c)).ok())
+            .collect::<Option<Vec<u8>>>()?,
+        Uni::AsGiven => return None,
+    };
+    (out != text).then_some(out)
+}
+
+impl Model {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        method: &str,
+        scheme: &str,
+        https: bool,
+        host: &str,
+        port: Option<u16>,
+        path: &str,
+        params: Vec<MParam>,
+        realm: Option<String>,
+    ) -> Model {
+        let mut model = Model {
+            method: method.to_owned(),
+            scheme: scheme.to_owned(),
+            https,
+            host: host.to_owned(),
+            port,
+            path: path.to_owned(),
+            params,
+            sorted: Vec::new(),
+            realm,
+            body_form: Vec::new(),
+            body_json: Vec::new(),
+        };
+        model.prepare();
+        model
+    }
+
+    /// Marks first and last of each name, the Unicode alternatives and the
+    /// right order.
+    fn prepare(&mut self) {
+        let mut first: HashMap<Vec<u8>, usize> = HashMap::new();
+        let mut last: HashMap<Vec<u8>, usize> = HashMap::new();
+        for (i, p) in self.params.iter().enumerate() {
+            first.entry(p.name.clone()).or_insert(i);
+            last.insert(p.name.clone(), i);
+        }
+        for (i, p) in self.params.iter_mut().enumerate() {
+            p.first = first.get(&p.name) == Some(&i);
+            p.last = last.get(&p.name) == Some(&i);
+            for (k, uni) in [Uni::Nfc, Uni::Nfd, Uni::Latin1].into_iter().enumerate() {
+                let (n, v) = (alt(&p.name, uni), alt(&p.value, uni));
+                p.alts[k] = (n.is_some() || v.is_some()).then(|| {
+                    (
+                        n.unwrap_or_else(|| p.name.clone()),
+                        v.unwrap_or_else(|| p.value.clone()),
+                    )
+                });
+            }
+        }
+        // The right order (§3.4.1.3.2), by the stage's encodings.
+        let enc = |b: &[u8]| percent_encode(b).to_string();
+        let keys: Vec<(String, String)> = self
+            .params
+            .iter()
+            .map(|p| (enc(&p.name), enc(&p.value)))
+            .collect();
+        let mut sorted: Vec<usize> = (0..self.params.len()).collect();
+        sorted.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
+        self.sorted = sorted;
+    }
+
+    /// Adds a body that is not signed, for the `body-signed` mistakes.
+    pub(crate) fn set_unsigned_body(&mut self, body: &[u8]) {
+        self.body_form = body
+            .split(|&b| b == b'&')
+            .filter(|s| !s.is_empty())
+            .map(|seg| {
+                let (n, v) = match seg.iter().position(|&b| b == b'=') {
+                    Some(i) => (&seg[..i], &seg[i + 1..]),
+                    None => (seg, &seg[seg.len()..]),
+                };
+                (lenient_decode(n, true), lenient_decode(v, true))
+            })
+            .collect();
+        self.body_json = json_fields(body);
+    }
+
+    /// Names of the unsigned body's parameters, under either reading.
+    pub(crate) fn unsigned_body_names(&self) -> impl Iterator<Item = &[u8]> {
+        self.body_form
+            .iter()
+            .chain(&self.body_json)
+            .map(|(n, _)| n.as_slice())
+    }
+
+    /// Replaces the protocol parameters (by another side's header's).
+    pub(crate) fn with_protocol(
+        &self,
+        protocol: &[(String, String)],
+        realm: Option<String>,
+    ) -> Model {
+        let mut params: Vec<MParam> = Vec::new();
+        let mut added = false;
+        for p in &self.params {
+            if p.source == Source::Protocol {
+                if !added {
+                    params.extend(protocol.iter().map(|(n, v)| {
+                        MParam::new(
+                            n.as_bytes().to_vec(),
+                            v.as_bytes().to_vec(),
+                            Source::Protocol,
+                        )
+                    }));
+                    added = true;
+                }
+            } else {
+                params.push(MParam::new(p.name.clone(), p.value.clone(), p.source));
+            }
+        }
+        if !added {
+            params.extend(protocol.iter().map(|(n, v)| {
+                MParam::new(
+                    n.as_bytes().to_vec(),
+                    v.as_bytes().to_vec(),
+                    Source::Protocol,
+                )
+            }));
+        }
+        let mut model = Model {
+            params,
+            sorted: Vec::new(),
+            realm,
+            ..self.clone()
+        };
+        model.prepare();
+        model
+    }
+
+    /// Writes the base string `v` gives into `out` (cleared first).
+    pub(crate) fn write(&self, v: &Variant, s: &mut Scratch, out: &mut Vec<u8>) {
+        out.clear();
+        let method = if v.method_swapped {
+            match self.method.to_ascii_uppercase().as_str() {
+                "GET" => "POST",
+                "POST" => "GET",
+                _ => self.method.as_str(),
+            }
+        } else {
+            self.method.as_str()
+        };
+        if v.method_as_given {
+            v.enc.write(method.as_bytes(), out);
+        } else {
+            v.enc.write(method.to_ascii_uppercase().as_bytes(), out);
+        }
+        out.push(b'&');
+        self.write_uri(v, &mut s.uri);
+        v.enc.write(&s.uri, out);
+        out.push(b'&');
+        self.write_params(v, s);
+        v.enc.write(&s.joined, out);
+    }
+
+    /// The base string URI under `v`, not yet encoded.
+    fn write_uri(&self, v: &Variant, uri: &mut Vec<u8>) {
+        uri.clear();
+        let case = |text: &str, uri: &mut Vec<u8>| {
+            if v.keep_case {
+                uri.extend_from_slice(text.as_bytes());
+            } else {
+                uri.extend(text.bytes().map(|b| b.to_ascii_lowercase()));
+            }
+        };
+        case(&self.scheme, uri);
+        uri.extend_from_slice(b"://");
+        let host = if v.other_host {
+            other_x_host(&self.host).unwrap_or_else(|| self.host.clone())
+        } else {
+            self.host.clone()
+        };
+        case(&host, uri);
+        let default = if self.https { 443 } else { 80 };
+        let port = if v.drop_port {
+            None
+        } else if v.default_port {
+            Some(self.port.unwrap_or(default))
+        } else {
+            self.port.filter(|&p| p != default)
+        };
+        if let Some(port) = port {
+            uri.extend_from_slice(format!(":{port}").as_bytes());
+        }
+        let path = if self.path.is_empty() {
+            "/"
+        } else {
+            &self.path
+        };
+        let start = uri.len();
+        if v.path_decoded {
+            uri.extend(lenient_decode(path.as_bytes(), false));
+        } else {
+            uri.extend_from_slice(path.as_bytes());
+        }
+        if v.path_slash {
+            if uri.len() > start + 1 && uri.last() == Some(&b'/') {
+                uri.pop();
+            } else if uri.last() != Some(&b'/') {
+                uri.push(b'/');
+            }
+        }
+    }
+
+    /// The parameter string under `v`, into `s.joined`, not yet encoded
+    /// once more.
+    fn write_params(&self, v: &Variant, s: &mut Scratch) {
+        let mut items: Vec<(&[u8], &[u8])> = Vec::with_capacity(self.params.len() + 4);
+        let mut has_version = false;
+        for &i in &self.sorted {
+            let p = &self.params[i];
+            has_version |= p.name == b"oauth_version";
+            let skip = (v.drop_query && p.source == Source::Query)
+                || (v.drop_body && p.source == Source::Body)
+                || v.drop_param == Some(i as u16)
+                || (v.dups == Dups::First && !p.first)
+                || (v.dups == Dups::Last && !p.last)
+                || (v.version_toggled && p.name == b"oauth_version");
+            if skip {
+                continue;
+            }
+            let alt = match v.uni {
+                Uni::AsGiven => None,
+                Uni::Nfc => p.alts[0].as_ref(),
+                Uni::Nfd => p.alts[1].as_ref(),
+                Uni::Latin1 => p.alts[2].as_ref(),
+            };
+            items.push(match alt {
+                Some((n, val)) => (n, val),
+                None => (&p.name, &p.value),
+            });
+        }
+        if v.version_toggled && !has_version {
+            items.push((b"oauth_version", b"1.0"));
+        }
+        if let (true, Some(realm)) = (v.realm, &self.realm) {
+            items.push((b"realm", realm.as_bytes()));
+        }
+        let body = match v.body {
+            BodyRule::NotSigned => &[][..],
+            BodyRule::AsForm => &self.body_form[..],
+            BodyRule::JsonFields => &self.body_json[..],
+        };
+        items.extend(body.iter().map(|(n, val)| (n.as_slice(), val.as_slice())));
+
+        // Each name and value encoded at the variant's depth, then sorted.
+        s.text.clear();
+        let mut encoded: Vec<(Range<usize>, Range<usize>, usize)> = Vec::with_capacity(items.len());
+        for (k, (n, val)) in items.iter().enumerate() {
+            let a = s.text.len();
+            v.depth.write(v.enc, n, &mut s.text, &mut s.tmp);
+            let b = s.text.len();
+            v.depth.write(v.enc, val, &mut s.text, &mut s.tmp);
+            encoded.push((a..b, b..s.text.len(), k));
+        }
+        let text = &s.text;
+        match v.order {
+            Order::Encoded => encoded.sort_by(|x, y| {
+                text[x.0.clone()]
+                    .cmp(&text[y.0.clone()])
+                    .then_with(|| text[x.1.clone()].cmp(&text[y.1.clone()]))
+            }),
+            Order::Raw => encoded.sort_by(|x, y| {
+                let (a, b) = (items[x.2], items[y.2]);
+                a.0.cmp(b.0).then_with(|| a.1.cmp(b.1))
+            }),
+            Order::PairString => encoded.sort_by(|x, y| {
+                let a = text[x.0.clone()]
+                    .iter()
+                    .chain(b"=")
+                    .chain(&text[x.1.clone()]);
+                let b = text[y.0.clone()]
+                    .iter()
+                    .chain(b"=")
+                    .chain(&text[y.1.clone()]);
+                a.cmp(b)
+            }),
+        }
+        s.joined.clear();
+        for (k, (n, val, _)) in encoded.iter().enumerate() {
+            if k > 0 {
+                s.joined.push(b'&');
+            }
+            s.joined.extend_from_slice(&text[n.clone()]);
+            s.joined.push(b'=');
+            s.joined.extend_from_slice(&text[val.clone()]);
+        }
+    }
+}
+
+/// `api.x.com` for `api.twitter.com` and the other way round.
+pub(crate) fn other_x_host(host: &str) -> Option<String> {
+    let lower = host.to_ascii_lowercase();
+    if let Some(sub) = lower.strip_suffix("twitter.com") {
+        Some(format!("{sub}x.com"))
+    } else {
+        lower
+            .strip_suffix("x.com")
+            .map(|sub| format!("{sub}twitter.com"))
+    }
+}
+
+/// The fields of a JSON object body, as a library that signs them as
+/// parameters sees them: strings as they are, anything else as JSON text.
+#[cfg(feature = "json")]
+fn json_fields(body: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let Ok(map) = serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(body) else {
+        return Vec::new();
+    };
+    map.into_iter()
+        .map(|(k, v)| {
+            let v = match v {
+                serde_json::Value::String(s) => s,
+                other => other.to_string(),
+            };
+            (k.into_bytes(), v.into_bytes())
+        })
+        .collect()
+}
+
+#[cfg(not(feature = "json"))]
+fn json_fields(_body: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
+    Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn x_hosts_swap() {
+        assert_eq!(
+            other_x_host("api.x.com").as_deref(),
+            Some("api.twitter.com")
+        );
+        assert_eq!(
+            other_x_host("API.Twitter.com").as_deref(),
+            Some("api.x.com")
+        );
+        assert_eq!(other_x_host("example.com"), None);
+    }
+
+    #[test]
+    fn unicode_alternatives_only_where_they_differ() {
+        assert_eq!(
+            alt("é".as_bytes(), Uni::Nfd),
+            Some("e\u{301}".as_bytes().to_vec())
+        );
+        assert_eq!(alt("é".as_bytes(), Uni::Nfc), None);
+        assert_eq!(alt("é".as_bytes(), Uni::Latin1), Some(vec![0xE9]));
+        assert_eq!(alt("☃".as_bytes(), Uni::Latin1), None);
+        assert_eq!(alt(b"abc", Uni::Nfd), None);
+    }
+}
