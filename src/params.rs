@@ -26,9 +26,6 @@ use crate::error::{Error, Part};
 use crate::normalize::Normalized;
 use crate::scan::find_byte;
 use crate::text::Text;
-// The order parameters sort in, for the modules that sort them.
-#[allow(unused_imports)]
-pub(crate) use crate::text::cmp_encoded;
 use crate::url::RequestUrl;
 
 /// The `&`-separated segments of a query or form body.

@@ -317,7 +317,7 @@ impl Own {
             ));
         }
         // Sorted, so that a name given twice sits next to itself.
-        sent.sort_by(|a, b| cmp_encoded(a.0.as_bytes(), b.0.as_bytes()));
+        sent.sort_unstable_by(|a, b| cmp_encoded(a.0.as_bytes(), b.0.as_bytes()));
         if let Some(twice) = sent.windows(2).find(|w| w[0].0 == w[1].0) {
             return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
                 name: twice[0].0.into(),
