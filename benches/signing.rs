@@ -2,7 +2,7 @@
 //! and verification of a signed request; one run, so the ratios hold.
 //!
 //! Run with `cargo bench --bench signing`; `python3 benches/ratios.py` turns
-//! criterion's estimates into the table in README-perf.md.
+//! criterion's estimates into the tables in BENCHMARKS.md.
 
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
