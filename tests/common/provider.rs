@@ -16,6 +16,8 @@ pub const ACCESS_SECRET: &str = "test-access-secret-0001";
 /// A running provider on 127.0.0.1.
 pub struct Provider {
     child: Child,
+    /// The thread reading the server's log (stderr).
+    log: Option<std::thread::JoinHandle<String>>,
     /// `http://127.0.0.1:PORT`, no trailing slash.
     pub base: String,
 }
@@ -32,7 +34,12 @@ impl Provider {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot start python3 {script}: {e}"));
+            .unwrap_or_else(|e| {
+                panic!(
+                    "cannot start python3 {script}: {e}\n\
+                     install the peers: python3 -m pip install -r tests/peers/requirements.txt"
+                )
+            });
         let stdout = child.stdout.take().expect("piped stdout");
         let mut line = String::new();
         let read = BufReader::new(stdout).read_line(&mut line);
@@ -47,9 +54,22 @@ impl Provider {
                  install the peers: python3 -m pip install -r tests/peers/requirements.txt"
             );
         };
+        // The log is read as it comes, so that a long test never fills the
+        // pipe and stalls the server.
+        let log = child.stderr.take().map(|stderr| {
+            std::thread::spawn(move || {
+                let mut log = String::new();
+                for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                    log.push_str(&line);
+                    log.push('\n');
+                }
+                log
+            })
+        });
         Provider {
             base: base.to_owned(),
             child,
+            log,
         }
     }
 
@@ -57,15 +77,11 @@ impl Provider {
     /// once it has been stopped.
     pub fn stop(mut self) -> String {
         drop(self.child.stdin.take());
-        let mut log = String::new();
-        if let Some(stderr) = self.child.stderr.take() {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                log.push_str(&line);
-                log.push('\n');
-            }
-        }
         let _ = self.child.wait();
-        log
+        self.log
+            .take()
+            .and_then(|log| log.join().ok())
+            .unwrap_or_default()
     }
 }
 
