@@ -20,6 +20,7 @@
 
 mod catalogue;
 mod compare;
+mod explainer;
 mod model;
 mod response;
 mod search;
@@ -27,8 +28,8 @@ mod search;
 use std::fmt;
 use std::str::FromStr;
 
+pub use explainer::Explainer;
 pub use response::base_string_from_response;
-pub use search::Explainer;
 
 /// Why the other side's signature differs: one entry of the catalogue, with
 /// a stable code ([`as_str`](Self::as_str), also its `Display`) that tools

@@ -1,9 +1,8 @@
-//! The [`Explainer`]: one request as it was meant, compared with what the
-//! other side gave; and the signature search, which recomputes the base
-//! string under every catalogued mistake and every pair of them until one
-//! reproduces the other side's signature.
-
-use std::fmt;
+//! The signature search: with only their signature, recompute our request
+//! under every catalogued mistake, then every pair of them, each with the
+//! key rules (right, token secret missing, secrets swapped or not encoded)
+//! and the keyed signature methods, until a variant reproduces it. The
+//! variants come from `catalogue`; the base strings are written by `model`.
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
@@ -12,72 +11,21 @@ use sha1::Sha1;
 use sha2::{Sha256, Sha512};
 
 use super::catalogue::{KeyRule, Mistake, Variant};
-use super::compare::{compare, lenient_decode, show};
-use super::model::{MParam, Model, Scratch, Source};
-use super::{Cause, Component, Explanation, Finding};
+use super::compare::show;
+use super::model::{Model, Scratch};
+use super::{Cause, Component, Explainer, Explanation, Finding};
 use crate::credentials::Secret;
-use crate::error::Error;
-use crate::header::parse_authorization_header;
-use crate::request::OAuthRequest;
 use crate::sign::{SignatureMethod, SigningKey};
-use crate::signed::Trace;
-use crate::signer::Signer;
-use crate::url::RequestUrl;
-
-const REDACTED: &str = "<redacted: a PLAINTEXT signature is the signing key>";
-
-/// Explains why the other side's signature differs from ours, for one request.
-///
-/// Built from the [`Signer`] and the [`OAuthRequest`] as they were meant
-/// (pin the nonce and timestamp the other side saw), it signs the request
-/// with the pipeline's stages once and keeps the [`Trace`]; each method then
-/// compares one kind of evidence with it.
-///
-/// ```
-/// use oauth1_signer::{Cause, Credentials, Explainer, OAuthRequest, Signer};
-///
-/// let signer = Signer::new(Credentials::new("ck", "cs").with_token("tk", "ts"))
-///     .with_nonce("n")?
-///     .with_timestamp("1")?;
-/// let request = OAuthRequest::post("https://api.x.com/1.1/statuses/update.json")
-///     .form_body(b"status=hello%20world");
-/// let explainer = Explainer::new(&signer, &request)?;
-///
-/// // Their base string encodes the space as '+'.
-/// let theirs = explainer.trace().base_string.replace("hello%2520world", "hello%2Bworld");
-/// let explanation = explainer.base_string(&theirs);
-/// assert!(!explanation.matches);
-/// assert_eq!(explanation.findings[0].cause, Cause::SpaceAsPlus);
-/// assert_eq!(explanation.findings[0].cause.as_str(), "space-as-plus");
-/// # Ok::<(), oauth1_signer::Error>(())
-/// ```
-#[derive(Clone)]
-pub struct Explainer {
-    trace: Trace,
-    model: Model,
-    method: SignatureMethod,
-    /// The two secrets, decoded from the trace's key; `None` for RSA.
-    secrets: Option<(Secret, Secret)>,
-}
-
-impl fmt::Debug for Explainer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Explainer")
-            .field("trace", &self.trace)
-            .field("method", &self.method)
-            .finish_non_exhaustive()
-    }
-}
 
 /// A prepared key of the signature search.
-enum Key {
+pub(super) enum Key {
     Stage(Box<SigningKey>),
     /// Key text the stages would never make (secrets not encoded).
     Raw(SignatureMethod, Secret),
 }
 
 impl Key {
-    fn sign(&self, base: &[u8]) -> Option<String> {
+    pub(super) fn sign(&self, base: &[u8]) -> Option<String> {
         match self {
             Key::Stage(k) => k.sign_bytes(base).ok().map(|s| s.as_str().to_owned()),
             Key::Raw(method, key) => {
@@ -108,10 +56,10 @@ const KEYED: [SignatureMethod; 4] = [
 ];
 
 /// The keys of the search: every key rule with every keyed method.
-struct Keys(Vec<(KeyRule, SignatureMethod, Key)>);
+pub(super) struct Keys(pub(super) Vec<(KeyRule, SignatureMethod, Key)>);
 
 impl Keys {
-    fn new(cs: &str, ts: &str) -> Keys {
+    pub(super) fn new(cs: &str, ts: &str) -> Keys {
         let mut keys = Vec::new();
         for method in KEYED {
             for rule in [
@@ -140,7 +88,7 @@ impl Keys {
         Keys(keys)
     }
 
-    fn get(&self, rule: KeyRule, method: SignatureMethod) -> Option<&Key> {
+    pub(super) fn get(&self, rule: KeyRule, method: SignatureMethod) -> Option<&Key> {
         self.0
             .iter()
             .find(|(r, m, _)| *r == rule && *m == method)
@@ -148,266 +96,7 @@ impl Keys {
     }
 }
 
-/// A signature as the other side may have written it: trimmed, and decoded
-/// if it was copied percent-encoded out of a header.
-fn normalize_signature(sig: &str) -> String {
-    let sig = sig.trim().trim_matches('"');
-    if sig.contains('%') {
-        String::from_utf8_lossy(&lenient_decode(sig.as_bytes(), false)).into_owned()
-    } else {
-        sig.to_owned()
-    }
-}
-
 impl Explainer {
-    /// Signs `request` with `signer` (through [`Signer::trace`]) and keeps
-    /// what the comparisons need.
-    ///
-    /// # Errors
-    /// As [`Signer::trace`]: a request that cannot be signed as given.
-    pub fn new(signer: &Signer, request: &OAuthRequest<'_>) -> Result<Explainer, Error> {
-        let trace = signer.trace(request)?;
-        let url = RequestUrl::parse(request.url)?;
-        let scheme = request.url.split(':').next().unwrap_or_default();
-        let names = &trace.collected_params;
-        let is_protocol = |n: &[u8]| n.starts_with(b"oauth_");
-        let first = names.iter().position(|(n, _)| is_protocol(n));
-        let last = names.iter().rposition(|(n, _)| is_protocol(n));
-        let params = names
-            .iter()
-            .enumerate()
-            .map(|(i, (n, v))| {
-                let source = match (first, last) {
-                    (Some(f), _) if i < f => Source::Query,
-                    (_, Some(l)) if i > l => Source::Body,
-                    (Some(_), Some(_)) => Source::Protocol,
-                    _ => Source::Query,
-                };
-                MParam::new(n.clone(), v.clone(), source)
-            })
-            .collect();
-        let realm = parse_authorization_header(&trace.authorization_header)
-            .ok()
-            .and_then(|p| p.into_iter().find(|(n, _)| n == "realm").map(|(_, v)| v));
-        let model = Model::new(
-            request.method,
-            scheme,
-            url.is_https(),
-            url.host(),
-            url.port(),
-            url.path(),
-            params,
-            realm,
-        );
-        let secrets = trace.signing_key.as_ref().and_then(|key| {
-            let (cs, ts) = key.expose().split_once('&')?;
-            let dec = |s: &str| {
-                String::from_utf8_lossy(&lenient_decode(s.as_bytes(), false)).into_owned()
-            };
-            Some((Secret::new(dec(cs)), Secret::new(dec(ts))))
-        });
-        Ok(Explainer {
-            trace,
-            model,
-            method: signer.method(),
-            secrets,
-        })
-    }
-
-    /// Adds the request's body that is not signed (a JSON body, as for the X
-    /// API v2), so that a base string that signs it is named `body-signed`.
-    pub fn with_unsigned_body(mut self, body: &[u8]) -> Explainer {
-        self.model.set_unsigned_body(body);
-        self
-    }
-
-    /// Our side: every stage of our signature.
-    pub fn trace(&self) -> &Trace {
-        &self.trace
-    }
-
-    /// Compares their signature base string with ours, component by
-    /// component, and names the cause of each difference.
-    pub fn base_string(&self, theirs: &str) -> Explanation {
-        compare(&self.model, &self.trace.base_string, theirs)
-    }
-
-    /// Compares their base string and the signature they computed over it:
-    /// the base strings as [`base_string`](Self::base_string) does, then
-    /// whether their signature is ours over their base string. If it is not,
-    /// the key differs (`key-mismatch`), and the finding says which part is
-    /// suspect when a catalogued key mistake reproduces it.
-    pub fn base_string_and_signature(&self, base_string: &str, signature: &str) -> Explanation {
-        let mut ex = self.base_string(base_string);
-        let theirs = normalize_signature(signature);
-        let ours_match = self.trace.signature.ct_eq(&theirs);
-        if ours_match && ex.matches {
-            return ex;
-        }
-        let Some((cs, ts)) = &self.secrets else {
-            return ex;
-        };
-        let keys = Keys::new(cs.expose(), ts.expose());
-        let base = base_string.trim().as_bytes();
-        let right = keys
-            .get(KeyRule::Right, self.method)
-            .and_then(|k| k.sign(base));
-        if right.as_deref() == Some(theirs.as_str()) {
-            return ex;
-        }
-        ex.matches = false;
-        let found = keys
-            .0
-            .iter()
-            .find(|(_, _, k)| k.sign(base).as_deref() == Some(theirs.as_str()));
-        let detail = match found {
-            Some((rule, method, _)) => {
-                let mistake = match rule {
-                    KeyRule::Right => Mistake::KeyMethod(*method),
-                    KeyRule::TokenSecretMissing => Mistake::TokenSecretMissing,
-                    KeyRule::Swapped => Mistake::SecretsSwapped,
-                    KeyRule::NotEncoded => Mistake::SecretsNotEncoded,
-                };
-                let mut d = mistake.describe(None);
-                if *method != self.method && *rule != KeyRule::Right {
-                    d.push_str(&format!(", with {method}"));
-                }
-                d + ": their signature is that key's over their base string"
-            }
-            None => "their signature is not ours over their own base string, and no catalogued \
-                     key mistake reproduces it: check the consumer secret and the token secret"
-                .to_owned(),
-        };
-        ex.findings.push(self.signature_finding(
-            Cause::KeyMismatch,
-            Component::Key,
-            &theirs,
-            detail,
-        ));
-        ex
-    }
-
-    /// Explains their signature alone: if it is not ours, recomputes the
-    /// base string and key under every catalogued mistake, then every pair,
-    /// and names the variants that reproduce it. If none does, the one
-    /// finding is `unexplained`.
-    pub fn signature(&self, theirs: &str) -> Explanation {
-        let theirs = normalize_signature(theirs);
-        if self.trace.signature.ct_eq(&theirs) {
-            return Explanation::matching();
-        }
-        self.search(&self.model, self.method, &theirs, Vec::new())
-    }
-
-    /// Explains their `Authorization` header: its protocol parameters are
-    /// compared with ours first (a different nonce or timestamp changes
-    /// every base string), then their signature is checked against our
-    /// request signed with *their* protocol parameters, and searched as
-    /// [`signature`](Self::signature) does if it still differs.
-    ///
-    /// # Errors
-    /// A header that [`parse_authorization_header`](crate::parse_authorization_header) refuses.
-    pub fn header(&self, theirs: &str) -> Result<Explanation, Error> {
-        let their = parse_authorization_header(theirs)?;
-        let ours = parse_authorization_header(&self.trace.authorization_header)?;
-        let get = |list: &[(String, String)], name: &str| {
-            list.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
-        };
-        let mut findings = Vec::new();
-        let mut names: Vec<&str> = ours.iter().chain(&their).map(|(n, _)| n.as_str()).collect();
-        names.sort_unstable();
-        names.dedup();
-        for name in names {
-            if name == "oauth_signature" {
-                continue;
-            }
-            let (o, t) = (get(&ours, name), get(&their, name));
-            if o == t {
-                continue;
-            }
-            let cause = match name {
-                "realm" => Cause::RealmDiffers,
-                "oauth_nonce" => Cause::NonceDiffers,
-                "oauth_timestamp" => Cause::TimestampDiffers,
-                "oauth_version" => Cause::OAuthVersionMismatch,
-                "oauth_consumer_key" => Cause::ConsumerKeyDiffers,
-                "oauth_token" => Cause::TokenDiffers,
-                "oauth_signature_method" => Cause::SignatureMethodDiffers,
-                _ if o.is_none() => Cause::ParamExtra,
-                _ if t.is_none() => Cause::ParamMissing,
-                _ => Cause::ValueDiffers,
-            };
-            let component = if name == "realm" {
-                Component::Header(name.to_owned())
-            } else {
-                Component::Parameter(name.to_owned())
-            };
-            let detail = match (&o, &t) {
-                (Some(_), None) => format!("we send {name}, they do not"),
-                (None, Some(_)) => format!("they send {name}, we do not"),
-                _ => format!("they send another {name}"),
-            };
-            findings.push(Finding::new(
-                cause,
-                component,
-                o.unwrap_or_default(),
-                t.unwrap_or_default(),
-                detail,
-            ));
-        }
-        let Some(their_sig) = get(&their, "oauth_signature") else {
-            findings.push(Finding::new(
-                Cause::Unexplained,
-                Component::Signature,
-                self.shown_signature(self.trace.signature.as_str()),
-                "",
-                "their header has no oauth_signature",
-            ));
-            return Ok(Explanation {
-                matches: false,
-                findings,
-                their_base_string: None,
-            });
-        };
-        let method = get(&their, "oauth_signature_method")
-            .and_then(|m| m.parse::<SignatureMethod>().ok())
-            .unwrap_or(self.method);
-        let protocol: Vec<(String, String)> = their
-            .iter()
-            .filter(|(n, _)| n.starts_with("oauth_") && n != "oauth_signature")
-            .cloned()
-            .collect();
-        let adopted = self.model.with_protocol(&protocol, get(&their, "realm"));
-        let mut ex = self.search(&adopted, method, &their_sig, findings);
-        ex.matches = ex.matches && ex.findings.is_empty();
-        Ok(ex)
-    }
-
-    /// The signature shown in a finding: redacted if it is the key.
-    fn shown_signature(&self, sig: &str) -> String {
-        if self.method == SignatureMethod::Plaintext {
-            REDACTED.to_owned()
-        } else {
-            sig.to_owned()
-        }
-    }
-
-    fn signature_finding(
-        &self,
-        cause: Cause,
-        component: Component,
-        theirs: &str,
-        detail: String,
-    ) -> Finding {
-        Finding::new(
-            cause,
-            component,
-            self.shown_signature(self.trace.signature.as_str()),
-            self.shown_signature(theirs),
-            detail,
-        )
-    }
-
     /// Every mistake that applies to `model`.
     fn catalogue(&self, model: &Model, method: SignatureMethod) -> Vec<Mistake> {
         let mut out: Vec<Mistake> = Mistake::FIXED
@@ -433,7 +122,7 @@ impl Explainer {
 
     /// Recomputes under each mistake, then each pair; `findings` come first
     /// in the explanation.
-    fn search(
+    pub(super) fn search(
         &self,
         model: &Model,
         method: SignatureMethod,
@@ -560,17 +249,5 @@ impl Explainer {
             findings,
             their_base_string,
         }
-    }
-}
-
-#[doc(hidden)]
-impl Explainer {
-    /// The base string our model writes under no mistake (for tests: it must
-    /// be the stages' own).
-    pub fn _rebuilt_base_string(&self) -> String {
-        let mut out = Vec::new();
-        self.model
-            .write(&Variant::default(), &mut Scratch::default(), &mut out);
-        String::from_utf8_lossy(&out).into_owned()
     }
 }

@@ -105,6 +105,14 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
         })?;
         base.get_or_insert(found);
     }
+    // An empty signature is a copying mistake, not a signature to search for.
+    if args
+        .their_signature
+        .as_deref()
+        .is_some_and(|s| s.trim().is_empty())
+    {
+        return Err(Failure::input("--their-signature is empty"));
+    }
     if base.is_none() && args.their_signature.is_none() && args.their_header.is_none() {
         return Err(Failure::input(
             "nothing to compare: give --their-base-string, --their-signature, --their-header \

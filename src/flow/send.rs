@@ -1,0 +1,88 @@
+//! The three-legged flow over reqwest (feature `reqwest`): each step's
+//! `POST` signed with the flow's protocol parameter (`oauth_callback` or
+//! `oauth_verifier`) by the same code as the middleware, sent, and its
+//! response checked for an error status and read by `tokens`.
+
+use super::{FlowError, TemporaryCredentials, TokenCredentials};
+use crate::credentials::Credentials;
+use crate::http::{Flow, HttpError, HttpOptions};
+use crate::middleware::sign_flow_request;
+use crate::signer::Signer;
+
+/// Sends a signed `POST` to `url` and reads the response body.
+async fn post(
+    client: &reqwest::Client,
+    signer: &Signer,
+    url: &str,
+    flow: Flow<'_>,
+) -> Result<Vec<u8>, FlowError> {
+    let mut request = client.post(url).build().map_err(|e| FlowError::Transport {
+        message: e.to_string(),
+    })?;
+    sign_flow_request(signer, &mut request, HttpOptions::new(), flow).map_err(|e| match e {
+        HttpError::Sign(e) => FlowError::Sign(e),
+        other => FlowError::Transport {
+            message: other.to_string(),
+        },
+    })?;
+    let response = client
+        .execute(request)
+        .await
+        .map_err(|e| FlowError::Transport {
+            message: e.to_string(),
+        })?;
+    let status = response.status();
+    let body = response.bytes().await.map_err(|e| FlowError::Transport {
+        message: e.to_string(),
+    })?;
+    if !status.is_success() {
+        return Err(FlowError::provider(status.as_u16(), &body));
+    }
+    Ok(body.to_vec())
+}
+
+/// Step 1 (§2.1): obtains temporary credentials from `url`, signed with
+/// the client credentials in `consumer` (any token in it is left out)
+/// and `oauth_callback` (`"oob"` for the PIN flow).
+///
+/// # Errors
+/// [`FlowError::Provider`] for an error status, with the provider's
+/// message; a [`TemporaryCredentials::parse`] error; [`FlowError::Sign`]
+/// for a URL that cannot be signed; [`FlowError::Transport`].
+pub async fn request_temporary_credentials(
+    client: &reqwest::Client,
+    consumer: &Credentials,
+    url: &str,
+    callback: &str,
+) -> Result<TemporaryCredentials, FlowError> {
+    let signer = Signer::new(Credentials::new(
+        consumer.consumer_key(),
+        consumer.consumer_secret().clone(),
+    ));
+    let flow = Flow {
+        callback: Some(callback),
+        verifier: None,
+    };
+    TemporaryCredentials::parse(&post(client, &signer, url, flow).await?)
+}
+
+/// Step 3 (§2.3): exchanges the temporary credentials and the
+/// `verifier` (the PIN) for token credentials at `url`.
+///
+/// # Errors
+/// As [`request_temporary_credentials`], with
+/// [`TokenCredentials::parse`]'s errors.
+pub async fn request_token_credentials(
+    client: &reqwest::Client,
+    consumer: &Credentials,
+    temporary: &TemporaryCredentials,
+    url: &str,
+    verifier: &str,
+) -> Result<TokenCredentials, FlowError> {
+    let signer = Signer::new(temporary.credentials(consumer));
+    let flow = Flow {
+        callback: None,
+        verifier: Some(verifier),
+    };
+    TokenCredentials::parse(&post(client, &signer, url, flow).await?)
+}

@@ -1,0 +1,133 @@
+//! How the fields of a [`RequestSpec`](super::RequestSpec) that are not
+//! plain strings are read and written: the secrets (never quoted back in an
+//! error message, and written out in full, since a request file has to hold
+//! them), and `version`, which is `"1.0"` or absent and nothing else.
+
+use std::fmt;
+
+use serde::de::{self, Deserializer, Unexpected, Visitor};
+use serde::{Deserialize, Serializer};
+
+use crate::credentials::Secret;
+
+pub(super) fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// `"version": "1.0"` is `true`, no version (or `null`) is `false`.
+pub(super) mod version {
+    use super::*;
+
+    pub(in crate::json) fn serialize<S: Serializer>(send: &bool, s: S) -> Result<S::Ok, S::Error> {
+        if *send {
+            s.serialize_str("1.0")
+        } else {
+            s.serialize_none()
+        }
+    }
+
+    pub(in crate::json) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+        match Option::<String>::deserialize(d)? {
+            None => Ok(false),
+            Some(v) if v == "1.0" => Ok(true),
+            Some(v) => Err(de::Error::invalid_value(
+                Unexpected::Str(&v),
+                &"\"1.0\" (or no \"version\" field, to send no oauth_version)",
+            )),
+        }
+    }
+}
+
+/// An optional string whose value never appears in an error message: serde's
+/// own messages quote a number or a boolean found where a string was
+/// expected, and a secret must not be quoted back.
+pub(super) fn secret<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Secret>, D::Error> {
+    struct SecretVisitor;
+
+    impl SecretVisitor {
+        fn refuse<E: de::Error>(&self, what: &str) -> E {
+            E::invalid_type(Unexpected::Other(what), self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for SecretVisitor {
+        type Value = Option<Secret>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string")
+        }
+
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Some(Secret::new(v)))
+        }
+
+        fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+            Ok(Some(Secret::new(v)))
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Err(self.refuse("boolean"))
+        }
+
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Err(self.refuse("number"))
+        }
+
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Err(self.refuse("number"))
+        }
+
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Err(self.refuse("number"))
+        }
+
+        fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<Self::Value, E> {
+            Err(self.refuse("bytes"))
+        }
+    }
+
+    d.deserialize_any(SecretVisitor)
+}
+
+/// Writes a secret's text: a request file has to hold it.
+pub(super) fn expose<S: Serializer>(secret: &Option<Secret>, s: S) -> Result<S::Ok, S::Error> {
+    match secret {
+        Some(secret) => s.serialize_some(secret.expose()),
+        None => s.serialize_none(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::json::tests::MINIMAL;
+    use crate::json::RequestSpec;
+
+    #[test]
+    fn errors_name_the_spot_but_never_a_secret() {
+        for (json, line, column) in [
+            ("{\"method\": \"GET\",\n \"url\": \"https://h/\"", 2, 20),
+            ("{\"method\": \"GET\", \"url\": \"https://h/\"}", 1, 38),
+            ("{\"method\": \"GET\", \"url\": \"https://h/\", \"consumer_key\": \"k\", \"consumer_secret\": 987654321}", 1, 88),
+            ("{\"method\": \"GET\", \"url\": \"https://h/\", \"consumer_key\": \"k\", \"token_secret\": true}", 1, 80),
+        ] {
+            let err = RequestSpec::from_json(json).unwrap_err();
+            assert_eq!(err.line_column(), Some((line, column)), "{err}");
+            let shown = err.to_string();
+            assert!(!shown.contains("987654321") && !shown.contains("true"), "{shown}");
+        }
+        let err =
+            RequestSpec::from_json(&MINIMAL.replace('}', ", \"version\": \"1.1\"}")).unwrap_err();
+        assert!(
+            err.to_string().contains("invalid value: string \"1.1\""),
+            "{err}"
+        );
+    }
+}
