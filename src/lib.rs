@@ -20,6 +20,8 @@ mod json;
 mod middleware;
 mod normalize;
 mod params;
+#[cfg(feature = "rsa")]
+mod pem;
 mod protocol;
 mod request;
 mod scan;
@@ -29,6 +31,7 @@ mod signer;
 mod sink;
 mod text;
 mod url;
+mod warnings;
 
 #[cfg(feature = "http")]
 pub use self::http::{sign_http_request, trace_http_request, BodyBytes, HttpError, HttpOptions};
