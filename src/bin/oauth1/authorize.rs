@@ -11,6 +11,7 @@ use oauth1_signer::{
     Endpoints, FlowError,
 };
 
+use crate::flags::ConsumerFlags;
 use crate::profile::{Profile, Profiles};
 use crate::{emit, Failure};
 
@@ -26,18 +27,9 @@ name any other provider's.";
 
 #[derive(Args, Debug)]
 pub(crate) struct AuthorizeArgs {
-    /// Consumer (API) key
-    #[arg(long, env = "OAUTH_CONSUMER_KEY", hide_env_values = true)]
-    consumer_key: Option<String>,
-
-    /// Consumer (API) secret (may start with '-')
-    #[arg(
-        long,
-        env = "OAUTH_CONSUMER_SECRET",
-        hide_env_values = true,
-        allow_hyphen_values = true
-    )]
-    consumer_secret: Option<String>,
+    /// The client credentials
+    #[command(flatten)]
+    consumer: ConsumerFlags,
 
     /// Save the tokens as this profile [default: the account's screen_name]
     #[arg(long, value_name = "NAME")]
@@ -73,10 +65,10 @@ fn flow_failure(e: FlowError) -> Failure {
 
 pub(crate) fn authorize(args: &AuthorizeArgs) -> Result<(), Failure> {
     let given = |v: &Option<String>| v.clone().filter(|s| !s.is_empty());
-    let key = given(&args.consumer_key).ok_or_else(|| {
+    let key = given(&args.consumer.consumer_key).ok_or_else(|| {
         Failure::input("no consumer key: pass --consumer-key KEY or set OAUTH_CONSUMER_KEY")
     })?;
-    let secret = given(&args.consumer_secret).ok_or_else(|| {
+    let secret = given(&args.consumer.consumer_secret).ok_or_else(|| {
         Failure::input(
             "no consumer secret: pass --consumer-secret SECRET or set OAUTH_CONSUMER_SECRET",
         )

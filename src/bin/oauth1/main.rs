@@ -10,6 +10,7 @@ mod caret;
 mod codec;
 mod explain;
 mod failure;
+mod flags;
 mod output;
 mod profile;
 mod request;

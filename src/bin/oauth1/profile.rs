@@ -17,6 +17,7 @@ use clap::Args;
 use oauth1_signer::{RequestSpec, Secret, Signer};
 use serde::{Deserialize, Serialize};
 
+use crate::flags::{ConsumerFlags, TokenFlags};
 use crate::Failure;
 
 /// One saved account. `Debug` is not derived: it holds secrets.
@@ -166,31 +167,13 @@ pub(crate) struct CredentialArgs {
     #[arg(long, value_name = "NAME")]
     pub(crate) profile: Option<String>,
 
-    /// Consumer (API) key
-    #[arg(long, env = "OAUTH_CONSUMER_KEY", hide_env_values = true)]
-    pub(crate) consumer_key: Option<String>,
+    /// The client credentials
+    #[command(flatten)]
+    pub(crate) consumer: ConsumerFlags,
 
-    /// Consumer (API) secret (may start with '-')
-    #[arg(
-        long,
-        env = "OAUTH_CONSUMER_SECRET",
-        hide_env_values = true,
-        allow_hyphen_values = true
-    )]
-    pub(crate) consumer_secret: Option<String>,
-
-    /// Token (access token)
-    #[arg(long, env = "OAUTH_TOKEN", hide_env_values = true)]
-    token: Option<String>,
-
-    /// Token secret (access token secret; may start with '-')
-    #[arg(
-        long,
-        env = "OAUTH_TOKEN_SECRET",
-        hide_env_values = true,
-        allow_hyphen_values = true
-    )]
-    token_secret: Option<String>,
+    /// The token credentials
+    #[command(flatten)]
+    tokens: TokenFlags,
 
     /// HMAC-SHA1 (default), HMAC-SHA256, HMAC-SHA512 or PLAINTEXT
     #[arg(long, value_name = "METHOD")]
@@ -205,9 +188,9 @@ impl CredentialArgs {
         let mut spec = RequestSpec::default();
         spec.version = true;
         spec.signature_method.clone_from(&self.signature_method);
-        match (&self.profile, given(&self.consumer_key)) {
+        match (&self.profile, given(&self.consumer.consumer_key)) {
             (None, Some(key)) => {
-                let secret = given(&self.consumer_secret).ok_or_else(|| {
+                let secret = given(&self.consumer.consumer_secret).ok_or_else(|| {
                     Failure::input(
                         "no consumer secret: pass --consumer-secret SECRET or set \
                          OAUTH_CONSUMER_SECRET",
@@ -215,13 +198,13 @@ impl CredentialArgs {
                 })?;
                 spec.consumer_key = key;
                 spec.consumer_secret = Some(Secret::new(secret));
-                spec.token = given(&self.token);
-                if spec.token.is_none() && given(&self.token_secret).is_some() {
+                spec.token = given(&self.tokens.token);
+                if spec.token.is_none() && given(&self.tokens.token_secret).is_some() {
                     return Err(Failure::input(
                         "--token-secret is set but no token: set --token / OAUTH_TOKEN, or drop the token secret",
                     ));
                 }
-                spec.token_secret = self.token_secret.clone().map(Secret::new);
+                spec.token_secret = self.tokens.token_secret.clone().map(Secret::new);
             }
             (name, _) => {
                 let (profiles, _) = Profiles::load()?;

@@ -8,6 +8,7 @@ use clap::{Args, ValueEnum};
 use oauth1_signer::{Error, Part, RequestSpec, Secret, Signer};
 
 use crate::caret::Caret;
+use crate::flags::{ConsumerFlags, TokenFlags};
 use crate::output::{curl_line, stages_json, stages_text, Shown};
 use crate::{emit, read_stdin, Failure};
 
@@ -69,31 +70,13 @@ pub(crate) struct RequestFlags {
     #[arg(short = 'd', long, value_name = "BODY")]
     data: Option<String>,
 
-    /// Consumer (API) key
-    #[arg(long, env = "OAUTH_CONSUMER_KEY", hide_env_values = true)]
-    consumer_key: Option<String>,
+    /// The client credentials
+    #[command(flatten)]
+    pub(crate) consumer: ConsumerFlags,
 
-    /// Consumer (API) secret (may start with '-')
-    #[arg(
-        long,
-        env = "OAUTH_CONSUMER_SECRET",
-        hide_env_values = true,
-        allow_hyphen_values = true
-    )]
-    consumer_secret: Option<String>,
-
-    /// Token (access token)
-    #[arg(long, env = "OAUTH_TOKEN", hide_env_values = true)]
-    token: Option<String>,
-
-    /// Token secret (access token secret; may start with '-')
-    #[arg(
-        long,
-        env = "OAUTH_TOKEN_SECRET",
-        hide_env_values = true,
-        allow_hyphen_values = true
-    )]
-    token_secret: Option<String>,
+    /// The token credentials
+    #[command(flatten)]
+    pub(crate) tokens: TokenFlags,
 
     /// Sign with an empty consumer secret when none is given (otherwise refused)
     #[arg(long)]
@@ -228,12 +211,12 @@ pub(crate) fn build(
 /// with no token.
 fn check_credentials(args: &RequestFlags, rsa: bool) -> Result<(), Failure> {
     let given = |v: &Option<String>| v.as_deref().is_some_and(|s| !s.is_empty());
-    if given(&args.token_secret) && !given(&args.token) {
+    if given(&args.tokens.token_secret) && !given(&args.tokens.token) {
         return Err(Failure::input(
             "--token-secret is set but no token: set --token / OAUTH_TOKEN, or drop the token secret",
         ));
     }
-    if !rsa && !given(&args.consumer_secret) && !args.empty_consumer_secret {
+    if !rsa && !given(&args.consumer.consumer_secret) && !args.empty_consumer_secret {
         return Err(Failure::input(
             "no consumer secret: pass --consumer-secret SECRET or set OAUTH_CONSUMER_SECRET \
              (--empty-consumer-secret signs with an empty one)",
@@ -245,6 +228,7 @@ fn check_credentials(args: &RequestFlags, rsa: bool) -> Result<(), Failure> {
 /// The request made from the flags alone (and the environment).
 fn spec_from_flags(args: &RequestFlags) -> Result<RequestSpec, Failure> {
     let consumer_key = args
+        .consumer
         .consumer_key
         .clone()
         .filter(|k| !k.is_empty())
@@ -260,9 +244,9 @@ fn spec_from_flags(args: &RequestFlags) -> Result<RequestSpec, Failure> {
     spec.url = args.url.clone().unwrap_or_default();
     spec.form_body = args.data.clone();
     spec.consumer_key = consumer_key;
-    spec.consumer_secret = args.consumer_secret.clone().map(Secret::new);
-    spec.token = args.token.clone().filter(|t| !t.is_empty());
-    spec.token_secret = args.token_secret.clone().map(Secret::new);
+    spec.consumer_secret = args.consumer.consumer_secret.clone().map(Secret::new);
+    spec.token = args.tokens.token.clone().filter(|t| !t.is_empty());
+    spec.token_secret = args.tokens.token_secret.clone().map(Secret::new);
     spec.signature_method = args.signature_method.clone();
     spec.nonce = args.nonce.clone();
     spec.timestamp = args.timestamp.clone();
@@ -294,16 +278,16 @@ fn override_from_flags(
     if let (Some(method), true) = (&args.method, given("method")) {
         spec.method.clone_from(method);
     }
-    if let (Some(key), true) = (&args.consumer_key, given("consumer_key")) {
+    if let (Some(key), true) = (&args.consumer.consumer_key, given("consumer_key")) {
         spec.consumer_key.clone_from(key);
     }
     set(&mut spec.form_body, &args.data, given("data"));
     if given("consumer_secret") {
-        spec.consumer_secret = args.consumer_secret.clone().map(Secret::new);
+        spec.consumer_secret = args.consumer.consumer_secret.clone().map(Secret::new);
     }
-    set(&mut spec.token, &args.token, given("token"));
+    set(&mut spec.token, &args.tokens.token, given("token"));
     if given("token_secret") {
-        spec.token_secret = args.token_secret.clone().map(Secret::new);
+        spec.token_secret = args.tokens.token_secret.clone().map(Secret::new);
     }
     set(
         &mut spec.signature_method,
