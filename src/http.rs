@@ -186,18 +186,7 @@ pub fn sign_http_request<B: BodyBytes>(
     request: &mut http::Request<B>,
     options: HttpOptions,
 ) -> Result<(), HttpError> {
-    let (method, body) = (request.method(), request.body().body_bytes());
-    let uri = absolute_uri(request.uri())?;
-    let header = authorize(
-        signer,
-        method,
-        &uri,
-        request.headers(),
-        body,
-        options,
-        Flow::default(),
-        Signer::authorization,
-    )?;
+    let header = authorize_http(signer, request, options, Signer::authorization)?;
     set_authorization(request.headers_mut(), header)
 }
 
@@ -212,20 +201,30 @@ pub fn trace_http_request<B: BodyBytes>(
     request: &mut http::Request<B>,
     options: HttpOptions,
 ) -> Result<Trace, HttpError> {
-    let (method, body) = (request.method(), request.body().body_bytes());
-    let uri = absolute_uri(request.uri())?;
-    let trace = authorize(
-        signer,
-        method,
-        &uri,
-        request.headers(),
-        body,
-        options,
-        Flow::default(),
-        Signer::trace,
-    )?;
+    let trace = authorize_http(signer, request, options, Signer::trace)?;
     set_authorization(request.headers_mut(), trace.authorization_header.clone())?;
     Ok(trace)
+}
+
+/// [`authorize`] for an `http::Request`: its method, absolute URI, headers
+/// and body.
+fn authorize_http<B: BodyBytes, R>(
+    signer: &Signer,
+    request: &http::Request<B>,
+    options: HttpOptions,
+    sign: fn(&Signer, &OAuthRequest<'_>) -> Result<R, Error>,
+) -> Result<R, HttpError> {
+    let uri = absolute_uri(request.uri())?;
+    authorize(
+        signer,
+        request.method(),
+        &uri,
+        request.headers(),
+        request.body().body_bytes(),
+        options,
+        Flow::default(),
+        sign,
+    )
 }
 
 /// The URI as sent, if it is absolute.
