@@ -666,6 +666,35 @@ fn the_example_reproduces_the_x_docs() {
     }
 }
 
+/// The embedded example is pinned to the X docs' 2011 timestamp on purpose: no
+/// clock warning for it, in any format. A timestamp the user pins is warned about.
+#[test]
+fn the_example_does_not_warn_about_its_own_timestamp() {
+    for format in ["trace", "json"] {
+        let out = oauth1(&["sign", "--example", "--format", format]);
+        assert_eq!(out.code, 0);
+        assert!(
+            !out.stdout.contains("local clock"),
+            "{format}: {}",
+            out.stdout
+        );
+    }
+    let out = oauth1(&[
+        "sign",
+        "--example",
+        "--timestamp",
+        "1318622958",
+        "--format",
+        "trace",
+    ]);
+    assert_eq!(out.code, 0);
+    assert!(
+        out.stdout.contains("seconds from the local clock"),
+        "{}",
+        out.stdout
+    );
+}
+
 #[test]
 fn secrets_are_shown_only_with_show_secrets() {
     let secrets = [X_CONSUMER_SECRET, X_TOKEN_SECRET];
