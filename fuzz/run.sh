@@ -1,16 +1,49 @@
 #!/usr/bin/env bash
-# Runs every fuzz target briefly (FUZZ_SECONDS each, 25 by default), from a
-# temporary copy of its seed corpus (fuzz/corpus/<target>, never written to),
-# with inputs up to FUZZ_MAX_LEN bytes (64 KiB; libFuzzer's default is 4 KiB).
-# Exits non-zero if any target crashes, and says where its input is.
+# Runs every fuzz target, in one of two modes.
+#
+#   fuzz/run.sh ci              what CI runs; the same verdict for the same commit
+#   fuzz/run.sh explore [SECS]  for people: random seeds, SECS (300) per target
+#
+# ci: first replays each committed seed in fuzz/corpus/<target> as a
+# regression test (every file once), then runs FUZZ_RUNS (default below)
+# inputs per target from the fixed seed FUZZ_SEED. libFuzzer with a fixed
+# seed, a fixed run count and a fixed starting corpus executes the same
+# inputs in the same order on any machine, whatever its speed: nothing here
+# depends on the clock or on chance.
+#
+# explore: time-bounded and seeded at random, to find new crashes. What it
+# finds is for a person to minimise and commit, never for CI to stumble on:
+#   RUSTC_BOOTSTRAP=1 cargo fuzz tmin <target> <crash-file>
+# then add the minimised input to fuzz/make_corpus.py (so the ci mode replays
+# it) and a regression test beside the code it broke.
+#
+# Both modes fuzz from a temporary copy of the seeds (fuzz/corpus is never
+# written to), with inputs up to FUZZ_MAX_LEN bytes (64 KiB; libFuzzer's
+# default is 4 KiB), and exit non-zero if any target crashes, saying where
+# its input is.
 #
 # Only a stable toolchain is needed: cargo-fuzz passes nightly-only flags
 # (-Zsanitizer=address), which RUSTC_BOOTSTRAP=1 allows.
 set -euo pipefail
 cd "$(dirname "$0")"
 export RUSTC_BOOTSTRAP=1
-seconds=${FUZZ_SECONDS:-25}
+mode=${1:-ci}
 max_len=${FUZZ_MAX_LEN:-65536}
+case "$mode" in
+ci)
+    seed=${FUZZ_SEED:-5849}
+    runs=${FUZZ_RUNS:-30000}
+    budget=(-seed="$seed" -runs="$runs")
+    ;;
+explore)
+    seconds=${2:-300}
+    budget=(-max_total_time="$seconds")
+    ;;
+*)
+    echo "usage: fuzz/run.sh ci | fuzz/run.sh explore [SECONDS]" >&2
+    exit 2
+    ;;
+esac
 
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 
@@ -19,34 +52,43 @@ failed=()
 # The temporary copies go; a crash's input is kept until you have read it.
 trap '[ ${#failed[@]} -eq 0 ] && rm -rf "$work"' EXIT
 
+# -timeout is a hang detector only: no input of these targets takes a
+# second, so no machine is slow enough for a correct target to reach it.
+common=(-max_len="$max_len" -timeout=60 -rss_limit_mb=2048 -print_final_stats=1)
+
 cargo fuzz build
 targets=$(cargo fuzz list)
-printf '\n%-14s %12s %8s %10s  %s\n' target runs exec/s corpus result
+printf '\n%-14s %8s %12s %10s  %s\n' target seeds runs corpus result
 for target in $targets; do
     mkdir -p "$work/corpus/$target" "$work/artifacts/$target"
+    seeds=0
     if [ -d "corpus/$target" ]; then
         cp -R "corpus/$target/." "$work/corpus/$target/"
+        seeds=$(find "corpus/$target" -type f | wc -l)
     fi
     log="$work/$target.log"
-    if cargo fuzz run "$target" "$work/corpus/$target" -- \
-        -max_total_time="$seconds" -max_len="$max_len" -timeout=10 \
-        -rss_limit_mb=2048 -print_final_stats=1 \
-        -artifact_prefix="$work/artifacts/$target/" >"$log" 2>&1; then
-        result=ok
-    else
+    artifacts=(-artifact_prefix="$work/artifacts/$target/")
+    result=ok
+    # Files (not a directory) as arguments: libFuzzer runs each once.
+    if [ "$mode" = ci ] && [ "$seeds" -gt 0 ] &&
+        ! cargo fuzz run "$target" $(find "corpus/$target" -type f | sort) -- \
+            "${common[@]}" "${artifacts[@]}" >"$work/$target.replay.log" 2>&1; then
+        result="CRASH replaying a committed seed"
+        log="$work/$target.replay.log"
+    elif ! cargo fuzz run "$target" "$work/corpus/$target" -- \
+        "${budget[@]}" "${common[@]}" "${artifacts[@]}" >"$log" 2>&1; then
         result="CRASH: $(ls "$work/artifacts/$target/"* 2>/dev/null | head -n 1 || true)"
-        failed+=("$target")
     fi
-    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-    speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
-    printf '%-14s %12s %8s %10s  %s\n' "$target" "${runs:-?}" "${speed:-?}" \
+    [ "$result" = ok ] || failed+=("$target:$log")
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    printf '%-14s %8s %12s %10s  %s\n' "$target" "$seeds" "${runs:-?}" \
         "$(ls "$work/corpus/$target" | wc -l)" "$result"
 done
 
 if [ ${#failed[@]} -gt 0 ]; then
-    for target in "${failed[@]}"; do
-        printf '\n=== %s: the end of its log ===\n' "$target"
-        grep -v '^#[0-9]' "$work/$target.log" | tail -n 40
+    for entry in "${failed[@]}"; do
+        printf '\n=== %s: the end of its log ===\n' "${entry%%:*}"
+        grep -v '^#[0-9]' "${entry#*:}" | tail -n 40
     done
     printf '\nInputs and logs are in %s\n' "$work"
     printf 'Minimise one with: RUSTC_BOOTSTRAP=1 cargo fuzz tmin <target> <input>\n'

@@ -123,14 +123,17 @@ fuzz_target!(|data: &[u8]| {
         !text.chars().any(|c| c.is_control() && c != '\n'),
         "{text:?}"
     );
-    let base: String = text
-        .split_once("the signed bytes):\n")
-        .unwrap()
-        .1
-        .lines()
-        .take_while(|l| !l.is_empty())
-        .map(|l| l.strip_prefix("  ").unwrap())
-        .collect();
+    // Found by the structure of what was printed, not by searching for a
+    // heading: request text can repeat any heading, but only on an indented
+    // line of its own section.
+    let sections = sections(&text);
+    let headings: Vec<&str> = sections.iter().map(|(h, _)| *h).collect();
+    let mut want_headings = HEADINGS.to_vec();
+    if !trace.warnings.is_empty() {
+        want_headings.push("warnings:");
+    }
+    assert_eq!(headings, want_headings, "{text}");
+    let base: String = sections[BASE_STRING_SECTION].1.concat();
     assert_eq!(base, trace.base_string);
 
     // The curl line is one shell command whose words are exactly what was signed.
@@ -156,6 +159,45 @@ fuzz_target!(|data: &[u8]| {
         "{curl}"
     );
 });
+
+/// The headings of `stages_text`, in order; `warnings:` follows when there are any.
+const HEADINGS: [&str; 8] = [
+    "request:",
+    "collected parameters (decoded; query, then oauth_*, then body):",
+    "normalized parameters (encoded, sorted; one per line, joined by '&'):",
+    "base string URI:",
+    "base string (a line per '&' and per '%26'; joined, they are the signed bytes):",
+    "signing key:",
+    "signature:",
+    "Authorization header:",
+];
+const BASE_STRING_SECTION: usize = 4;
+
+/// Splits the trace into its sections: a heading at column 0, then its lines,
+/// each indented by two spaces (returned without them), then one blank line
+/// before the next heading. Anything else is a failure: a line of request
+/// text that escaped its indentation would be one.
+fn sections(text: &str) -> Vec<(&str, Vec<&str>)> {
+    let body = text.strip_suffix('\n').unwrap_or_else(|| panic!("no final newline: {text:?}"));
+    body.split("\n\n")
+        .map(|section| {
+            let mut lines = section.split('\n');
+            let heading = lines.next().unwrap_or_default();
+            assert!(
+                !heading.is_empty() && !heading.starts_with(' '),
+                "not a heading: {heading:?} in {text}"
+            );
+            let lines: Vec<&str> = lines
+                .map(|l| {
+                    l.strip_prefix("  ")
+                        .unwrap_or_else(|| panic!("not indented: {l:?} in {text}"))
+                })
+                .collect();
+            assert!(!lines.is_empty(), "empty section {heading:?} in {text}");
+            (heading, lines)
+        })
+        .collect()
+}
 
 /// Two lines: the text around the spot, printable, and carets under it; a
 /// few hundred characters whatever the text's size.
