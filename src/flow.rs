@@ -31,7 +31,7 @@ use crate::error::Error;
 
 #[cfg(feature = "reqwest")]
 pub use send::{request_temporary_credentials, request_token_credentials};
-pub use tokens::{TemporaryCredentials, TokenCredentials};
+pub use tokens::{TemporaryCredentials, TokenCredentials, MAX_TOKEN_ANSWER};
 
 /// A provider's three endpoints (RFC 5849 §2).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,6 +85,11 @@ pub enum FlowError {
         /// Its name.
         name: String,
     },
+    /// The response is longer than [`MAX_TOKEN_ANSWER`] bytes.
+    TooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// The temporary-credentials response lacks `oauth_callback_confirmed=true`
     /// (§2.1), so the callback may not have been recorded.
     CallbackNotConfirmed,
@@ -112,6 +117,10 @@ impl fmt::Display for FlowError {
             FlowError::DuplicateParameter { name } => {
                 write!(f, "the token response gives {name:?} twice")
             }
+            FlowError::TooLarge { limit } => write!(
+                f,
+                "the token response is over {limit} bytes, more than any token answer needs"
+            ),
             FlowError::CallbackNotConfirmed => f.write_str(
                 "the temporary-credentials response lacks oauth_callback_confirmed=true \
                  (RFC 5849 §2.1)",
@@ -150,6 +159,35 @@ impl FlowError {
             .take(1000)
             .collect();
         FlowError::Provider { status, message }
+    }
+
+    /// A [`FlowError::Transport`] from the HTTP client's error, with every
+    /// cause in its [`source`](std::error::Error::source) chain (reqwest's
+    /// own message is only "error sending request"), joined by `": "`,
+    /// control characters replaced.
+    ///
+    /// ```
+    /// use oauth1_signer::FlowError;
+    ///
+    /// let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "connection refused");
+    /// let e = FlowError::transport(&refused);
+    /// assert_eq!(e.to_string(), "cannot reach the provider: connection refused");
+    /// ```
+    pub fn transport(error: &(dyn std::error::Error + 'static)) -> FlowError {
+        let mut message = String::new();
+        let mut next = Some(error);
+        while let Some(e) = next {
+            let text = e.to_string();
+            // Clients often repeat their cause in their own message.
+            if !message.contains(&text) {
+                if !message.is_empty() {
+                    message.push_str(": ");
+                }
+                message.extend(text.chars().map(|c| if c.is_control() { ' ' } else { c }));
+            }
+            next = e.source();
+        }
+        FlowError::Transport { message }
     }
 }
 
