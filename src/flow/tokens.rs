@@ -173,8 +173,11 @@ impl TemporaryCredentials {
     /// ```
     ///
     /// # Errors
+    /// [`FlowError::TooLarge`] for a body over [`MAX_TOKEN_ANSWER`];
     /// [`FlowError::Malformed`] for a body that is not strict form
-    /// encoding (or not UTF-8), [`FlowError::DuplicateParameter`],
+    /// encoding (a raw byte other than `A-Z a-z 0-9 - . _ ~ * % + & =`,
+    /// named with its offset; a bad `%` escape; a segment without `=`; a
+    /// value not UTF-8), [`FlowError::DuplicateParameter`],
     /// [`FlowError::MissingParameter`] for a missing token or secret, and
     /// [`FlowError::CallbackNotConfirmed`] unless `oauth_callback_confirmed`
     /// is `true`.
