@@ -192,7 +192,8 @@ impl FlowError {
 }
 
 /// The URL to send the user to (§2.2): `authorize` with `oauth_token`
-/// added to its query.
+/// added to its query, before any fragment (`#...`): a browser never sends
+/// a fragment, so a token after the `#` would never reach the provider.
 ///
 /// ```
 /// use oauth1_signer::authorize_url;
@@ -202,15 +203,20 @@ impl FlowError {
 ///     "https://api.x.com/oauth/authorize?oauth_token=Z6eEdO8M%2BXfw",
 /// );
 /// assert_eq!(authorize_url("https://h/a?force_login=true", "t"), "https://h/a?force_login=true&oauth_token=t");
+/// assert_eq!(authorize_url("https://h/a?x=1#top", "t"), "https://h/a?x=1&oauth_token=t#top");
 /// ```
 pub fn authorize_url(authorize: &str, temporary_token: &str) -> String {
-    let sep = match authorize.find('?') {
+    let (url, fragment) = match authorize.find('#') {
+        Some(hash) => authorize.split_at(hash),
+        None => (authorize, ""),
+    };
+    let sep = match url.find('?') {
         None => "?",
-        Some(q) if q + 1 == authorize.len() || authorize.ends_with('&') => "",
+        Some(q) if q + 1 == url.len() || url.ends_with('&') => "",
         Some(_) => "&",
     };
     format!(
-        "{authorize}{sep}oauth_token={}",
+        "{url}{sep}oauth_token={}{fragment}",
         percent_encode_str(temporary_token)
     )
 }
@@ -240,6 +246,15 @@ mod tests {
         assert_eq!(
             authorize_url("https://h/a?x=1&", "t"),
             "https://h/a?x=1&oauth_token=t"
+        );
+        // A '?' or '&' inside the fragment is the fragment's, not the query's.
+        assert_eq!(
+            authorize_url("https://h/a#x?y&", "t"),
+            "https://h/a?oauth_token=t#x?y&"
+        );
+        assert_eq!(
+            authorize_url("https://h/a?#", "t"),
+            "https://h/a?oauth_token=t#"
         );
         assert_eq!(
             Endpoints::x().authorize,
