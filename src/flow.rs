@@ -237,6 +237,70 @@ mod tests {
         );
     }
 
+    /// An error with a message and a cause, as HTTP clients nest them.
+    #[derive(Debug)]
+    struct Nested(&'static str, Option<Box<Nested>>);
+
+    impl fmt::Display for Nested {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(self.0)
+        }
+    }
+
+    impl std::error::Error for Nested {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.1.as_deref().map(|e| e as _)
+        }
+    }
+
+    #[test]
+    fn transport_errors_keep_every_cause_once_on_one_line() {
+        let e = Nested(
+            "error sending request",
+            Some(Box::new(Nested(
+                "client error (Connect)",
+                Some(Box::new(Nested("tcp connect error\n\x1b[2J", None))),
+            ))),
+        );
+        assert_eq!(
+            FlowError::transport(&e).to_string(),
+            "cannot reach the provider: error sending request: client error (Connect): \
+             tcp connect error  [2J"
+        );
+        // A cause that the message above it already quotes is not repeated.
+        let e = Nested(
+            "dns error: no such host",
+            Some(Box::new(Nested("no such host", None))),
+        );
+        assert_eq!(
+            FlowError::transport(&e).to_string(),
+            "cannot reach the provider: dns error: no such host"
+        );
+    }
+
+    #[cfg(feature = "reqwest")]
+    #[test]
+    fn a_refused_connection_is_named_as_one() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        // Port 1 on loopback: nothing listens there.
+        let e = runtime
+            .block_on(reqwest::Client::new().post("http://127.0.0.1:1/").send())
+            .unwrap_err();
+        let mut cause: &(dyn std::error::Error + 'static) = &e;
+        while let Some(next) = cause.source() {
+            cause = next;
+        }
+        let io = cause.downcast_ref::<std::io::Error>().unwrap();
+        assert_eq!(io.kind(), std::io::ErrorKind::ConnectionRefused);
+        let FlowError::Transport { message } = FlowError::transport(&e) else {
+            panic!("not a transport error");
+        };
+        assert!(message.ends_with(&io.to_string()), "{message}");
+    }
+
     #[test]
     fn authorize_url_adds_the_token_to_any_query() {
         assert_eq!(

@@ -12,9 +12,7 @@ use crate::scan::is_form_byte;
 
 /// The longest token answer read, in bytes: 64 KiB. Real answers are a few
 /// hundred bytes (two tokens, a user id, a screen name); a longer body is
-/// refused with [`FlowError::TooLarge`] before it is looked at, and
-/// [`request_temporary_credentials`](crate::request_temporary_credentials)
-/// stops reading a body once it is over this.
+/// refused with [`FlowError::TooLarge`] before it is looked at.
 pub const MAX_TOKEN_ANSWER: usize = 64 * 1024;
 
 /// The parameters of a token response, decoded; names are unique.

@@ -239,6 +239,7 @@ fn sync_dir(dir: &Path) {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -268,10 +269,7 @@ mod tests {
                 .strip_prefix("line 3, column ")
                 .and_then(|r| r.split_once(':'))
                 .and_then(|(c, _)| c.parse::<usize>().ok());
-            assert!(
-                column.is_some_and(|c| c <= secret.len()),
-                "{e}"
-            );
+            assert!(column.is_some_and(|c| c <= secret.len()), "{e}");
             assert!(
                 e.ends_with(&format!(": found {found}, expected a string")),
                 "{e}"
