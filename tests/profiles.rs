@@ -399,3 +399,38 @@ fn an_endpoint_url_that_does_not_parse_is_a_usage_error_naming_the_flag() {
     );
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn a_change_waits_for_the_lock_and_reads_the_file_after_it() {
+    let dir = TempDir::new("lock");
+    let config = dir.0.join("config");
+    two_profiles(&config);
+    // Hold the lock as another `oauth1` would, start a change, and change
+    // the file ourselves before letting go: the change must see ours.
+    let lock = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(config.join("profiles.json.lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    let mut c = oauth1(&config);
+    c.args(["accounts", "--remove", "a"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = c.spawn().unwrap();
+    let mut file = saved(&config);
+    file["profiles"]["c"] = file["profiles"]["b"].clone();
+    std::fs::write(config.join("profiles.json"), file.to_string()).unwrap();
+    drop(lock);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let names: Vec<String> = saved(&config)["profiles"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    assert_eq!(names, ["b", "c"]);
+}
