@@ -434,3 +434,26 @@ fn a_change_waits_for_the_lock_and_reads_the_file_after_it() {
         .collect();
     assert_eq!(names, ["b", "c"]);
 }
+
+#[test]
+fn a_token_answer_with_a_trailing_newline_is_refused_as_one() {
+    let provider = Provider::start(&["--token-answer-suffix", "\n"]);
+    let dir = TempDir::new("newline");
+    let config = dir.0.join("config");
+    let out = run(authorize_command(&provider, &config, &[]));
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("error: temporary credentials, --request-token-url ("),
+        "{err}"
+    );
+    assert!(
+        err.contains("malformed token response: byte 0x0a at offset ")
+            && err
+                .trim_end()
+                .ends_with("is not allowed in a form-encoded token answer (a trailing newline?)"),
+        "{err}"
+    );
+    assert!(!err.contains("oauth_callback_confirmed"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
