@@ -31,7 +31,7 @@ use crate::error::Error;
 
 #[cfg(feature = "reqwest")]
 pub use send::{request_temporary_credentials, request_token_credentials};
-pub use tokens::{TemporaryCredentials, TokenCredentials};
+pub use tokens::{TemporaryCredentials, TokenCredentials, MAX_TOKEN_ANSWER};
 
 /// A provider's three endpoints (RFC 5849 §2).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,6 +85,11 @@ pub enum FlowError {
         /// Its name.
         name: String,
     },
+    /// The response is longer than [`MAX_TOKEN_ANSWER`] bytes.
+    TooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// The temporary-credentials response lacks `oauth_callback_confirmed=true`
     /// (§2.1), so the callback may not have been recorded.
     CallbackNotConfirmed,
@@ -112,6 +117,10 @@ impl fmt::Display for FlowError {
             FlowError::DuplicateParameter { name } => {
                 write!(f, "the token response gives {name:?} twice")
             }
+            FlowError::TooLarge { limit } => write!(
+                f,
+                "the token response is over {limit} bytes, more than any token answer needs"
+            ),
             FlowError::CallbackNotConfirmed => f.write_str(
                 "the temporary-credentials response lacks oauth_callback_confirmed=true \
                  (RFC 5849 §2.1)",
@@ -151,10 +160,40 @@ impl FlowError {
             .collect();
         FlowError::Provider { status, message }
     }
+
+    /// A [`FlowError::Transport`] from the HTTP client's error, with every
+    /// cause in its [`source`](std::error::Error::source) chain (reqwest's
+    /// own message is only "error sending request"), joined by `": "`,
+    /// control characters replaced.
+    ///
+    /// ```
+    /// use oauth1_signer::FlowError;
+    ///
+    /// let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "connection refused");
+    /// let e = FlowError::transport(&refused);
+    /// assert_eq!(e.to_string(), "cannot reach the provider: connection refused");
+    /// ```
+    pub fn transport(error: &(dyn std::error::Error + 'static)) -> FlowError {
+        let mut message = String::new();
+        let mut next = Some(error);
+        while let Some(e) = next {
+            let text = e.to_string();
+            // Clients often repeat their cause in their own message.
+            if !message.contains(&text) {
+                if !message.is_empty() {
+                    message.push_str(": ");
+                }
+                message.extend(text.chars().map(|c| if c.is_control() { ' ' } else { c }));
+            }
+            next = e.source();
+        }
+        FlowError::Transport { message }
+    }
 }
 
 /// The URL to send the user to (§2.2): `authorize` with `oauth_token`
-/// added to its query.
+/// added to its query, before any fragment (`#...`): a browser never sends
+/// a fragment, so a token after the `#` would never reach the provider.
 ///
 /// ```
 /// use oauth1_signer::authorize_url;
@@ -164,15 +203,20 @@ impl FlowError {
 ///     "https://api.x.com/oauth/authorize?oauth_token=Z6eEdO8M%2BXfw",
 /// );
 /// assert_eq!(authorize_url("https://h/a?force_login=true", "t"), "https://h/a?force_login=true&oauth_token=t");
+/// assert_eq!(authorize_url("https://h/a?x=1#top", "t"), "https://h/a?x=1&oauth_token=t#top");
 /// ```
 pub fn authorize_url(authorize: &str, temporary_token: &str) -> String {
-    let sep = match authorize.find('?') {
+    let (url, fragment) = match authorize.find('#') {
+        Some(hash) => authorize.split_at(hash),
+        None => (authorize, ""),
+    };
+    let sep = match url.find('?') {
         None => "?",
-        Some(q) if q + 1 == authorize.len() || authorize.ends_with('&') => "",
+        Some(q) if q + 1 == url.len() || url.ends_with('&') => "",
         Some(_) => "&",
     };
     format!(
-        "{authorize}{sep}oauth_token={}",
+        "{url}{sep}oauth_token={}{fragment}",
         percent_encode_str(temporary_token)
     )
 }
@@ -193,6 +237,70 @@ mod tests {
         );
     }
 
+    /// An error with a message and a cause, as HTTP clients nest them.
+    #[derive(Debug)]
+    struct Nested(&'static str, Option<Box<Nested>>);
+
+    impl fmt::Display for Nested {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(self.0)
+        }
+    }
+
+    impl std::error::Error for Nested {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.1.as_deref().map(|e| e as _)
+        }
+    }
+
+    #[test]
+    fn transport_errors_keep_every_cause_once_on_one_line() {
+        let e = Nested(
+            "error sending request",
+            Some(Box::new(Nested(
+                "client error (Connect)",
+                Some(Box::new(Nested("tcp connect error\n\x1b[2J", None))),
+            ))),
+        );
+        assert_eq!(
+            FlowError::transport(&e).to_string(),
+            "cannot reach the provider: error sending request: client error (Connect): \
+             tcp connect error  [2J"
+        );
+        // A cause that the message above it already quotes is not repeated.
+        let e = Nested(
+            "dns error: no such host",
+            Some(Box::new(Nested("no such host", None))),
+        );
+        assert_eq!(
+            FlowError::transport(&e).to_string(),
+            "cannot reach the provider: dns error: no such host"
+        );
+    }
+
+    #[cfg(feature = "reqwest")]
+    #[test]
+    fn a_refused_connection_is_named_as_one() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        // Port 1 on loopback: nothing listens there.
+        let e = runtime
+            .block_on(reqwest::Client::new().post("http://127.0.0.1:1/").send())
+            .unwrap_err();
+        let mut cause: &(dyn std::error::Error + 'static) = &e;
+        while let Some(next) = cause.source() {
+            cause = next;
+        }
+        let io = cause.downcast_ref::<std::io::Error>().unwrap();
+        assert_eq!(io.kind(), std::io::ErrorKind::ConnectionRefused);
+        let FlowError::Transport { message } = FlowError::transport(&e) else {
+            panic!("not a transport error");
+        };
+        assert!(message.ends_with(&io.to_string()), "{message}");
+    }
+
     #[test]
     fn authorize_url_adds_the_token_to_any_query() {
         assert_eq!(
@@ -202,6 +310,15 @@ mod tests {
         assert_eq!(
             authorize_url("https://h/a?x=1&", "t"),
             "https://h/a?x=1&oauth_token=t"
+        );
+        // A '?' or '&' inside the fragment is the fragment's, not the query's.
+        assert_eq!(
+            authorize_url("https://h/a#x?y&", "t"),
+            "https://h/a?oauth_token=t#x?y&"
+        );
+        assert_eq!(
+            authorize_url("https://h/a?#", "t"),
+            "https://h/a?oauth_token=t#"
         );
         assert_eq!(
             Endpoints::x().authorize,

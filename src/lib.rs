@@ -44,7 +44,9 @@ pub use error::{Error, ErrorKind, Part};
 pub use explain::{
     base_string_from_response, Cause, Component, Explainer, Explanation, Finding, UnknownCause,
 };
-pub use flow::{authorize_url, Endpoints, FlowError, TemporaryCredentials, TokenCredentials};
+pub use flow::{
+    authorize_url, Endpoints, FlowError, TemporaryCredentials, TokenCredentials, MAX_TOKEN_ANSWER,
+};
 #[cfg(feature = "reqwest")]
 pub use flow::{request_temporary_credentials, request_token_credentials};
 pub use header::{

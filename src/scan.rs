@@ -38,6 +38,17 @@ pub(crate) const fn is_sub_delim(b: u8) -> bool {
     )
 }
 
+/// Whether `b` may stand for itself in `application/x-www-form-urlencoded`
+/// text as its serialisers write it: [`is_unreserved`], `*` (which HTML's
+/// serialiser leaves), and the syntax `%` (escapes), `+` (a space), `&`
+/// and `=`. Everything else, a space, a line break or a byte-order mark
+/// included, is written as `%XX` by every serialiser (RFC 5849 §3.6,
+/// WHATWG URL "application/x-www-form-urlencoded serializing").
+#[inline]
+pub(crate) const fn is_form_byte(b: u8) -> bool {
+    is_unreserved(b) || matches!(b, b'*' | b'%' | b'+' | b'&' | b'=')
+}
+
 /// `pchar` of RFC 3986 §3.3, less `%` (escapes are checked on their own).
 pub(crate) const fn is_pchar(b: u8) -> bool {
     is_unreserved(b) || is_sub_delim(b) || b == b':' || b == b'@'
@@ -275,6 +286,17 @@ mod tests {
                 || b.is_ascii_alphabetic()
                 || "!#$%&'*+-.^_`|~".as_bytes().contains(&b);
             assert_eq!(is_tchar(b), want, "{b:#04x}");
+        }
+    }
+
+    #[test]
+    fn form_bytes_are_what_form_serialisers_leave_raw() {
+        // WHATWG: the "application/x-www-form-urlencoded percent-encode set"
+        // leaves ASCII alphanumerics and *-._ raw; RFC 3986 unreserved adds
+        // '~'; the form's own syntax is % + & =.
+        for b in 0..=255u8 {
+            let want = b.is_ascii_alphanumeric() || "*-._~%+&=".as_bytes().contains(&b);
+            assert_eq!(is_form_byte(b), want, "{b:#04x}");
         }
     }
 

@@ -8,12 +8,34 @@
 use super::FlowError;
 use crate::credentials::{Credentials, Secret};
 use crate::decode::form_decode;
+use crate::scan::is_form_byte;
+
+/// The longest token answer read, in bytes: 64 KiB. Real answers are a few
+/// hundred bytes (two tokens, a user id, a screen name); a longer body is
+/// refused with [`FlowError::TooLarge`] before it is looked at.
+pub const MAX_TOKEN_ANSWER: usize = 64 * 1024;
 
 /// The parameters of a token response, decoded; names are unique.
+///
+/// The body must be form encoding as serialisers write it (RFC 5849 §2.1
+/// and §2.3 say `application/x-www-form-urlencoded`): every raw byte
+/// [`is_form_byte`], every segment `name=value`. A byte outside is refused
+/// at its offset, before any parameter is read, so that a stray newline is
+/// reported as one and not as a value that is wrong.
 fn parse_form(body: &[u8]) -> Result<Vec<(String, String)>, FlowError> {
+    if body.len() > MAX_TOKEN_ANSWER {
+        return Err(FlowError::TooLarge {
+            limit: MAX_TOKEN_ANSWER,
+        });
+    }
     if body.is_empty() {
         return Err(FlowError::Malformed {
             reason: "the body is empty".into(),
+        });
+    }
+    if let Some(at) = body.iter().position(|&b| !is_form_byte(b)) {
+        return Err(FlowError::Malformed {
+            reason: refused_byte(body, at),
         });
     }
     let mut params: Vec<(String, String)> = Vec::new();
@@ -41,13 +63,69 @@ fn parse_form(body: &[u8]) -> Result<Vec<(String, String)>, FlowError> {
         };
         let name = decode(&segment[..eq], at)?;
         let value = decode(&segment[eq + 1..], at + eq + 1)?;
-        if params.iter().any(|(n, _)| *n == name) {
-            return Err(FlowError::DuplicateParameter { name });
-        }
         params.push((name, value));
         at += segment.len() + 1;
     }
+    check_unique(&params)?;
     Ok(params)
+}
+
+/// Refuses a name given twice, in `n log n`: the names sorted, then
+/// neighbours compared.
+fn check_unique(params: &[(String, String)]) -> Result<(), FlowError> {
+    let mut names: Vec<&str> = params.iter().map(|(n, _)| n.as_str()).collect();
+    names.sort_unstable();
+    match names.windows(2).find(|w| w[0] == w[1]) {
+        Some(w) => Err(FlowError::DuplicateParameter {
+            name: w[0].to_owned(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Why the byte at `at` is not form encoding, guessing the usual cause. The
+/// byte is named in hex, never the text around it (it may be a secret's).
+fn refused_byte(body: &[u8], at: usize) -> String {
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    if body[at..].starts_with(BOM) {
+        return format!(
+            "a byte-order mark (EF BB BF) at offset {at}: a form-encoded token answer is \
+             ASCII without one"
+        );
+    }
+    let b = body[at];
+    let trailing = body[at..].iter().all(|c| b" \t\r\n".contains(c));
+    let cause = match b {
+        b'\n' | b'\r' if trailing => "a trailing newline?",
+        b'\r' | b'\n' => "a line break?",
+        b' ' | b'\t' if trailing => "trailing white space?",
+        b' ' => "a space, which form encoding writes as '+' or %20",
+        0x00..=0x1F | 0x7F => "a control character",
+        0x80.. => "not ASCII: form encoding writes it as %XX",
+        _ => "form encoding writes it as %XX",
+    };
+    format!("byte {b:#04x} at offset {at} is not allowed in a form-encoded token answer ({cause})")
+}
+
+/// Reads a response body, stopping once it is over [`MAX_TOKEN_ANSWER`]
+/// (the parse then refuses it): a provider cannot make us buffer more.
+#[cfg(feature = "reqwest")]
+// Wired into `send::post` in place of `Response::bytes` by the integrator.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) async fn read_body(mut response: reqwest::Response) -> Result<Vec<u8>, FlowError> {
+    let mut body = Vec::new();
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| FlowError::transport(&e))?
+    {
+        let room = (MAX_TOKEN_ANSWER + 1).saturating_sub(body.len());
+        body.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        if body.len() > MAX_TOKEN_ANSWER {
+            break;
+        }
+    }
+    Ok(body)
 }
 
 /// Takes the token and its secret out of `params`.
@@ -93,8 +171,11 @@ impl TemporaryCredentials {
     /// ```
     ///
     /// # Errors
+    /// [`FlowError::TooLarge`] for a body over [`MAX_TOKEN_ANSWER`];
     /// [`FlowError::Malformed`] for a body that is not strict form
-    /// encoding (or not UTF-8), [`FlowError::DuplicateParameter`],
+    /// encoding (a raw byte other than `A-Z a-z 0-9 - . _ ~ * % + & =`,
+    /// named with its offset; a bad `%` escape; a segment without `=`; a
+    /// value not UTF-8), [`FlowError::DuplicateParameter`],
     /// [`FlowError::MissingParameter`] for a missing token or secret, and
     /// [`FlowError::CallbackNotConfirmed`] unless `oauth_callback_confirmed`
     /// is `true`.
@@ -263,6 +344,120 @@ mod tests {
             assert_eq!(e, want, "{}", String::from_utf8_lossy(body));
             assert!(!e.to_string().contains("SECRET"));
         }
+    }
+
+    /// `CONFIRMED` with `tail` spliced in at `at`: the refused byte is at
+    /// `at`, counted by hand from the literal.
+    const CONFIRMED: &[u8] =
+        b"oauth_token=t&oauth_token_secret=SECRET&oauth_callback_confirmed=true";
+
+    fn refusal(body: &[u8]) -> String {
+        match TemporaryCredentials::parse(body).unwrap_err() {
+            FlowError::Malformed { reason } => {
+                assert!(!reason.contains("SECRET"), "{reason}");
+                reason
+            }
+            other => panic!("{other:?} for {:?}", body.escape_ascii().to_string()),
+        }
+    }
+
+    #[test]
+    fn raw_bytes_outside_form_encoding_are_refused_where_they_are() {
+        assert_eq!(CONFIRMED.len(), 69);
+        let with = |at: usize, bytes: &[u8]| [&CONFIRMED[..at], bytes, &CONFIRMED[at..]].concat();
+        // A good answer and a newline: the newline, not the callback.
+        assert_eq!(
+            refusal(&with(69, b"\n")),
+            "byte 0x0a at offset 69 is not allowed in a form-encoded token answer \
+             (a trailing newline?)"
+        );
+        assert_eq!(
+            refusal(&with(69, b"\r\n")),
+            "byte 0x0d at offset 69 is not allowed in a form-encoded token answer \
+             (a trailing newline?)"
+        );
+        // A byte-order mark: not "has no oauth_token".
+        assert_eq!(
+            refusal(&with(0, b"\xEF\xBB\xBF")),
+            "a byte-order mark (EF BB BF) at offset 0: a form-encoded token answer is \
+             ASCII without one"
+        );
+        // "SECRET" starts at 33; a byte inside it is named, the secret is not.
+        for (bytes, cause) in [
+            (&b"\r\n"[..], "(a line break?)"),
+            (b" ", "(a space, which form encoding writes as '+' or %20)"),
+            (b"\x1b", "(a control character)"),
+            (b"\x00", "(a control character)"),
+            (b"\x7f", "(a control character)"),
+            (b"\xc3\xa9", "(not ASCII: form encoding writes it as %XX)"),
+            (b"\"", "(form encoding writes it as %XX)"),
+            (b"#", "(form encoding writes it as %XX)"),
+        ] {
+            let reason = refusal(&with(36, bytes));
+            assert!(
+                reason.starts_with(&format!("byte {:#04x} at offset 36 ", bytes[0])),
+                "{reason}"
+            );
+            assert!(reason.ends_with(cause), "{reason}");
+        }
+        // Every byte a serialiser leaves raw is still read.
+        let t = TokenCredentials::parse(b"oauth_token=a*b-c.d_e~f&oauth_token_secret=s").unwrap();
+        assert_eq!(t.token(), "a*b-c.d_e~f");
+    }
+
+    #[test]
+    fn answers_over_the_limit_are_refused_and_answers_at_it_read() {
+        let head = b"oauth_token=t&oauth_token_secret=s&x=";
+        let mut body = head.to_vec();
+        body.resize(MAX_TOKEN_ANSWER, b'a');
+        let t = TokenCredentials::parse(&body).unwrap();
+        assert_eq!(
+            t.param("x").map(str::len),
+            Some(MAX_TOKEN_ANSWER - head.len())
+        );
+        body.push(b'a');
+        let e = TokenCredentials::parse(&body).unwrap_err();
+        assert_eq!(e, FlowError::TooLarge { limit: 65536 });
+        assert!(e.to_string().contains("65536 bytes"), "{e}");
+    }
+
+    #[test]
+    fn duplicates_are_found_among_many_names() {
+        // Names n0..n9999 once each, then one of them again, far from the first.
+        let mut body = b"oauth_token=t&oauth_token_secret=s".to_vec();
+        for i in 0..5000 {
+            body.extend_from_slice(format!("&n{i}=v").as_bytes());
+        }
+        assert_eq!(
+            TokenCredentials::parse(&body).unwrap().params().count(),
+            5000
+        );
+        body.extend_from_slice(b"&n17=w");
+        assert_eq!(
+            TokenCredentials::parse(&body).unwrap_err(),
+            FlowError::DuplicateParameter { name: "n17".into() }
+        );
+        // Names equal once decoded are the same name.
+        assert_eq!(
+            TokenCredentials::parse(b"oauth_token=t&oauth_token_secret=s&a_b=1&a%5Fb=2")
+                .unwrap_err(),
+            FlowError::DuplicateParameter { name: "a_b".into() }
+        );
+    }
+
+    #[cfg(feature = "reqwest")]
+    #[test]
+    fn a_long_body_is_read_only_past_the_limit() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let read = |len: usize| {
+            let response = reqwest::Response::from(http::Response::new(vec![b'a'; len]));
+            runtime.block_on(read_body(response)).unwrap().len()
+        };
+        assert_eq!(read(10), 10);
+        assert_eq!(read(MAX_TOKEN_ANSWER), MAX_TOKEN_ANSWER);
+        assert_eq!(read(4 * MAX_TOKEN_ANSWER), MAX_TOKEN_ANSWER + 1);
     }
 
     #[test]

@@ -274,7 +274,8 @@ class Handler(BaseHTTPRequestHandler):
         # Like X: no oauth_authorized_realms (oauthlib always adds it, empty here).
         pairs = [(k, v) for k, v in parse_qsl(body, keep_blank_values=True)
                  if k != "oauth_authorized_realms"]
-        self.reply(200, urlencode(pairs), FORM)
+        # --token-answer-suffix: a provider that adds bytes form encoding does not allow.
+        self.reply(200, urlencode(pairs) + self.server.opts.token_answer_suffix, FORM)
 
     def authorize(self):
         """Stands in for the user clicking "Authorize": the body is the PIN (oauth_verifier)."""
@@ -338,6 +339,8 @@ def main():
                    help="do not exit at stdin EOF (for shell scripts that background it)")
     p.add_argument("--encode-raw-query", action="store_true",
                    help="percent-encode query bytes oauthlib refuses (e.g. '|') before checking")
+    p.add_argument("--token-answer-suffix", default="",
+                   help="append this, raw, to every token answer (e.g. a newline)")
     p.add_argument("--rsa-public-key", metavar="PEM", help="also accept RSA-SHA* with this key")
     opts = p.parse_args()
 

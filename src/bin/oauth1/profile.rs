@@ -6,11 +6,14 @@
 //! or the platform's configuration directory (`$XDG_CONFIG_HOME/oauth1`,
 //! `~/.config/oauth1`; `~/Library/Application Support/oauth1` on macOS;
 //! `%APPDATA%\oauth1` on Windows). It holds secrets, so it is created with
-//! mode 0600 (and its directory 0700) on Unix, and replaced whole (written
-//! to a temporary file, then renamed) so it is never half written.
+//! mode 0600 (and its directory 0700) on Unix; `store` changes it under a
+//! lock and replaces it whole.
+
+mod store;
+
+pub(crate) use store::profiles_path;
 
 use std::collections::BTreeMap;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -34,7 +37,7 @@ pub(crate) struct Profile {
 }
 
 /// The profiles file.
-#[derive(Default, Serialize, Deserialize)]
+#[derive(Clone, Default, Serialize, Deserialize)]
 pub(crate) struct Profiles {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) default: Option<String>,
@@ -42,65 +45,29 @@ pub(crate) struct Profiles {
     pub(crate) profiles: BTreeMap<String, Profile>,
 }
 
-/// The directory of the profiles file.
-pub(crate) fn config_dir() -> Result<PathBuf, Failure> {
-    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
-    if let Some(dir) = var("OAUTH1_CONFIG_DIR") {
-        return Ok(PathBuf::from(dir));
-    }
-    let home = var("HOME").map(PathBuf::from);
-    let base = if cfg!(windows) {
-        var("APPDATA").map(PathBuf::from)
-    } else if cfg!(target_os = "macos") {
-        home.map(|h| h.join("Library/Application Support"))
-    } else {
-        var("XDG_CONFIG_HOME")
-            .map(PathBuf::from)
-            .or_else(|| home.map(|h| h.join(".config")))
-    };
-    base.map(|b| b.join("oauth1")).ok_or_else(|| {
-        Failure::input("no configuration directory: set OAUTH1_CONFIG_DIR (or HOME)")
-    })
-}
-
 impl Profiles {
-    fn path() -> Result<PathBuf, Failure> {
-        Ok(config_dir()?.join("profiles.json"))
-    }
-
     /// Reads the profiles file; none yet is no profiles.
     pub(crate) fn load() -> Result<(Profiles, PathBuf), Failure> {
-        let path = Profiles::path()?;
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok((Profiles::default(), path))
-            }
-            Err(e) => return Err(Failure::Io(format!("cannot read {}: {e}", path.display()))),
-        };
-        // serde_json's messages quote no input, only line and column.
-        let profiles = serde_json::from_str(&text).map_err(|e| {
-            Failure::input(format!("{} is not a profiles file: {e}", path.display()))
-        })?;
-        Ok((profiles, path))
+        let path = store::profiles_path()?;
+        Ok((store::read(&path)?, path))
     }
 
-    /// Writes the profiles file, readable by its owner only.
-    pub(crate) fn save(&self, path: &Path) -> Result<(), Failure> {
-        let io = |what: &str, e: std::io::Error| {
-            Failure::Io(format!("cannot {what} {}: {e}", path.display()))
-        };
-        let dir = path.parent().unwrap_or(Path::new("."));
-        create_private_dir(dir).map_err(|e| io("create the directory of", e))?;
-        let json = serde_json::to_string_pretty(self)
-            .map_err(|e| Failure::Io(format!("cannot write the profiles: {e}")))?;
-        let tmp = path.with_extension("json.tmp");
-        let mut file = private_file(&tmp).map_err(|e| io("create", e))?;
-        file.write_all(json.as_bytes())
-            .and_then(|()| file.write_all(b"\n"))
-            .and_then(|()| file.sync_all())
-            .map_err(|e| io("write", e))?;
-        std::fs::rename(&tmp, path).map_err(|e| io("replace", e))
+    /// Checks that the profiles file can be changed (its directory made,
+    /// locked, written to): before a flow, so that a read-only directory is
+    /// found before the provider issues a token, not after.
+    pub(crate) fn check_writable() -> Result<PathBuf, Failure> {
+        let path = store::profiles_path()?;
+        store::check_writable(&path)?;
+        Ok(path)
+    }
+
+    /// Changes the profiles file at `path` under its lock: `change` sees
+    /// the file as it is now, and what it leaves is written atomically.
+    pub(crate) fn update<T>(
+        path: &Path,
+        change: impl FnOnce(&mut Profiles) -> Result<T, Failure>,
+    ) -> Result<T, Failure> {
+        store::update(path, change)
     }
 
     /// The profile `name`, or the default one.
@@ -123,39 +90,6 @@ impl Profiles {
                 ))
             })
     }
-}
-
-#[cfg(unix)]
-fn private_file(path: &Path) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt as _;
-    let _ = std::fs::remove_file(path);
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-fn private_file(path: &Path) -> std::io::Result<std::fs::File> {
-    std::fs::File::create(path)
-}
-
-#[cfg(unix)]
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::DirBuilderExt as _;
-    if dir.is_dir() {
-        return Ok(());
-    }
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
-}
-
-#[cfg(not(unix))]
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)
 }
 
 /// The credentials of `request`: the same flags and environment variables

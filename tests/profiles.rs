@@ -1,0 +1,459 @@
+//! The profiles file and what `oauth1 authorize` and `oauth1 accounts`
+//! print: concurrent logins both kept, an unwritable directory found before
+//! the flow, a relative `XDG_CONFIG_HOME` ignored, a malformed file named
+//! without its secrets, `accounts --remove`, the provider's text escaped,
+//! and bad endpoint URLs refused as usage errors. The real binary, against
+//! the loopback provider (`tests/provider/server.py`) where a flow is run.
+
+#![cfg(feature = "cli")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+
+use common::provider::{Provider, CONSUMER_KEY, CONSUMER_SECRET};
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_oauth1");
+
+/// The binary, with no credentials or configuration from the test's own
+/// environment, and profiles in `config`.
+fn oauth1(config: &Path) -> Command {
+    let mut c = Command::new(BIN);
+    for var in [
+        "OAUTH_CONSUMER_KEY",
+        "OAUTH_CONSUMER_SECRET",
+        "OAUTH_TOKEN",
+        "OAUTH_TOKEN_SECRET",
+        "XDG_CONFIG_HOME",
+    ] {
+        c.env_remove(var);
+    }
+    c.env("OAUTH1_CONFIG_DIR", config);
+    c
+}
+
+fn run(mut command: Command) -> Output {
+    command.stdin(Stdio::null()).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A scratch directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("oauth1-profiles-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A plain GET over HTTP/1.0: the browser standing in for the user.
+fn browse(url: &str) -> String {
+    let rest = url.strip_prefix("http://").unwrap();
+    let (host, path) = rest.split_at(rest.find('/').unwrap());
+    let mut stream = TcpStream::connect(host).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    write!(stream, "GET {path} HTTP/1.0\r\nHost: {host}\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 200 "), "{response}");
+    response.split("\r\n\r\n").nth(1).unwrap().trim().to_owned()
+}
+
+fn authorize_command(provider: &Provider, config: &Path, extra: &[&str]) -> Command {
+    let base = &provider.base;
+    let mut c = oauth1(config);
+    c.args(["authorize", "--consumer-key", CONSUMER_KEY])
+        .env("OAUTH_CONSUMER_SECRET", CONSUMER_SECRET)
+        .args([
+            "--request-token-url",
+            &format!("{base}/oauth/request_token"),
+        ])
+        .args(["--authorize-url", &format!("{base}/oauth/authorize")])
+        .args(["--access-token-url", &format!("{base}/oauth/access_token")])
+        .args(extra);
+    c
+}
+
+/// A login under way: the binary has printed the URL to open and waits
+/// for the PIN.
+struct Login {
+    child: Child,
+    stderr: BufReader<std::process::ChildStderr>,
+    prompt: String,
+    url: String,
+}
+
+impl Login {
+    fn start(mut command: Command) -> Login {
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut prompt = String::new();
+        let url = loop {
+            let mut line = String::new();
+            assert_ne!(stderr.read_line(&mut line).unwrap(), 0, "no URL: {prompt}");
+            prompt.push_str(&line);
+            if let Some(url) = line.trim().strip_prefix("http://") {
+                break format!("http://{url}");
+            }
+        };
+        Login {
+            child,
+            stderr,
+            prompt,
+            url,
+        }
+    }
+
+    /// Approves in the "browser", types the PIN, and returns what the
+    /// binary printed: stdout, and all of stderr.
+    fn finish(mut self) -> (Vec<u8>, String) {
+        let pin = browse(&self.url);
+        writeln!(self.child.stdin.take().unwrap(), "{pin}").unwrap();
+        let out = self.child.wait_with_output().unwrap();
+        let mut rest = String::new();
+        self.stderr.read_to_string(&mut rest).unwrap();
+        let stderr = format!("{}{rest}", self.prompt);
+        assert!(out.status.success(), "{stderr}");
+        (out.stdout, stderr)
+    }
+}
+
+fn saved(config: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(config.join("profiles.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn two_logins_at_once_both_keep_their_profile() {
+    let provider = Provider::start(&[]);
+    let dir = TempDir::new("concurrent");
+    let config = dir.0.join("config");
+    // Both are past their start (where the file used to be read) and
+    // waiting for a PIN before either saves.
+    let first = Login::start(authorize_command(
+        &provider,
+        &config,
+        &["--profile", "first"],
+    ));
+    let second = Login::start(authorize_command(
+        &provider,
+        &config,
+        &["--profile", "second"],
+    ));
+    first.finish();
+    second.finish();
+    let file = saved(&config);
+    let names: Vec<&str> = file["profiles"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(names, ["first", "second"]);
+    assert_eq!(file["default"], "first");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(config.join("profiles.json"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    }
+    // No temporary file is left behind.
+    let mut left: Vec<String> = std::fs::read_dir(&config)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["profiles.json", "profiles.json.lock"]);
+}
+
+#[test]
+fn an_unwritable_configuration_directory_fails_before_any_request() {
+    let provider = Provider::start(&[]);
+    let dir = TempDir::new("unwritable");
+    // A directory under a regular file cannot be made, even by root.
+    let file = dir.0.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let config = file.join("config");
+    let out = run(authorize_command(&provider, &config, &[]));
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("error: cannot create the directory ") && err.contains("a-file"),
+        "{err}"
+    );
+    assert!(!err.contains("Open this URL"), "{err}");
+    let log = provider.stop();
+    assert!(!log.contains("/oauth/"), "a request was sent: {log}");
+}
+
+#[cfg(all(unix, not(target_os = "macos")))]
+#[test]
+fn a_relative_xdg_config_home_is_ignored() {
+    let dir = TempDir::new("xdg");
+    let home = dir.0.join("home");
+    let cwd = dir.0.join("cwd");
+    let write = |at: &Path, name: &str| {
+        std::fs::create_dir_all(at).unwrap();
+        let profile = serde_json::json!({"profiles": {name: {
+            "consumer_key": "k", "consumer_secret": "s", "token": "t", "token_secret": "u"}}});
+        std::fs::write(at.join("profiles.json"), profile.to_string()).unwrap();
+    };
+    write(&home.join(".config/oauth1"), "from-home");
+    write(&cwd.join("relative/oauth1"), "from-cwd");
+    let mut c = oauth1(&dir.0);
+    c.env_remove("OAUTH1_CONFIG_DIR")
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", "relative")
+        .current_dir(&cwd)
+        .arg("accounts");
+    let out = run(c);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "  from-home  consumer_key=k\n");
+    // An absolute one is used.
+    let mut c = oauth1(&dir.0);
+    c.env_remove("OAUTH1_CONFIG_DIR")
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", cwd.join("relative"))
+        .arg("accounts");
+    assert_eq!(text(&run(c).stdout), "  from-cwd  consumer_key=k\n");
+}
+
+#[test]
+fn a_profiles_file_of_the_wrong_shape_is_named_and_its_secrets_are_not() {
+    let dir = TempDir::new("shape");
+    let config = dir.0.join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    for (secret, expected) in [
+        // A secret that is a number, an array, a map: line 4 holds it.
+        ("98765432109876", "expected a string"),
+        ("[\"SECRET-IN-ARRAY\"]", "expected a string"),
+        ("{\"SECRET-KEY\": \"SECRET-VALUE\"}", "expected a string"),
+    ] {
+        let file = format!(
+            "{{\"profiles\": {{\n\"a\": {{\"consumer_key\": \"k\",\n\"token\": \"t\", \"token_secret\": \"u\",\n\"consumer_secret\": {secret}}}}}}}\n"
+        );
+        std::fs::write(config.join("profiles.json"), file).unwrap();
+        let mut c = oauth1(&config);
+        c.arg("accounts");
+        let out = run(c);
+        assert_eq!(out.status.code(), Some(2));
+        let err = text(&out.stderr);
+        assert!(
+            err.contains(" is not a profiles file: line 4, column "),
+            "{err}"
+        );
+        assert!(err.trim_end().ends_with(expected), "{err}");
+        for part in ["98765", "SECRET"] {
+            assert!(!err.contains(part), "{err}");
+        }
+    }
+}
+
+fn two_profiles(config: &Path) {
+    std::fs::create_dir_all(config).unwrap();
+    let profile = |k: &str| {
+        serde_json::json!({"consumer_key": k, "consumer_secret": "CS", "token": "t",
+                           "token_secret": "TS"})
+    };
+    let file = serde_json::json!({"default": "a",
+                                  "profiles": {"a": profile("ka"), "b": profile("kb")}});
+    std::fs::write(config.join("profiles.json"), file.to_string()).unwrap();
+}
+
+#[test]
+fn accounts_remove_deletes_one_profile_and_names_an_unknown_one() {
+    let dir = TempDir::new("remove");
+    let config = dir.0.join("config");
+    two_profiles(&config);
+    let mut c = oauth1(&config);
+    c.args(["accounts", "--remove", "a"]);
+    let out = run(c);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "  b  consumer_key=kb\n");
+    assert!(
+        text(&out.stderr).contains("no default"),
+        "{}",
+        text(&out.stderr)
+    );
+    let file = saved(&config);
+    assert_eq!(file["profiles"].as_object().unwrap().len(), 1);
+    assert!(file.get("default").is_none(), "{file}");
+
+    // An unknown name: exit 1, named with its control characters escaped.
+    let mut c = oauth1(&config);
+    c.args(["accounts", "--remove", "no\x1b[2Jbody"]);
+    let out = run(c);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("no profile named \"no\\u{1b}[2Jbody\""),
+        "{err}"
+    );
+    assert!(!err.contains('\x1b'), "{err:?}");
+    assert_eq!(saved(&config), file, "nothing changed");
+
+    // --remove and --default together are a usage error.
+    let mut c = oauth1(&config);
+    c.args(["accounts", "--remove", "b", "--default", "b"]);
+    assert_eq!(run(c).status.code(), Some(2));
+}
+
+#[test]
+fn the_providers_text_reaches_the_terminal_escaped() {
+    let hostile = "\x1b]0;pwned\x07\x1b[31m";
+    let provider = Provider::start(&["--screen-name", hostile]);
+    let dir = TempDir::new("escape");
+    let config = dir.0.join("config");
+    let (stdout, stderr) = Login::start(authorize_command(&provider, &config, &[])).finish();
+    let said = text(&stdout);
+    assert!(
+        !stdout.contains(&0x1b) && !stdout.contains(&0x07),
+        "{said:?}"
+    );
+    assert!(!stderr.contains('\x1b'), "{stderr:?}");
+    // The profile is named after the screen name, which is shown escaped.
+    let shown = "\\u{1b}]0;pwned\\u{7}\\u{1b}[31m";
+    assert!(
+        said.starts_with(&format!(
+            "authorized as @{shown}; saved as profile \"{shown}\""
+        )),
+        "{said}"
+    );
+    let mut c = oauth1(&config);
+    c.arg("accounts");
+    let listed = run(c);
+    assert!(!listed.stdout.contains(&0x1b), "{:?}", text(&listed.stdout));
+    assert!(
+        text(&listed.stdout).starts_with(&format!("* {shown}  @{shown}  user_id=")),
+        "{}",
+        text(&listed.stdout)
+    );
+}
+
+#[test]
+fn an_endpoint_url_that_does_not_parse_is_a_usage_error_naming_the_flag() {
+    let dir = TempDir::new("urls");
+    let config = dir.0.join("config");
+    // Port 1 answers nothing: had a request been tried, the error would say so.
+    let good = "http://127.0.0.1:1/oauth/request_token";
+    for (flag, url) in [
+        ("--request-token-url", "127.0.0.1/oauth/request_token"),
+        ("--authorize-url", "ftp://127.0.0.1/oauth/authorize"),
+        ("--access-token-url", "http://127.0.0.1:1/a token"),
+    ] {
+        let mut c = oauth1(&config);
+        c.args(["authorize", "--consumer-key", CONSUMER_KEY])
+            .env("OAUTH_CONSUMER_SECRET", CONSUMER_SECRET)
+            .args([flag, url]);
+        if flag != "--request-token-url" {
+            c.args(["--request-token-url", good]);
+        }
+        let out = run(c);
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        let err = text(&out.stderr);
+        assert!(err.starts_with(&format!("error: {flag}: ")), "{err}");
+        assert!(!err.contains("reach"), "{err}");
+    }
+    assert!(!config.exists(), "nothing written for a usage error");
+
+    // A network error says which step, at which URL.
+    let mut c = oauth1(&config);
+    c.args(["authorize", "--consumer-key", CONSUMER_KEY])
+        .env("OAUTH_CONSUMER_SECRET", CONSUMER_SECRET)
+        .args(["--request-token-url", good]);
+    let out = run(c);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with(&format!(
+            "error: temporary credentials, --request-token-url ({good}): cannot reach the provider: "
+        )),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn a_change_waits_for_the_lock_and_reads_the_file_after_it() {
+    let dir = TempDir::new("lock");
+    let config = dir.0.join("config");
+    two_profiles(&config);
+    // Hold the lock as another `oauth1` would, start a change, and change
+    // the file ourselves before letting go: the change must see ours.
+    let lock = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(config.join("profiles.json.lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    let mut c = oauth1(&config);
+    c.args(["accounts", "--remove", "a"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = c.spawn().unwrap();
+    let mut file = saved(&config);
+    file["profiles"]["c"] = file["profiles"]["b"].clone();
+    std::fs::write(config.join("profiles.json"), file.to_string()).unwrap();
+    drop(lock);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let names: Vec<String> = saved(&config)["profiles"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    assert_eq!(names, ["b", "c"]);
+}
+
+#[test]
+fn a_token_answer_with_a_trailing_newline_is_refused_as_one() {
+    let provider = Provider::start(&["--token-answer-suffix", "\n"]);
+    let dir = TempDir::new("newline");
+    let config = dir.0.join("config");
+    let out = run(authorize_command(&provider, &config, &[]));
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("error: temporary credentials, --request-token-url ("),
+        "{err}"
+    );
+    assert!(
+        err.contains("malformed token response: byte 0x0a at offset ")
+            && err
+                .trim_end()
+                .ends_with("is not allowed in a form-encoded token answer (a trailing newline?)"),
+        "{err}"
+    );
+    assert!(!err.contains("oauth_callback_confirmed"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
