@@ -169,6 +169,10 @@ def explain(request, error=None):
     return "oauth_token has a bad format"
 
 
+def path_of(target):
+    return urlsplit(target).path
+
+
 def redact(text):
     # A PLAINTEXT oauth_signature *is* the secrets; never log it (path or oauthlib's message).
     return re.sub(r"(oauth_signature=)[^&'\s]*", r"\1<redacted>", text)
@@ -201,11 +205,13 @@ class Handler(BaseHTTPRequestHandler):
         n = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(n) if n > 0 else b""
 
-    def reply(self, status, body, ctype, reason=None):
+    def reply(self, status, body, ctype, reason=None, extra_headers=()):
         data = body.encode() if isinstance(body, str) else body
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(data)))
+        for name, value in extra_headers:
+            self.send_header(name, value)
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(data)
@@ -251,6 +257,9 @@ class Handler(BaseHTTPRequestHandler):
                                     "screen_name": srv.opts.screen_name})
         if path == "/oauth/authorize" and method == "GET":
             return self.authorize()
+        if path == "/oauth/redirect":
+            # Unsigned, as a front end that moved an endpoint answers.
+            return self.redirect()
         if path.startswith(("/1.1/", "/2/")):
             return self.resource(form, body, ctype, headers)
         return self.reply(404, json.dumps({"errors": [{"message": "no such endpoint"}]}),
@@ -275,6 +284,18 @@ class Handler(BaseHTTPRequestHandler):
         pairs = [(k, v) for k, v in parse_qsl(body, keep_blank_values=True)
                  if k != "oauth_authorized_realms"]
         self.reply(200, urlencode(pairs), FORM)
+
+    def redirect(self):
+        """Answers ?status=301|302|303|307|308 with Location: ?to (as given, decoded; `self`
+        is this very target, a loop)."""
+        q = dict(parse_qsl(urlsplit(self.path).query))
+        if q.get("to") == "self":
+            q["to"] = self.path
+        status = int(q.get("status", "307"))
+        if status not in (301, 302, 303, 307, 308) or "to" not in q:
+            return self.reply(400, "need ?status=301|302|303|307|308&to=URL\n", "text/plain",
+                              "bad redirect request")
+        self.reply(status, "", "text/plain", f"redirect to {q['to']}", [("Location", q["to"])])
 
     def authorize(self):
         """Stands in for the user clicking "Authorize": the body is the PIN (oauth_verifier)."""
@@ -309,6 +330,8 @@ class Handler(BaseHTTPRequestHandler):
                 error = e
         if not ok:
             return self.reject(explain(request, error))
+        if path_of(self.path) in ("/1.1/redirect", "/2/redirect"):
+            return self.redirect()          # signed: its nonce is now used up
         split = urlsplit(self.path)
         query = split.query
         try:
