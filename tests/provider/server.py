@@ -257,6 +257,10 @@ class Handler(BaseHTTPRequestHandler):
                                     "screen_name": srv.opts.screen_name})
         if path == "/oauth/authorize" and method == "GET":
             return self.authorize()
+        if path == "/release":
+            # Lets a waiting /2/stream answer finish (see stream()).
+            srv.released.set()
+            return self.reply(200, "released\n", "text/plain")
         if path == "/oauth/redirect":
             # Unsigned, as a front end that moved an endpoint answers.
             return self.redirect()
@@ -297,6 +301,25 @@ class Handler(BaseHTTPRequestHandler):
                               "bad redirect request")
         self.reply(status, "", "text/plain", f"redirect to {q['to']}", [("Location", q["to"])])
 
+    def stream(self):
+        """A chunked body in two parts: "first\\n" at once, then "released\\n" once GET /release
+        has been asked for, or "not released\\n" after 20 s: a client that holds the whole body
+        before printing it shows nothing until then, so the test cannot ask for /release."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        def chunk(data):
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+            self.wfile.flush()
+        chunk(b"first\n")
+        released = self.server.released.wait(20)
+        self.server.released.clear()
+        chunk(b"released\n" if released else b"not released\n")
+        chunk(b"")
+        sys.stderr.write(f"{self.command} {self.path} 200 released={released}\n")
+        sys.stderr.flush()
+
     def authorize(self):
         """Stands in for the user clicking "Authorize": the body is the PIN (oauth_verifier)."""
         token = dict(parse_qsl(urlsplit(self.path).query)).get("oauth_token", "")
@@ -332,6 +355,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.reject(explain(request, error))
         if path_of(self.path) in ("/1.1/redirect", "/2/redirect"):
             return self.redirect()          # signed: its nonce is now used up
+        if path_of(self.path) == "/2/stream":
+            return self.stream()
         split = urlsplit(self.path)
         query = split.query
         try:
@@ -371,6 +396,7 @@ def main():
     server = ThreadingHTTPServer(("127.0.0.1", opts.port), Handler)
     server.daemon_threads = True
     server.opts, server.validator = opts, validator
+    server.released = threading.Event()
     server.request_ep = RequestTokenEndpoint(validator)
     server.authorize_ep = AuthorizationEndpoint(validator)
     server.access_ep = AccessTokenEndpoint(validator)

@@ -14,6 +14,7 @@ mod flags;
 mod output;
 mod profile;
 mod request;
+mod response;
 mod sign;
 
 use std::ffi::OsString;
