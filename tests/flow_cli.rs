@@ -484,3 +484,37 @@ fn request_writes_the_body_as_it_arrives() {
     assert_eq!(rest, "released\n");
     assert!(child.wait().unwrap().success());
 }
+
+#[test]
+fn request_signs_with_an_rsa_key_as_sign_does() {
+    let keys = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/keys/");
+    let public = format!("{keys}oauthlib_tests_rsa_public.pem");
+    let provider = Provider::start(&["--rsa-public-key", &public]);
+    let dir = TempDir::new("rsa");
+    let url = format!("{}/2/users/me", provider.base);
+    let rsa = |method: &str, key: &str| {
+        let mut c = oauth1(&dir.0);
+        // No consumer secret: an RSA signature is made with the key alone.
+        c.args(["request", "--consumer-key", CONSUMER_KEY])
+            .args(["--token", ACCESS_TOKEN, "--signature-method", method])
+            .args(["--private-key", &format!("{keys}{key}"), &url]);
+        run(c)
+    };
+    for method in ["RSA-SHA1", "RSA-SHA256"] {
+        let out = rsa(method, "oauthlib_tests_rsa_pkcs1.pem");
+        assert!(
+            out.status.success(),
+            "{}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(body["signature_method"], method);
+        assert_eq!(body["oauth_token"], ACCESS_TOKEN);
+    }
+    // Another key does not verify.
+    let out = rsa("RSA-SHA1", "oauth_net_testcases_rsa_pkcs8.pem");
+    assert_eq!(out.status.code(), Some(1));
+    let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(body["oauthlib_error"], "signature mismatch");
+}

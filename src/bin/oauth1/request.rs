@@ -24,7 +24,8 @@ use crate::Failure;
 pub(crate) const REQUEST_HELP: &str = "\
 Credentials: --profile NAME (saved by `oauth1 authorize`), else the flags and the environment
 (OAUTH_CONSUMER_KEY, OAUTH_CONSUMER_SECRET, OAUTH_TOKEN, OAUTH_TOKEN_SECRET), else the default
-profile.
+profile. RSA-SHA1 and RSA-SHA256 sign with --private-key FILE (PEM, as `sign` takes it) and
+need no consumer secret.
 
 The query is always signed; a -d body (application/x-www-form-urlencoded) is signed; a --json
 body is not (as the X API v2 expects). Exit status: 0 for a 2xx answer, 1 for any other (the
@@ -48,7 +49,9 @@ Examples:
   oauth1 request /2/users/me
   oauth1 request -X POST --json '{\"text\":\"hello\"}' https://api.x.com/2/tweets
   oauth1 request -d 'status=hello%20world' https://api.x.com/1.1/statuses/update.json
-  oauth1 request -i --trace 'https://api.x.com/2/tweets?ids=1460323737035677698'";
+  oauth1 request -i --trace 'https://api.x.com/2/tweets?ids=1460323737035677698'
+  oauth1 request --signature-method RSA-SHA256 --private-key key.pem --consumer-key KEY \\
+    --token TOKEN https://api.example.com/1/me";
 
 #[derive(Args, Debug)]
 pub(crate) struct RequestArgs {
