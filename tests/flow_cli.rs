@@ -518,3 +518,78 @@ fn request_signs_with_an_rsa_key_as_sign_does() {
     let body: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(body["oauthlib_error"], "signature mismatch");
 }
+
+/// The SHA-1 of `bytes`, in hex.
+fn sha1_hex(bytes: &[u8]) -> String {
+    use sha1::Digest as _;
+    sha1::Sha1::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[test]
+fn request_uploads_media_in_chunks_with_unsigned_multipart_appends() {
+    let provider = Provider::start(&[]);
+    let url = format!("{}/1.1/media/upload.json", provider.base);
+    let dir = TempDir::new("media");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    // Two segments, one with every byte value and CRLFs in it.
+    let segments: [Vec<u8>; 2] = [
+        (0..=255u8).chain(*b"\r\n--\r\n").collect(),
+        b"tail".to_vec(),
+    ];
+    let total: usize = segments.iter().map(Vec::len).sum();
+    let ok_json = |out: Output| -> Value {
+        assert!(
+            out.status.success(),
+            "{}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let init = ok_json(run(signed_request(
+        &dir.0,
+        &[
+            "-d",
+            &format!("command=INIT&total_bytes={total}&media_type=video%2Fmp4"),
+            &url,
+        ],
+    )));
+    let id = init["media_id_string"].as_str().unwrap().to_owned();
+    for (i, segment) in segments.iter().enumerate() {
+        let file = dir.0.join(format!("segment{i}"));
+        std::fs::write(&file, segment).unwrap();
+        let out = run(signed_request(
+            &dir.0,
+            &[
+                "-i",
+                "-F",
+                "command=APPEND",
+                "-F",
+                &format!("media_id={id}"),
+                "-F",
+                &format!("segment_index={i}"),
+                "-F",
+                &format!("media=@{}", file.display()),
+                &url,
+            ],
+        ));
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+        assert!(stdout.starts_with("HTTP/1.1 204 No Content\n"), "{stdout}");
+    }
+    let finalized = ok_json(run(signed_request(
+        &dir.0,
+        &["-d", &format!("command=FINALIZE&media_id={id}"), &url],
+    )));
+    assert_eq!(finalized["size"], total);
+    assert_eq!(finalized["processing_info"]["state"], "pending");
+    let status = format!("{url}?command=STATUS&media_id={id}");
+    let polled = ok_json(run(signed_request(&dir.0, &[&status])));
+    assert_eq!(polled["processing_info"]["state"], "in_progress");
+    let polled = ok_json(run(signed_request(&dir.0, &[&status])));
+    assert_eq!(polled["processing_info"]["state"], "succeeded");
+    assert_eq!(polled["sha1"], sha1_hex(&segments.concat()));
+}

@@ -11,6 +11,7 @@ mod codec;
 mod explain;
 mod failure;
 mod flags;
+mod multipart;
 mod output;
 mod profile;
 mod request;

@@ -16,6 +16,7 @@ use oauth1_signer::{
     is_form_urlencoded, trace_reqwest_request, HttpOptions, Redirects, RequestSpec, Signer,
 };
 
+use crate::multipart::multipart;
 use crate::output::{stages_text, Shown};
 use crate::profile::CredentialArgs;
 use crate::response::{head, Output};
@@ -37,9 +38,13 @@ afresh for its own URL (301 and 302 turn a POST into a GET without a body, 303 a
 307 and 308 keep both); -i shows every hop. A redirect to another origin (scheme, host or
 port) is not followed: the command stops, names the Location, and exits 1.
 
+-F sends a multipart/form-data body (curl's -F: name=value, or name=@file for a file's
+content); its fields are never signed, only the query is (RFC 5849 §3.4.1.3.1), as X's media
+upload APPEND expects.
+
 -H may not set the headers the signer or the client owns: Host (the URL's, which is signed),
-Content-Length, Transfer-Encoding, Authorization; nor Content-Type with --json, or with -d
-unless it is application/x-www-form-urlencoded (then it replaces the default, to add a
+Content-Length, Transfer-Encoding, Authorization; nor Content-Type with --json or -F, or with
+-d unless it is application/x-www-form-urlencoded (then it replaces the default, to add a
 charset, say).
 
 The body is written as it arrives. Into a pipe or a file it is written byte for byte; on a
@@ -50,6 +55,8 @@ Examples:
   oauth1 request -X POST --json '{\"text\":\"hello\"}' https://api.x.com/2/tweets
   oauth1 request -d 'status=hello%20world' https://api.x.com/1.1/statuses/update.json
   oauth1 request -i --trace 'https://api.x.com/2/tweets?ids=1460323737035677698'
+  oauth1 request -F command=APPEND -F media_id=ID -F segment_index=0 -F media=@chunk0 \\
+    https://upload.twitter.com/1.1/media/upload.json
   oauth1 request --signature-method RSA-SHA256 --private-key key.pem --consumer-key KEY \\
     --token TOKEN https://api.example.com/1/me";
 
@@ -70,6 +77,10 @@ pub(crate) struct RequestArgs {
     /// A JSON body, sent as application/json and not signed
     #[arg(long, value_name = "BODY")]
     json: Option<String>,
+
+    /// A multipart/form-data field, 'name=value' or 'name=@file' (repeatable); not signed
+    #[arg(short = 'F', long = "form", value_name = "FIELD", conflicts_with_all = ["data", "json"])]
+    form: Vec<String>,
 
     /// An extra header, 'Name: value' (repeatable)
     #[arg(short = 'H', long = "header", value_name = "HEADER")]
@@ -103,8 +114,7 @@ pub(crate) fn request(args: &RequestArgs) -> Result<(), Failure> {
     };
     let url = reqwest::Url::parse(&url)
         .map_err(|e| Failure::input(format!("not a URL: {:?}: {e}", args.url)))?;
-    let form = (!args.data.is_empty()).then(|| args.data.join("&"));
-    let body = form.clone().or_else(|| args.json.clone());
+    let body = body(args)?;
     let method = match (&args.method, &body) {
         (Some(m), _) => m.to_ascii_uppercase(),
         (None, Some(_)) => "POST".into(),
@@ -114,24 +124,19 @@ pub(crate) fn request(args: &RequestArgs) -> Result<(), Failure> {
         .map_err(|_| Failure::input(format!("not an HTTP method: {method:?}")))?;
 
     let mut request = reqwest::Request::new(method, url);
-    let body_kind = if form.is_some() {
-        Some(BodyKind::Form)
-    } else {
-        args.json.as_ref().map(|_| BodyKind::Json)
-    };
     let headers = request.headers_mut();
-    if let Some(kind) = body_kind {
-        headers.insert(
-            reqwest::header::CONTENT_TYPE,
-            reqwest::header::HeaderValue::from_static(kind.content_type()),
-        );
+    let kind = body.as_ref().map(|(kind, _, _)| *kind);
+    if let Some((_, content_type, _)) = &body {
+        let value = reqwest::header::HeaderValue::from_str(content_type)
+            .map_err(|_| Failure::input(format!("not a Content-Type: {content_type:?}")))?;
+        headers.insert(reqwest::header::CONTENT_TYPE, value);
     }
     for header in &args.headers {
-        let (name, value) = parse_header(header, body_kind)?;
+        let (name, value) = parse_header(header, kind)?;
         headers.insert(name, value);
     }
-    if let Some(body) = body {
-        *request.body_mut() = Some(body.into());
+    if let Some((_, _, bytes)) = body {
+        *request.body_mut() = Some(bytes.into());
     }
     sign(&signer, &mut request, args.trace)?;
 
@@ -145,17 +150,31 @@ pub(crate) fn request(args: &RequestArgs) -> Result<(), Failure> {
 /// What kind of body the command sends, and so who owns its Content-Type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum BodyKind {
+    /// `-d`: form-encoded, its parameters signed.
     Form,
+    /// `--json`: not signed.
     Json,
+    /// `-F`: multipart, not signed.
+    Multipart,
 }
 
-impl BodyKind {
-    fn content_type(self) -> &'static str {
-        match self {
-            BodyKind::Form => "application/x-www-form-urlencoded",
-            BodyKind::Json => "application/json",
-        }
+/// The body of `-d`, `--json` or `-F` (clap allows one of them), its
+/// Content-Type and its bytes.
+fn body(args: &RequestArgs) -> Result<Option<(BodyKind, String, Vec<u8>)>, Failure> {
+    if !args.data.is_empty() {
+        let form = args.data.join("&").into_bytes();
+        let ct = "application/x-www-form-urlencoded".to_owned();
+        return Ok(Some((BodyKind::Form, ct, form)));
     }
+    if let Some(json) = &args.json {
+        let ct = "application/json".to_owned();
+        return Ok(Some((BodyKind::Json, ct, json.clone().into_bytes())));
+    }
+    if !args.form.is_empty() {
+        let m = multipart(&args.form)?;
+        return Ok(Some((BodyKind::Multipart, m.content_type, m.body)));
+    }
+    Ok(None)
 }
 
 /// Signs `request` (each hop afresh) and, with `--trace`, prints its stages.
@@ -266,6 +285,9 @@ fn parse_header(
         match body {
             Some(BodyKind::Json) => {
                 return owned("--json sends application/json (its body is not signed)")
+            }
+            Some(BodyKind::Multipart) => {
+                return owned("-F sends multipart/form-data with its own boundary")
             }
             Some(BodyKind::Form) if !form => {
                 return owned(
