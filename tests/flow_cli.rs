@@ -593,3 +593,35 @@ fn request_uploads_media_in_chunks_with_unsigned_multipart_appends() {
     assert_eq!(polled["processing_info"]["state"], "succeeded");
     assert_eq!(polled["sha1"], sha1_hex(&segments.concat()));
 }
+
+#[test]
+fn request_writes_raw_bytes_to_a_pipe_and_escapes_them_on_a_terminal() {
+    let provider = Provider::start(&[]);
+    let dir = TempDir::new("raw");
+    let body = b"a\x1b[31mb\tc\r\nd\x07\xc3\xa9\xff";
+    let hexed: String = body.iter().map(|b| format!("{b:02x}")).collect();
+    let url = format!("{}/2/raw?hex={hexed}", provider.base);
+    // A pipe gets the bytes as they came.
+    let out = run(signed_request(&dir.0, &[&url]));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(out.stdout, body);
+    // A terminal (a pty, through script(1)) gets control characters but
+    // newline and tab escaped, and a final newline; the pty itself turns
+    // each "\n" into "\r\n".
+    let c = signed_request(&dir.0, &[]);
+    let line = format!("'{BIN}' request '{url}'");
+    let mut script = Command::new("script");
+    script.args(["-qec", &line, "/dev/null"]);
+    for (k, v) in c.get_envs() {
+        match v {
+            Some(v) => script.env(k, v),
+            None => script.env_remove(k),
+        };
+    }
+    let out = run(script);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "a\\u{1b}[31mb\tc\\r\r\nd\\u{7}é\\xff\r\n"
+    );
+}

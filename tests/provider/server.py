@@ -462,6 +462,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.redirect()          # signed: its nonce is now used up
         if path_of(self.path) == "/2/stream":
             return self.stream()
+        if path_of(self.path) == "/2/raw":
+            # Any bytes, control characters too: ?hex=1b5b33316d...
+            hexed = dict(parse_qsl(urlsplit(self.path).query)).get("hex", "")
+            return self.reply(200, bytes.fromhex(hexed), "text/plain")
         if path_of(self.path) == "/1.1/media/upload.json":
             return self.media(form, body, ctype)
         split = urlsplit(self.path)
