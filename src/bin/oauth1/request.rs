@@ -3,9 +3,11 @@
 //! The URL is read as a user types it into curl (`reqwest::Url` escapes a
 //! space or non-ASCII text); a path alone (`/2/users/me`) goes to
 //! `https://api.x.com`. It is signed exactly as it is then sent, through the
-//! library's reqwest edge. Exit codes: 0 for a 2xx answer, 1 for any other
-//! (the body is still printed: X's error JSON is what the user needs), 2 for
-//! bad input or a request that could not be sent.
+//! library's reqwest edge; each redirect to the same origin is signed afresh
+//! (`oauth1_signer::Redirects`), one to another origin is not followed.
+//! Exit codes: 0 for a 2xx answer, 1 for any other (the body is still
+//! printed: X's error JSON is what the user needs) and for a redirect not
+//! followed, 2 for bad input or a request that could not be sent.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
