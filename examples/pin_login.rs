@@ -12,7 +12,8 @@
 use std::io::{BufRead as _, Write as _};
 
 use oauth1_signer::{
-    authorize_url, request_temporary_credentials, request_token_credentials, Credentials, Endpoints,
+    authorize_url, client_builder, request_temporary_credentials, request_token_credentials,
+    Credentials, Endpoints,
 };
 
 #[tokio::main(flavor = "current_thread")]
@@ -20,7 +21,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let env = |name: &str| std::env::var(name).map_err(|_| format!("set {name}"));
     let consumer = Credentials::new(env("OAUTH_CONSUMER_KEY")?, env("OAUTH_CONSUMER_SECRET")?);
     let x = Endpoints::x();
-    let client = reqwest::Client::new();
+    // Redirects left to the flow, which signs each hop afresh.
+    let client = client_builder().build()?;
 
     let temporary =
         request_temporary_credentials(&client, &consumer, &x.request_token, "oob").await?;

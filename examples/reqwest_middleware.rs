@@ -5,7 +5,7 @@
 //! cargo run --features cli --example reqwest_middleware -- https://api.x.com/2/users/me
 //! ```
 
-use oauth1_signer::{Credentials, OAuth1Middleware, Signer};
+use oauth1_signer::{client_builder, Credentials, OAuth1Middleware, Signer};
 use reqwest_middleware::ClientBuilder;
 
 #[tokio::main(flavor = "current_thread")]
@@ -14,7 +14,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let credentials = Credentials::new(env("OAUTH_CONSUMER_KEY")?, env("OAUTH_CONSUMER_SECRET")?)
         .with_token(env("OAUTH_TOKEN")?, env("OAUTH_TOKEN_SECRET")?);
 
-    let client = ClientBuilder::new(reqwest::Client::new())
+    // Redirects left to the middleware, which signs each hop afresh.
+    let client = ClientBuilder::new(client_builder().build()?)
         .with(OAuth1Middleware::new(Signer::new(credentials)))
         .build();
 

@@ -37,7 +37,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let signer = Signer::new(credentials);
 
-    let client = reqwest::Client::new();
+    // A signature is for one URL: a redirect comes back as such, not
+    // followed with a stale signature (`Redirects` follows it, re-signed).
+    let client = oauth1_signer::client_builder().build()?;
     let body = serde_json::json!({ "text": text }).to_string();
     let mut request = client
         .post("https://api.x.com/2/tweets")

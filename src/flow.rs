@@ -100,6 +100,10 @@ pub enum FlowError {
         /// The HTTP client's message.
         message: String,
     },
+    /// A redirect that is not followed: to another origin (named), one too
+    /// many, or one the HTTP client followed itself with a stale signature.
+    #[cfg(feature = "reqwest")]
+    Redirect(crate::redirect::RedirectError),
 }
 
 impl fmt::Display for FlowError {
@@ -127,6 +131,8 @@ impl fmt::Display for FlowError {
             ),
             FlowError::Sign(e) => write!(f, "cannot sign the request: {e}"),
             FlowError::Transport { message } => write!(f, "cannot reach the provider: {message}"),
+            #[cfg(feature = "reqwest")]
+            FlowError::Redirect(e) => e.fmt(f),
         }
     }
 }
@@ -135,6 +141,8 @@ impl std::error::Error for FlowError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             FlowError::Sign(e) => Some(e),
+            #[cfg(feature = "reqwest")]
+            FlowError::Redirect(e) => Some(e),
             _ => None,
         }
     }

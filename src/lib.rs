@@ -23,6 +23,8 @@ mod params;
 #[cfg(feature = "rsa")]
 mod pem;
 mod protocol;
+#[cfg(feature = "reqwest")]
+mod redirect;
 mod request;
 mod scan;
 mod sign;
@@ -60,6 +62,8 @@ pub use middleware::{
 };
 pub use normalize::Normalized;
 pub use params::{Param, Params};
+#[cfg(feature = "reqwest")]
+pub use redirect::{client_builder, RedirectError, Redirects, DEFAULT_REDIRECT_LIMIT};
 pub use request::{is_form_urlencoded, OAuthRequest};
 pub use scan::is_unreserved;
 pub use sign::{key_string, Signature, SignatureMethod, SigningKey};

@@ -5,7 +5,8 @@
 //! Each attempt is signed when it passes through the middleware, with a
 //! fresh nonce and timestamp (§3.3): a retry layer placed *before* it (added
 //! to the `ClientBuilder` first) sends every retry freshly signed, which a
-//! provider that refuses replayed nonces requires.
+//! provider that refuses replayed nonces requires. Redirects are followed
+//! here too, each hop signed afresh for its own URL (`crate::redirect`).
 //!
 //! [RFC 5849 §3.5.1]: https://www.rfc-editor.org/rfc/rfc5849#section-3.5.1
 
@@ -15,6 +16,7 @@ use http::Extensions;
 use reqwest_middleware::{Middleware, Next};
 
 use crate::http::{authorize, set_authorization, BodyBytes, Flow, HttpError, HttpOptions};
+use crate::redirect::{Redirects, DEFAULT_REDIRECT_LIMIT};
 use crate::signed::Trace;
 use crate::signer::Signer;
 
@@ -106,21 +108,37 @@ pub fn trace_reqwest_request(
 /// `reqwest_middleware::Error::Middleware` wrapping an [`HttpError`], whose
 /// message names no secret.
 ///
+/// **Redirects.** The middleware sits above reqwest, whose own redirect
+/// handling it cannot see: build the client with [`client_builder`]
+/// (`redirect::Policy::none()`), and the middleware follows redirects
+/// itself: one to the same origin is signed afresh for its new URL (method
+/// and body as RFC 9110 §15.4 says for each code), up to
+/// [`with_redirect_limit`](OAuth1Middleware::with_redirect_limit) of them;
+/// one to another origin is never signed for nor followed, and comes back as
+/// a [`RedirectError::CrossOrigin`](crate::RedirectError::CrossOrigin)
+/// naming its `Location`. Given a client that follows redirects itself, the
+/// middleware answers [`RedirectError::FollowedByClient`](crate::RedirectError::FollowedByClient)
+/// rather than a response to a stale (or missing) signature. A request
+/// whose body is a stream is not followed: its 3xx comes back.
+///
 /// ```no_run
-/// use oauth1_signer::{Credentials, OAuth1Middleware, Signer};
+/// use oauth1_signer::{client_builder, Credentials, OAuth1Middleware, Signer};
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// let signer = Signer::new(Credentials::new("key", "secret").with_token("token", "token secret"));
-/// let client = reqwest_middleware::ClientBuilder::new(reqwest::Client::new())
+/// let client = reqwest_middleware::ClientBuilder::new(client_builder().build()?)
 ///     .with(OAuth1Middleware::new(signer))
 ///     .build();
 /// let me = client.get("https://api.x.com/2/users/me").send().await?;
 /// # let _ = me; Ok(()) }
 /// ```
+///
+/// [`client_builder`]: crate::client_builder
 #[derive(Clone)]
 pub struct OAuth1Middleware {
     signer: Option<Signer>,
     options: HttpOptions,
+    redirect_limit: usize,
 }
 
 impl fmt::Debug for OAuth1Middleware {
@@ -129,6 +147,7 @@ impl fmt::Debug for OAuth1Middleware {
         f.debug_struct("OAuth1Middleware")
             .field("signer", &self.signer)
             .field("options", &self.options)
+            .field("redirect_limit", &self.redirect_limit)
             .finish()
     }
 }
@@ -139,6 +158,7 @@ impl OAuth1Middleware {
         OAuth1Middleware {
             signer: Some(signer),
             options: HttpOptions::new(),
+            redirect_limit: DEFAULT_REDIRECT_LIMIT,
         }
     }
 
@@ -148,12 +168,21 @@ impl OAuth1Middleware {
         OAuth1Middleware {
             signer: None,
             options: HttpOptions::new(),
+            redirect_limit: DEFAULT_REDIRECT_LIMIT,
         }
     }
 
     /// Signs with these options (`oauth_body_hash`, say).
     pub fn with_options(mut self, options: HttpOptions) -> OAuth1Middleware {
         self.options = options;
+        self
+    }
+
+    /// Follows up to `limit` redirects to the same origin, each signed
+    /// afresh (10 by default); `0` follows none, and a redirect is then a
+    /// [`RedirectError::TooMany`](crate::RedirectError::TooMany).
+    pub fn with_redirect_limit(mut self, limit: usize) -> OAuth1Middleware {
+        self.redirect_limit = limit;
         self
     }
 
@@ -185,9 +214,24 @@ impl Middleware for OAuth1Middleware {
         extensions: &mut Extensions,
         next: Next<'_>,
     ) -> reqwest_middleware::Result<reqwest::Response> {
-        // Signed here, on every attempt: a retry gets a fresh nonce.
-        self.sign(&mut req, extensions)?;
-        next.run(req, extensions).await
+        // Signed here, on every attempt and every hop: each gets a fresh
+        // nonce, and a redirect a signature for its own URL.
+        let mut redirects = Redirects::with_limit(self.redirect_limit);
+        loop {
+            self.sign(&mut req, extensions)?;
+            let sent = req.try_clone();
+            let response = next.clone().run(req, extensions).await?;
+            let Some(sent) = sent else {
+                return Ok(response);
+            };
+            match redirects
+                .follow(sent, &response)
+                .map_err(reqwest_middleware::Error::middleware)?
+            {
+                Some(hop) => req = hop,
+                None => return Ok(response),
+            }
+        }
     }
 }
 

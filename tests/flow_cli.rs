@@ -325,3 +325,303 @@ fn without_credentials_or_profiles_request_says_how_to_get_them() {
         "no saved accounts (log in with `oauth1 authorize`)\n"
     );
 }
+
+/// `oauth1 request` with the provider's access token from the environment.
+fn signed_request(config: &Path, args: &[&str]) -> Command {
+    let mut c = oauth1(config);
+    c.arg("request")
+        .args(args)
+        .env("OAUTH_CONSUMER_KEY", CONSUMER_KEY)
+        .env("OAUTH_CONSUMER_SECRET", CONSUMER_SECRET)
+        .env("OAUTH_TOKEN", ACCESS_TOKEN)
+        .env("OAUTH_TOKEN_SECRET", common::provider::ACCESS_SECRET);
+    c
+}
+
+/// `{base}/2/redirect`, verified by the provider (its nonce spent) before
+/// it answers `status` with `Location: to`.
+fn redirect_url(base: &str, status: u16, to: &str) -> String {
+    format!(
+        "{base}/2/redirect?status={status}&to={}",
+        oauth1_signer::percent_encode_str(to)
+    )
+}
+
+#[test]
+fn request_follows_a_same_origin_redirect_signed_afresh_and_shows_every_hop() {
+    let provider = Provider::start(&[]);
+    let base = provider.base.clone();
+    let dir = TempDir::new("redirect");
+    // 307 keeps the POST and its signed form body; 302 turns it into a GET.
+    for (status, reason, method, form) in [
+        (
+            307,
+            "Temporary Redirect",
+            "POST",
+            json!([["status", "moved along"]]),
+        ),
+        (302, "Found", "GET", Value::Null),
+    ] {
+        let url = redirect_url(&base, status, "/2/users/me?hop=2");
+        let out = run(signed_request(
+            &dir.0,
+            &["-i", "-d", "status=moved%20along", &url],
+        ));
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+        let hops: Vec<&str> = stdout.lines().filter(|l| l.starts_with("HTTP/")).collect();
+        assert_eq!(
+            hops,
+            [
+                format!("HTTP/1.1 {status} {reason}"),
+                "HTTP/1.1 200 OK".into()
+            ],
+            "{stdout}"
+        );
+        assert!(
+            stdout.contains("\nlocation: /2/users/me?hop=2\n"),
+            "{stdout}"
+        );
+        let body: Value = serde_json::from_str(stdout.rsplit("\n\n").next().unwrap()).unwrap();
+        assert_eq!(body["method"], method);
+        assert_eq!(body["query"], json!([["hop", "2"]]));
+        assert_eq!(body["form"], form);
+    }
+    let log = provider.stop();
+    assert_eq!(log.matches(" 401").count(), 0, "{log}");
+}
+
+#[test]
+fn request_stops_at_a_redirect_to_another_origin_and_names_it() {
+    let provider = Provider::start(&[]);
+    let base = provider.base.clone();
+    let port = base.rsplit(':').next().unwrap();
+    let dir = TempDir::new("cross");
+    let elsewhere = format!("http://localhost:{port}/2/users/me");
+    let out = run(signed_request(
+        &dir.0,
+        &["-i", &redirect_url(&base, 301, &elsewhere)],
+    ));
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("HTTP/1.1 301 Moved Permanently\n"),
+        "{stdout}"
+    );
+    let err = text(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(&format!("Location: {elsewhere}")), "{err}");
+    let log = provider.stop();
+    assert!(!log.contains("GET /2/users/me"), "followed: {log}");
+}
+
+#[test]
+fn request_refuses_headers_the_signer_or_the_client_owns() {
+    let dir = TempDir::new("headers");
+    // Nothing listens on port 1: each is refused before anything is sent.
+    let url = "http://127.0.0.1:1/2/users/me";
+    for (header, extra, name) in [
+        ("Host: api.x.com", &[][..], "host"),
+        ("content-length: 5", &[], "content-length"),
+        ("Transfer-Encoding: chunked", &[], "transfer-encoding"),
+        ("Authorization: OAuth x", &[], "authorization"),
+        ("Content-Type: text/plain", &["-d", "a=1"], "content-type"),
+        (
+            "Content-Type: application/json",
+            &["--json", "{}"],
+            "content-type",
+        ),
+    ] {
+        let out = run(signed_request(
+            &dir.0,
+            &[&["-H", header], extra, &[url]].concat(),
+        ));
+        assert_eq!(out.status.code(), Some(2), "{header}");
+        let err = text(&out.stderr);
+        assert!(
+            err.starts_with(&format!("error: -H {name}: ")),
+            "{header}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // A form Content-Type with a charset replaces the default, still signed.
+    let provider = Provider::start(&[]);
+    let out = run(signed_request(
+        &dir.0,
+        &[
+            "-H",
+            "Content-Type: application/x-www-form-urlencoded; charset=utf-8",
+            "-d",
+            "status=hi",
+            &format!("{}/1.1/statuses/update.json", provider.base),
+        ],
+    ));
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(body["form"], json!([["status", "hi"]]));
+}
+
+#[test]
+fn request_writes_the_body_as_it_arrives() {
+    let provider = Provider::start(&[]);
+    let base = provider.base.clone();
+    let dir = TempDir::new("stream");
+    let mut child = signed_request(&dir.0, &[&format!("{base}/2/stream")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert_eq!(first, "first\n");
+    // The provider sends the rest only once asked: a client holding the
+    // body whole would still be waiting (and get "not released").
+    assert_eq!(browse(&format!("{base}/release")), "released");
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    assert_eq!(rest, "released\n");
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn request_signs_with_an_rsa_key_as_sign_does() {
+    let keys = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/keys/");
+    let public = format!("{keys}oauthlib_tests_rsa_public.pem");
+    let provider = Provider::start(&["--rsa-public-key", &public]);
+    let dir = TempDir::new("rsa");
+    let url = format!("{}/2/users/me", provider.base);
+    let rsa = |method: &str, key: &str| {
+        let mut c = oauth1(&dir.0);
+        // No consumer secret: an RSA signature is made with the key alone.
+        c.args(["request", "--consumer-key", CONSUMER_KEY])
+            .args(["--token", ACCESS_TOKEN, "--signature-method", method])
+            .args(["--private-key", &format!("{keys}{key}"), &url]);
+        run(c)
+    };
+    for method in ["RSA-SHA1", "RSA-SHA256"] {
+        let out = rsa(method, "oauthlib_tests_rsa_pkcs1.pem");
+        assert!(
+            out.status.success(),
+            "{}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(body["signature_method"], method);
+        assert_eq!(body["oauth_token"], ACCESS_TOKEN);
+    }
+    // Another key does not verify.
+    let out = rsa("RSA-SHA1", "oauth_net_testcases_rsa_pkcs8.pem");
+    assert_eq!(out.status.code(), Some(1));
+    let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(body["oauthlib_error"], "signature mismatch");
+}
+
+/// The SHA-1 of `bytes`, in hex.
+fn sha1_hex(bytes: &[u8]) -> String {
+    use sha1::Digest as _;
+    sha1::Sha1::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[test]
+fn request_uploads_media_in_chunks_with_unsigned_multipart_appends() {
+    let provider = Provider::start(&[]);
+    let url = format!("{}/1.1/media/upload.json", provider.base);
+    let dir = TempDir::new("media");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    // Two segments, one with every byte value and CRLFs in it.
+    let segments: [Vec<u8>; 2] = [
+        (0..=255u8).chain(*b"\r\n--\r\n").collect(),
+        b"tail".to_vec(),
+    ];
+    let total: usize = segments.iter().map(Vec::len).sum();
+    let ok_json = |out: Output| -> Value {
+        assert!(
+            out.status.success(),
+            "{}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let init = ok_json(run(signed_request(
+        &dir.0,
+        &[
+            "-d",
+            &format!("command=INIT&total_bytes={total}&media_type=video%2Fmp4"),
+            &url,
+        ],
+    )));
+    let id = init["media_id_string"].as_str().unwrap().to_owned();
+    for (i, segment) in segments.iter().enumerate() {
+        let file = dir.0.join(format!("segment{i}"));
+        std::fs::write(&file, segment).unwrap();
+        let out = run(signed_request(
+            &dir.0,
+            &[
+                "-i",
+                "-F",
+                "command=APPEND",
+                "-F",
+                &format!("media_id={id}"),
+                "-F",
+                &format!("segment_index={i}"),
+                "-F",
+                &format!("media=@{}", file.display()),
+                &url,
+            ],
+        ));
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+        assert!(stdout.starts_with("HTTP/1.1 204 No Content\n"), "{stdout}");
+    }
+    let finalized = ok_json(run(signed_request(
+        &dir.0,
+        &["-d", &format!("command=FINALIZE&media_id={id}"), &url],
+    )));
+    assert_eq!(finalized["size"], total);
+    assert_eq!(finalized["processing_info"]["state"], "pending");
+    let status = format!("{url}?command=STATUS&media_id={id}");
+    let polled = ok_json(run(signed_request(&dir.0, &[&status])));
+    assert_eq!(polled["processing_info"]["state"], "in_progress");
+    let polled = ok_json(run(signed_request(&dir.0, &[&status])));
+    assert_eq!(polled["processing_info"]["state"], "succeeded");
+    assert_eq!(polled["sha1"], sha1_hex(&segments.concat()));
+}
+
+#[test]
+fn request_writes_raw_bytes_to_a_pipe_and_escapes_them_on_a_terminal() {
+    let provider = Provider::start(&[]);
+    let dir = TempDir::new("raw");
+    let body = b"a\x1b[31mb\tc\r\nd\x07\xc3\xa9\xff";
+    let hexed: String = body.iter().map(|b| format!("{b:02x}")).collect();
+    let url = format!("{}/2/raw?hex={hexed}", provider.base);
+    // A pipe gets the bytes as they came.
+    let out = run(signed_request(&dir.0, &[&url]));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(out.stdout, body);
+    // A terminal (a pty, through script(1)) gets control characters but
+    // newline and tab escaped, and a final newline; the pty itself turns
+    // each "\n" into "\r\n".
+    let c = signed_request(&dir.0, &[]);
+    let line = format!("'{BIN}' request '{url}'");
+    let mut script = Command::new("script");
+    script.args(["-qec", &line, "/dev/null"]);
+    for (k, v) in c.get_envs() {
+        match v {
+            Some(v) => script.env(k, v),
+            None => script.env_remove(k),
+        };
+    }
+    let out = run(script);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "a\\u{1b}[31mb\tc\\r\r\nd\\u{7}é\\xff\r\n"
+    );
+}

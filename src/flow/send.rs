@@ -1,12 +1,15 @@
 //! The three-legged flow over reqwest (feature `reqwest`): each step's
 //! `POST` signed with the flow's protocol parameter (`oauth_callback` or
 //! `oauth_verifier`) by the same code as the middleware, sent, and its
-//! response checked for an error status and read by `tokens`.
+//! response checked for an error status and read by `tokens`. A redirect to
+//! the same origin is signed afresh for its URL; one to another origin is a
+//! [`FlowError::Redirect`] naming its `Location` (`crate::redirect`).
 
 use super::{FlowError, TemporaryCredentials, TokenCredentials};
 use crate::credentials::Credentials;
 use crate::http::{Flow, HttpError, HttpOptions};
 use crate::middleware::sign_flow_request;
+use crate::redirect::Redirects;
 use crate::signer::Signer;
 
 /// Sends a signed `POST` to `url` and reads the response body.
@@ -16,29 +19,35 @@ async fn post(
     url: &str,
     flow: Flow<'_>,
 ) -> Result<Vec<u8>, FlowError> {
-    let mut request = client.post(url).build().map_err(|e| FlowError::Transport {
-        message: e.to_string(),
-    })?;
-    sign_flow_request(signer, &mut request, HttpOptions::new(), flow).map_err(|e| match e {
-        HttpError::Sign(e) => FlowError::Sign(e),
-        other => FlowError::Transport {
-            message: other.to_string(),
-        },
-    })?;
-    let response = client
-        .execute(request)
-        .await
-        .map_err(|e| FlowError::Transport {
-            message: e.to_string(),
+    let transport = |e: reqwest::Error| FlowError::transport(&e);
+    let mut request = client.post(url).build().map_err(transport)?;
+    let mut redirects = Redirects::new();
+    let response = loop {
+        sign_flow_request(signer, &mut request, HttpOptions::new(), flow).map_err(|e| match e {
+            HttpError::Sign(e) => FlowError::Sign(e),
+            other => FlowError::transport(&other),
         })?;
+        // The body is empty, so the copy always succeeds.
+        let sent = request.try_clone();
+        let response = client.execute(request).await.map_err(transport)?;
+        let hop = match sent {
+            Some(sent) => redirects
+                .follow(sent, &response)
+                .map_err(FlowError::Redirect)?,
+            None => None,
+        };
+        match hop {
+            Some(hop) => request = hop,
+            None => break response,
+        }
+    };
     let status = response.status();
-    let body = response.bytes().await.map_err(|e| FlowError::Transport {
-        message: e.to_string(),
-    })?;
+    // Read only up to the cap: a provider cannot make us buffer more.
+    let body = super::tokens::read_body(response).await?;
     if !status.is_success() {
         return Err(FlowError::provider(status.as_u16(), &body));
     }
-    Ok(body.to_vec())
+    Ok(body)
 }
 
 /// Step 1 (§2.1): obtains temporary credentials from `url`, signed with
@@ -48,7 +57,11 @@ async fn post(
 /// # Errors
 /// [`FlowError::Provider`] for an error status, with the provider's
 /// message; a [`TemporaryCredentials::parse`] error; [`FlowError::Sign`]
-/// for a URL that cannot be signed; [`FlowError::Transport`].
+/// for a URL that cannot be signed; [`FlowError::Transport`];
+/// [`FlowError::Redirect`] for a redirect to another origin (a redirect to
+/// the same one is followed, signed afresh), and for a `client` that
+/// follows redirects itself: build it with
+/// [`client_builder`](crate::client_builder).
 pub async fn request_temporary_credentials(
     client: &reqwest::Client,
     consumer: &Credentials,

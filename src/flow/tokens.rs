@@ -110,8 +110,6 @@ fn refused_byte(body: &[u8], at: usize) -> String {
 /// Reads a response body, stopping once it is over [`MAX_TOKEN_ANSWER`]
 /// (the parse then refuses it): a provider cannot make us buffer more.
 #[cfg(feature = "reqwest")]
-// Wired into `send::post` in place of `Response::bytes` by the integrator.
-#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) async fn read_body(mut response: reqwest::Response) -> Result<Vec<u8>, FlowError> {
     let mut body = Vec::new();
     while let Some(chunk) = response

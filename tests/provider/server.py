@@ -6,6 +6,8 @@ keeps the state (consumer, tokens, PINs, seen nonces) in memory and speaks HTTP 
 See tests/provider/README.md for endpoints, credentials and oauthlib's quirks.
 """
 import argparse
+import email.policy
+import hashlib
 import json
 import os
 import re
@@ -13,6 +15,8 @@ import secrets
 import string
 import sys
 import threading
+import warnings
+from email.parser import BytesParser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -22,7 +26,7 @@ from oauthlib.oauth1 import (
     ResourceEndpoint, SIGNATURE_HMAC_SHA1, SIGNATURE_HMAC_SHA256, SIGNATURE_HMAC_SHA512,
     SIGNATURE_PLAINTEXT, SIGNATURE_RSA_SHA1, SIGNATURE_RSA_SHA256, SIGNATURE_RSA_SHA512,
 )
-from oauthlib.oauth1.rfc5849 import errors
+from oauthlib.oauth1.rfc5849 import errors, signature, utils as oauth_utils
 
 FORM = "application/x-www-form-urlencoded"
 AUTH_FAILED = [{"code": 32, "message": "Could not authenticate you."}]
@@ -169,6 +173,46 @@ def explain(request, error=None):
     return "oauth_token has a bad format"
 
 
+def multipart_fields(body, ctype):
+    """The fields of a multipart/form-data body: name -> bytes (a file's content)."""
+    message = BytesParser(policy=email.policy.HTTP).parsebytes(
+        b"Content-Type: " + ctype.encode("latin-1") + b"\r\n\r\n" + body)
+    return {part.get_param("name", header="content-disposition"): part.get_payload(decode=True)
+            for part in message.iter_parts()}
+
+
+def multipart_signed(uri, method, body, ctype, headers, server):
+    """Diagnostics for a refused multipart request: would the signature match if the text
+    fields had been signed as a form body (which RFC 5849 §3.4.1.3.1 forbids)?"""
+    header = next((v for k, v in headers.items() if k.lower() == "authorization"), "")
+    try:
+        auth = dict(oauth_utils.parse_authorization_header(header))
+    except ValueError:
+        return ""
+    fields = [(k, v.decode("latin-1")) for k, v in multipart_fields(body, ctype).items()
+              if k != "media"]
+    if auth.get("oauth_signature_method") != SIGNATURE_HMAC_SHA1:
+        return ""
+    params = signature.collect_parameters(uri_query=urlsplit(uri).query, body=fields,
+                                          headers={"Authorization": header})
+    base = signature.signature_base_string(method, signature.base_string_uri(uri),
+                                           signature.normalize_parameters(params))
+    v = server.validator
+    token = auth.get("oauth_token")
+    secret = v.get_access_token_secret(auth.get("oauth_consumer_key"), token, None)
+    with warnings.catch_warnings():     # sign_hmac_sha1 is deprecated, and plain
+        warnings.simplefilter("ignore", DeprecationWarning)
+        signed = signature.sign_hmac_sha1(base, v.consumer_secret, secret)
+    if signed == \
+            oauth_utils.unescape(auth.get("oauth_signature", "")):
+        return "; the multipart fields were signed (only the query and the oauth_ parameters are)"
+    return ""
+
+
+def path_of(target):
+    return urlsplit(target).path
+
+
 def redact(text):
     # A PLAINTEXT oauth_signature *is* the secrets; never log it (path or oauthlib's message).
     return re.sub(r"(oauth_signature=)[^&'\s]*", r"\1<redacted>", text)
@@ -201,11 +245,13 @@ class Handler(BaseHTTPRequestHandler):
         n = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(n) if n > 0 else b""
 
-    def reply(self, status, body, ctype, reason=None):
+    def reply(self, status, body, ctype, reason=None, extra_headers=()):
         data = body.encode() if isinstance(body, str) else body
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(data)))
+        for name, value in extra_headers:
+            self.send_header(name, value)
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(data)
@@ -251,6 +297,13 @@ class Handler(BaseHTTPRequestHandler):
                                     "screen_name": srv.opts.screen_name})
         if path == "/oauth/authorize" and method == "GET":
             return self.authorize()
+        if path == "/release":
+            # Lets a waiting /2/stream answer finish (see stream()).
+            srv.released.set()
+            return self.reply(200, "released\n", "text/plain")
+        if path == "/oauth/redirect":
+            # Unsigned, as a front end that moved an endpoint answers.
+            return self.redirect()
         if path.startswith(("/1.1/", "/2/")):
             return self.resource(form, body, ctype, headers)
         return self.reply(404, json.dumps({"errors": [{"message": "no such endpoint"}]}),
@@ -276,6 +329,99 @@ class Handler(BaseHTTPRequestHandler):
                  if k != "oauth_authorized_realms"]
         # --token-answer-suffix: a provider that adds bytes form encoding does not allow.
         self.reply(200, urlencode(pairs) + self.server.opts.token_answer_suffix, FORM)
+
+    def redirect(self):
+        """Answers ?status=301|302|303|307|308 with Location: ?to (as given, decoded; `self`
+        is this very target, a loop)."""
+        q = dict(parse_qsl(urlsplit(self.path).query))
+        if q.get("to") == "self":
+            q["to"] = self.path
+        status = int(q.get("status", "307"))
+        if status not in (301, 302, 303, 307, 308) or "to" not in q:
+            return self.reply(400, "need ?status=301|302|303|307|308&to=URL\n", "text/plain",
+                              "bad redirect request")
+        self.reply(status, "", "text/plain", f"redirect to {q['to']}", [("Location", q["to"])])
+
+    def media(self, form, body, ctype):
+        """X's chunked media upload (v1.1): INIT and FINALIZE with a form body (signed), APPEND
+        with multipart/form-data (not signed: oauthlib reads only the query and the header for
+        it), STATUS as a GET with a query."""
+        if "multipart/form-data" in ctype:
+            fields = multipart_fields(body, ctype)
+        else:
+            fields = {k: v.encode() for k, v in parse_qsl(form or "", keep_blank_values=True)}
+        fields.update({k: v.encode() for k, v in parse_qsl(urlsplit(self.path).query)})
+        text = lambda name: fields.get(name, b"").decode("latin-1")
+        command, uploads = text("command"), self.server.uploads
+        def fail(why):
+            return self.reply(400, json.dumps({"errors": [{"message": why}]}),
+                              "application/json", why)
+        if command == "INIT":
+            if self.command != "POST" or form is None:
+                return fail("INIT is a POST with a form body")
+            if not text("total_bytes").isdigit() or not text("media_type"):
+                return fail("INIT needs total_bytes and media_type")
+            with self.server.validator.lock:
+                media_id = str(710511363345354753 + len(uploads))
+                uploads[media_id] = {"total": int(text("total_bytes")), "segments": {},
+                                     "type": text("media_type"), "polls": 0, "final": False}
+            return self.reply(202, json.dumps({"media_id": int(media_id),
+                                               "media_id_string": media_id,
+                                               "expires_after_secs": 86400}),
+                              "application/json")
+        upload = uploads.get(text("media_id"))
+        if upload is None:
+            return fail(f"unknown media_id {text('media_id')!r}")
+        if command == "APPEND":
+            if "multipart/form-data" not in ctype:
+                return fail("APPEND is multipart/form-data")
+            if not text("segment_index").isdigit() or "media" not in fields:
+                return fail("APPEND needs segment_index and media")
+            upload["segments"][int(text("segment_index"))] = fields["media"]
+            return self.reply(204, b"", "text/plain", f"segment {text('segment_index')}")
+        if command == "FINALIZE":
+            segments = upload["segments"]
+            if sorted(segments) != list(range(len(segments))):
+                return fail(f"segments are not 0..n-1: {sorted(segments)}")
+            size = sum(len(b) for b in segments.values())
+            if size != upload["total"]:
+                return fail(f"got {size} bytes, INIT said total_bytes={upload['total']}")
+            upload["final"] = True
+            return self.reply(201, json.dumps({
+                "media_id": int(text("media_id")), "media_id_string": text("media_id"),
+                "size": size, "processing_info": {"state": "pending", "check_after_secs": 0}}),
+                "application/json")
+        if command == "STATUS" and self.command == "GET" and upload["final"]:
+            upload["polls"] += 1
+            state = "succeeded" if upload["polls"] > 1 else "in_progress"
+            info = {"state": state, "progress_percent": 100 if state == "succeeded" else 50}
+            if state != "succeeded":
+                info["check_after_secs"] = 0
+            data = b"".join(upload["segments"][i] for i in range(len(upload["segments"])))
+            return self.reply(200, json.dumps({
+                "media_id": int(text("media_id")), "media_id_string": text("media_id"),
+                "processing_info": info, "sha1": hashlib.sha1(data).hexdigest()}),
+                "application/json")
+        return fail(f"bad command {command!r} for {self.command}")
+
+    def stream(self):
+        """A chunked body in two parts: "first\\n" at once, then "released\\n" once GET /release
+        has been asked for, or "not released\\n" after 20 s: a client that holds the whole body
+        before printing it shows nothing until then, so the test cannot ask for /release."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        def chunk(data):
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+            self.wfile.flush()
+        chunk(b"first\n")
+        released = self.server.released.wait(20)
+        self.server.released.clear()
+        chunk(b"released\n" if released else b"not released\n")
+        chunk(b"")
+        sys.stderr.write(f"{self.command} {self.path} 200 released={released}\n")
+        sys.stderr.flush()
 
     def authorize(self):
         """Stands in for the user clicking "Authorize": the body is the PIN (oauth_verifier)."""
@@ -309,7 +455,20 @@ class Handler(BaseHTTPRequestHandler):
             except errors.OAuth1Error as e:
                 error = e
         if not ok:
-            return self.reject(explain(request, error))
+            reason = explain(request, error)
+            if path_of(self.path) == "/1.1/media/upload.json" and "multipart/form-data" in ctype:
+                reason += multipart_signed(uri, self.command, body, ctype, headers, self.server)
+            return self.reject(reason)
+        if path_of(self.path) in ("/1.1/redirect", "/2/redirect"):
+            return self.redirect()          # signed: its nonce is now used up
+        if path_of(self.path) == "/2/stream":
+            return self.stream()
+        if path_of(self.path) == "/2/raw":
+            # Any bytes, control characters too: ?hex=1b5b33316d...
+            hexed = dict(parse_qsl(urlsplit(self.path).query)).get("hex", "")
+            return self.reply(200, bytes.fromhex(hexed), "text/plain")
+        if path_of(self.path) == "/1.1/media/upload.json":
+            return self.media(form, body, ctype)
         split = urlsplit(self.path)
         query = split.query
         try:
@@ -351,6 +510,8 @@ def main():
     server = ThreadingHTTPServer(("127.0.0.1", opts.port), Handler)
     server.daemon_threads = True
     server.opts, server.validator = opts, validator
+    server.released = threading.Event()
+    server.uploads = {}                     # media_id -> chunked upload state
     server.request_ep = RequestTokenEndpoint(validator)
     server.authorize_ep = AuthorizationEndpoint(validator)
     server.access_ep = AccessTokenEndpoint(validator)

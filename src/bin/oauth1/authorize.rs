@@ -114,7 +114,8 @@ pub(crate) fn authorize(args: &AuthorizeArgs) -> Result<(), Failure> {
         .enable_all()
         .build()
         .map_err(|e| Failure::Io(format!("cannot start the HTTP client: {e}")))?;
-    let client = reqwest::Client::builder()
+    // Redirects are followed by the flow, signed afresh for each URL.
+    let client = oauth1_signer::client_builder()
         .timeout(Duration::from_secs(60))
         .build()
         .map_err(|e| Failure::Io(format!("cannot start the HTTP client: {e}")))?;

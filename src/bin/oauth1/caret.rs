@@ -107,10 +107,16 @@ pub(crate) fn caret_lines(caret: &Caret) -> String {
 
 /// Text for a human: control characters escaped, non-UTF-8 bytes as `\xNN`.
 pub(crate) fn printable(bytes: &[u8]) -> String {
+    printable_keeping(bytes, &[])
+}
+
+/// As [`printable`], but the control characters in `keep` stay as they are
+/// (`\n` and `\t` in a response body shown on a terminal).
+pub(crate) fn printable_keeping(bytes: &[u8], keep: &[char]) -> String {
     let mut out = String::new();
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
-            if c.is_control() {
+            if c.is_control() && !keep.contains(&c) {
                 out.extend(c.escape_default());
             } else {
                 out.push(c);

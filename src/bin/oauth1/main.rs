@@ -11,9 +11,11 @@ mod codec;
 mod explain;
 mod failure;
 mod flags;
+mod multipart;
 mod output;
 mod profile;
 mod request;
+mod response;
 mod sign;
 
 use std::ffi::OsString;

@@ -20,7 +20,7 @@ use clap::Args;
 use oauth1_signer::{RequestSpec, Secret, Signer};
 use serde::{Deserialize, Serialize};
 
-use crate::flags::{ConsumerFlags, TokenFlags};
+use crate::flags::{ConsumerFlags, KeyFlags, TokenFlags};
 use crate::Failure;
 
 /// One saved account. `Debug` is not derived: it holds secrets.
@@ -109,9 +109,13 @@ pub(crate) struct CredentialArgs {
     #[command(flatten)]
     tokens: TokenFlags,
 
-    /// HMAC-SHA1 (default), HMAC-SHA256, HMAC-SHA512 or PLAINTEXT
+    /// HMAC-SHA1 (default), HMAC-SHA256, HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256
     #[arg(long, value_name = "METHOD")]
     signature_method: Option<String>,
+
+    /// The RSA private key
+    #[command(flatten)]
+    key: KeyFlags,
 }
 
 impl CredentialArgs {
@@ -122,16 +126,19 @@ impl CredentialArgs {
         let mut spec = RequestSpec::default();
         spec.version = true;
         spec.signature_method.clone_from(&self.signature_method);
+        spec.rsa_private_key = self.key.read()?;
         match (&self.profile, given(&self.consumer.consumer_key)) {
             (None, Some(key)) => {
-                let secret = given(&self.consumer.consumer_secret).ok_or_else(|| {
-                    Failure::input(
+                // An RSA signature is made with the private key alone (§3.4.3).
+                let secret = given(&self.consumer.consumer_secret);
+                if secret.is_none() && spec.rsa_private_key.is_none() {
+                    return Err(Failure::input(
                         "no consumer secret: pass --consumer-secret SECRET or set \
                          OAUTH_CONSUMER_SECRET",
-                    )
-                })?;
+                    ));
+                }
                 spec.consumer_key = key;
-                spec.consumer_secret = Some(Secret::new(secret));
+                spec.consumer_secret = secret.map(Secret::new);
                 spec.token = given(&self.tokens.token);
                 if spec.token.is_none() && given(&self.tokens.token_secret).is_some() {
                     return Err(Failure::input(

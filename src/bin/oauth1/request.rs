@@ -3,35 +3,64 @@
 //! The URL is read as a user types it into curl (`reqwest::Url` escapes a
 //! space or non-ASCII text); a path alone (`/2/users/me`) goes to
 //! `https://api.x.com`. It is signed exactly as it is then sent, through the
-//! library's reqwest edge. Exit codes: 0 for a 2xx answer, 1 for any other
-//! (the body is still printed: X's error JSON is what the user needs), 2 for
-//! bad input or a request that could not be sent.
+//! library's reqwest edge; each redirect to the same origin is signed afresh
+//! (`oauth1_signer::Redirects`), one to another origin is not followed.
+//! Exit codes: 0 for a 2xx answer, 1 for any other (the body is still
+//! printed: X's error JSON is what the user needs) and for a redirect not
+//! followed, 2 for bad input or a request that could not be sent.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::time::Duration;
 
 use clap::Args;
-use oauth1_signer::{trace_reqwest_request, HttpOptions, RequestSpec};
+use oauth1_signer::{
+    is_form_urlencoded, trace_reqwest_request, HttpOptions, Redirects, RequestSpec, Signer,
+};
 
+use crate::multipart::multipart;
 use crate::output::{stages_text, Shown};
 use crate::profile::CredentialArgs;
-use crate::{emit, Failure};
+use crate::response::{head, Output};
+use crate::Failure;
 
 pub(crate) const REQUEST_HELP: &str = "\
 Credentials: --profile NAME (saved by `oauth1 authorize`), else the flags and the environment
 (OAUTH_CONSUMER_KEY, OAUTH_CONSUMER_SECRET, OAUTH_TOKEN, OAUTH_TOKEN_SECRET), else the default
-profile.
+profile. RSA-SHA1 and RSA-SHA256 sign with --private-key FILE (PEM, as `sign` takes it) and
+need no consumer secret.
 
 The query is always signed; a -d body (application/x-www-form-urlencoded) is signed; a --json
 body is not (as the X API v2 expects). Exit status: 0 for a 2xx answer, 1 for any other (the
-body is printed all the same), 2 for bad input or a network error.
+body is printed all the same) and for a redirect not followed, 2 for bad input or a network
+error.
+
+Redirects (301, 302, 303, 307, 308) to the same origin are followed, up to 10, each signed
+afresh for its own URL (301 and 302 turn a POST into a GET without a body, 303 any method;
+307 and 308 keep both); -i shows every hop. A redirect to another origin (scheme, host or
+port) is not followed: the command stops, names the Location, and exits 1.
+
+-F sends a multipart/form-data body (curl's -F: name=value, or name=@file for a file's
+content); its fields are never signed, only the query is (RFC 5849 §3.4.1.3.1), as X's media
+upload APPEND expects.
+
+-H may not set the headers the signer or the client owns: Host (the URL's, which is signed),
+Content-Length, Transfer-Encoding, Authorization; nor Content-Type with --json or -F, or with
+-d unless it is application/x-www-form-urlencoded (then it replaces the default, to add a
+charset, say).
+
+The body is written as it arrives. Into a pipe or a file it is written byte for byte; on a
+terminal, control characters other than newline and tab are escaped.
 
 Examples:
   oauth1 request /2/users/me
   oauth1 request -X POST --json '{\"text\":\"hello\"}' https://api.x.com/2/tweets
   oauth1 request -d 'status=hello%20world' https://api.x.com/1.1/statuses/update.json
-  oauth1 request -i --trace 'https://api.x.com/2/tweets?ids=1460323737035677698'";
+  oauth1 request -i --trace 'https://api.x.com/2/tweets?ids=1460323737035677698'
+  oauth1 request -F command=APPEND -F media_id=ID -F segment_index=0 -F media=@chunk0 \\
+    https://upload.twitter.com/1.1/media/upload.json
+  oauth1 request --signature-method RSA-SHA256 --private-key key.pem --consumer-key KEY \\
+    --token TOKEN https://api.example.com/1/me";
 
 #[derive(Args, Debug)]
 pub(crate) struct RequestArgs {
@@ -51,11 +80,15 @@ pub(crate) struct RequestArgs {
     #[arg(long, value_name = "BODY")]
     json: Option<String>,
 
+    /// A multipart/form-data field, 'name=value' or 'name=@file' (repeatable); not signed
+    #[arg(short = 'F', long = "form", value_name = "FIELD", conflicts_with_all = ["data", "json"])]
+    form: Vec<String>,
+
     /// An extra header, 'Name: value' (repeatable)
     #[arg(short = 'H', long = "header", value_name = "HEADER")]
     headers: Vec<String>,
 
-    /// Print the status line and the response headers too
+    /// Print the status line and the response headers too (of every redirect hop)
     #[arg(short = 'i', long)]
     include: bool,
 
@@ -83,8 +116,7 @@ pub(crate) fn request(args: &RequestArgs) -> Result<(), Failure> {
     };
     let url = reqwest::Url::parse(&url)
         .map_err(|e| Failure::input(format!("not a URL: {:?}: {e}", args.url)))?;
-    let form = (!args.data.is_empty()).then(|| args.data.join("&"));
-    let body = form.clone().or_else(|| args.json.clone());
+    let body = body(args)?;
     let method = match (&args.method, &body) {
         (Some(m), _) => m.to_ascii_uppercase(),
         (None, Some(_)) => "POST".into(),
@@ -95,71 +127,120 @@ pub(crate) fn request(args: &RequestArgs) -> Result<(), Failure> {
 
     let mut request = reqwest::Request::new(method, url);
     let headers = request.headers_mut();
-    let content_type = if form.is_some() {
-        Some("application/x-www-form-urlencoded")
-    } else {
-        args.json.as_ref().map(|_| "application/json")
-    };
-    if let Some(ct) = content_type {
-        headers.insert(
-            reqwest::header::CONTENT_TYPE,
-            reqwest::header::HeaderValue::from_static(ct),
-        );
+    let kind = body.as_ref().map(|(kind, _, _)| *kind);
+    if let Some((_, content_type, _)) = &body {
+        let value = reqwest::header::HeaderValue::from_str(content_type)
+            .map_err(|_| Failure::input(format!("not a Content-Type: {content_type:?}")))?;
+        headers.insert(reqwest::header::CONTENT_TYPE, value);
     }
     for header in &args.headers {
-        let (name, value) = parse_header(header)?;
+        let (name, value) = parse_header(header, kind)?;
         headers.insert(name, value);
     }
-    if let Some(body) = body {
-        *request.body_mut() = Some(body.into());
+    if let Some((_, _, bytes)) = body {
+        *request.body_mut() = Some(bytes.into());
     }
-
-    let trace = trace_reqwest_request(&signer, &mut request, HttpOptions::new())
-        .map_err(|e| Failure::input(e.to_string()))?;
-    if args.trace {
-        let mut spec = RequestSpec::default();
-        spec.method = request.method().to_string();
-        spec.url = request.url().to_string();
-        spec.form_body = form;
-        let text = stages_text(&spec, &trace, &Shown::new(&trace, false));
-        let _ = std::io::stderr().write_all(format!("{text}\n").as_bytes());
-    }
+    sign(&signer, &mut request, args.trace)?;
 
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| Failure::Io(format!("cannot start the HTTP client: {e}")))?;
-    let (head, status, body) = runtime.block_on(async {
-        let client = reqwest::Client::builder()
-            .timeout(Duration::from_secs(args.timeout))
-            .build()
-            .map_err(|e| network_error(&e))?;
+    runtime.block_on(send(&signer, request, args))
+}
+
+/// What kind of body the command sends, and so who owns its Content-Type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BodyKind {
+    /// `-d`: form-encoded, its parameters signed.
+    Form,
+    /// `--json`: not signed.
+    Json,
+    /// `-F`: multipart, not signed.
+    Multipart,
+}
+
+/// The body of `-d`, `--json` or `-F` (clap allows one of them), its
+/// Content-Type and its bytes.
+fn body(args: &RequestArgs) -> Result<Option<(BodyKind, String, Vec<u8>)>, Failure> {
+    if !args.data.is_empty() {
+        let form = args.data.join("&").into_bytes();
+        let ct = "application/x-www-form-urlencoded".to_owned();
+        return Ok(Some((BodyKind::Form, ct, form)));
+    }
+    if let Some(json) = &args.json {
+        let ct = "application/json".to_owned();
+        return Ok(Some((BodyKind::Json, ct, json.clone().into_bytes())));
+    }
+    if !args.form.is_empty() {
+        let m = multipart(&args.form)?;
+        return Ok(Some((BodyKind::Multipart, m.content_type, m.body)));
+    }
+    Ok(None)
+}
+
+/// Signs `request` (each hop afresh) and, with `--trace`, prints its stages.
+fn sign(signer: &Signer, request: &mut reqwest::Request, trace: bool) -> Result<(), Failure> {
+    let stages = trace_reqwest_request(signer, request, HttpOptions::new())
+        .map_err(|e| Failure::input(e.to_string()))?;
+    if trace {
+        let mut spec = RequestSpec::default();
+        spec.method = request.method().to_string();
+        spec.url = request.url().to_string();
+        spec.form_body = request
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .filter(|ct| is_form_urlencoded(ct))
+            .and_then(|_| request.body()?.as_bytes())
+            .map(|b| String::from_utf8_lossy(b).into_owned());
+        let text = stages_text(&spec, &stages, &Shown::new(&stages, false));
+        let _ = std::io::stderr().write_all(format!("{text}\n").as_bytes());
+    }
+    Ok(())
+}
+
+/// Sends `request`, follows redirects to the same origin (each signed
+/// afresh), and writes the answer as it arrives.
+async fn send(
+    signer: &Signer,
+    mut request: reqwest::Request,
+    args: &RequestArgs,
+) -> Result<(), Failure> {
+    let client = oauth1_signer::client_builder()
+        .timeout(Duration::from_secs(args.timeout))
+        .build()
+        .map_err(|e| network_error(&e))?;
+    let mut out = Output::stdout();
+    let mut redirects = Redirects::new();
+    let mut response = loop {
+        let sent = request.try_clone();
         let response = client
             .execute(request)
             .await
             .map_err(|e| network_error(&e))?;
-        let status = response.status();
-        let mut head = format!("{:?} {status}\n", response.version());
-        for (name, value) in response.headers() {
-            let _ = writeln!(
-                head,
-                "{name}: {}",
-                String::from_utf8_lossy(value.as_bytes())
-            );
+        if args.include {
+            out.write(head(&response).as_bytes())?;
         }
-        let body = response.bytes().await.map_err(|e| network_error(&e))?;
-        Ok::<_, Failure>((head, status, body))
-    })?;
-    if args.include {
-        emit(format!("{head}\n").as_bytes())?;
+        let hop = match sent {
+            Some(sent) => redirects
+                .follow(sent, &response)
+                .map_err(|e| Failure::Io(e.to_string()))?,
+            None => None,
+        };
+        match hop {
+            Some(mut hop) => {
+                sign(signer, &mut hop, args.trace)?;
+                request = hop;
+            }
+            None => break response,
+        }
+    };
+    let status = response.status();
+    while let Some(chunk) = response.chunk().await.map_err(|e| network_error(&e))? {
+        out.write(&chunk)?;
     }
-    emit(&body)?;
-    if !body.is_empty()
-        && !body.ends_with(b"\n")
-        && std::io::IsTerminal::is_terminal(&std::io::stdout())
-    {
-        emit(b"\n")?;
-    }
+    out.finish()?;
     if status.is_success() {
         Ok(())
     } else {
@@ -179,18 +260,45 @@ fn network_error(e: &reqwest::Error) -> Failure {
     Failure::input(line)
 }
 
+/// A `-H 'Name: value'`, refused if it sets a header the signer or the
+/// client owns: what is sent must be what is signed.
 fn parse_header(
     text: &str,
+    body: Option<BodyKind>,
 ) -> Result<(reqwest::header::HeaderName, reqwest::header::HeaderValue), Failure> {
+    use reqwest::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, HOST, TRANSFER_ENCODING};
     let bad = || Failure::input(format!("not a header (expected 'Name: value'): {text:?}"));
     let (name, value) = text.split_once(':').ok_or_else(bad)?;
     let name =
         reqwest::header::HeaderName::from_bytes(name.trim().as_bytes()).map_err(|_| bad())?;
-    if name == reqwest::header::AUTHORIZATION {
-        return Err(Failure::input(
-            "-H Authorization: the request is signed, so it carries its own Authorization header",
-        ));
-    }
     let value = reqwest::header::HeaderValue::from_str(value.trim()).map_err(|_| bad())?;
+    let owned = |why: &str| Err(Failure::input(format!("-H {}: {why}", name.as_str())));
+    if name == AUTHORIZATION {
+        return owned("the request is signed, so it carries its own Authorization header");
+    }
+    if name == HOST {
+        return owned("the host is the URL's, which is what is signed; put it in the URL");
+    }
+    if name == CONTENT_LENGTH || name == TRANSFER_ENCODING {
+        return owned("the client frames the body itself, so that it is the body signed");
+    }
+    if name == CONTENT_TYPE {
+        let form = value.to_str().is_ok_and(is_form_urlencoded);
+        match body {
+            Some(BodyKind::Json) => {
+                return owned("--json sends application/json (its body is not signed)")
+            }
+            Some(BodyKind::Multipart) => {
+                return owned("-F sends multipart/form-data with its own boundary")
+            }
+            Some(BodyKind::Form) if !form => {
+                return owned(
+                    "-d sends application/x-www-form-urlencoded, and its parameters are \
+                     signed; another type would send them unsigned",
+                )
+            }
+            _ => {}
+        }
+    }
     Ok((name, value))
 }

@@ -2,13 +2,11 @@
 //! file, signed and printed as a header, every stage as JSON, a curl command
 //! line, or a trace for people.
 
-use std::path::{Path, PathBuf};
-
 use clap::{Args, ValueEnum};
 use oauth1_signer::{Error, Part, RequestSpec, Secret, Signer, Warning};
 
 use crate::caret::Caret;
-use crate::flags::{ConsumerFlags, TokenFlags};
+use crate::flags::{ConsumerFlags, KeyFlags, TokenFlags};
 use crate::output::{curl_line, stages_json, stages_text, Shown};
 use crate::{emit, read_stdin, Failure};
 
@@ -86,9 +84,9 @@ pub(crate) struct RequestFlags {
     #[arg(long, value_name = "METHOD")]
     signature_method: Option<String>,
 
-    /// PEM RSA private key (PKCS#1 or PKCS#8), for RSA-SHA1 and RSA-SHA256
-    #[arg(long, value_name = "FILE")]
-    private_key: Option<PathBuf>,
+    /// The RSA private key
+    #[command(flatten)]
+    key: KeyFlags,
 
     /// Pin oauth_nonce (for reproducible output)
     #[arg(long)]
@@ -261,9 +259,7 @@ fn spec_from_flags(args: &RequestFlags) -> Result<RequestSpec, Failure> {
     spec.realm = args.realm.clone();
     spec.callback = args.callback.clone();
     spec.verifier = args.verifier.clone();
-    if let Some(path) = &args.private_key {
-        spec.rsa_private_key = Some(Secret::new(read_key(path)?));
-    }
+    spec.rsa_private_key = args.key.read()?;
     Ok(spec)
 }
 
@@ -309,8 +305,8 @@ fn override_from_flags(
     if args.no_version {
         spec.version = false;
     }
-    if let Some(path) = &args.private_key {
-        spec.rsa_private_key = Some(Secret::new(read_key(path)?));
+    if let Some(key) = args.key.read()? {
+        spec.rsa_private_key = Some(key);
     }
     Ok(())
 }
@@ -326,17 +322,6 @@ fn read_request(path: &str) -> Result<String, Failure> {
         Failure::input(format!(
             "the --request JSON is not UTF-8 (invalid byte at offset {})",
             e.utf8_error().valid_up_to()
-        ))
-    })
-}
-
-fn read_key(path: &Path) -> Result<String, Failure> {
-    let shown = path.display();
-    let bytes = std::fs::read(path)
-        .map_err(|e| Failure::input(format!("cannot read --private-key file \"{shown}\": {e}")))?;
-    String::from_utf8(bytes).map_err(|_| {
-        Failure::input(format!(
-            "--private-key file \"{shown}\" is not text (expected a PEM RSA private key)"
         ))
     })
 }
