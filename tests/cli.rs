@@ -305,6 +305,29 @@ fn stdin_is_read_without_one_trailing_newline() {
     assert_eq!(out.stdout, "x y!\n");
 }
 
+/// Decoded text goes into a pipe byte for byte, but a terminal (a pty, through
+/// script(1)) never gets its control characters raw: an escape sequence in
+/// the input does not retitle the window or clear the screen.
+#[test]
+fn decoded_control_characters_are_escaped_on_a_terminal_only() {
+    let input = "%1B%5D0%3Bpwned%07%1B%5B2Jx%09y";
+    let out = oauth1(&["decode", input]);
+    assert_eq!(out.code, 0);
+    assert_eq!(out.stdout, "\x1b]0;pwned\x07\x1b[2Jx\ty\n");
+    let line = format!("'{}' decode '{input}'", env!("CARGO_BIN_EXE_oauth1"));
+    let out = Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("script(1) runs");
+    assert!(out.status.success());
+    // The pty turns "\n" into "\r\n"; the tab is kept.
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "\\u{1b}]0;pwned\\u{7}\\u{1b}[2Jx\ty\r\n"
+    );
+}
+
 #[test]
 fn non_utf8_results_are_shown_as_binary_hex() {
     // (input, bytes as lower-case hex, byte count)

@@ -8,6 +8,7 @@ use oauth1_signer::{form_decode, percent_decode, percent_encode};
 use serde::Serialize;
 
 use crate::caret::Caret;
+use crate::response::Output;
 use crate::{emit, hex, read_stdin, Failure};
 
 pub(crate) const STDIN_NOTE: &str =
@@ -69,7 +70,13 @@ pub(crate) fn decode(args: &DecodeArgs) -> Result<(), Failure> {
     })?;
     let bytes = decoded.as_bytes();
     let out = match (args.format, decoded.to_str()) {
-        (DecodeFormat::Text, Some(text)) => format!("{text}\n"),
+        (DecodeFormat::Text, Some(text)) => {
+            // The decoded text byte for byte into a pipe; on a terminal its
+            // control characters (an escape sequence, say) escaped.
+            let mut out = Output::stdout();
+            out.write(format!("{text}\n").as_bytes())?;
+            return out.finish();
+        }
         (DecodeFormat::Text, None) => {
             let n = bytes.len();
             let _ = writeln!(

@@ -1,5 +1,6 @@
 //! `request`'s output: each hop's status line and headers (`-i`), then the
-//! body, written chunk by chunk as it arrives (never held whole).
+//! body, written chunk by chunk as it arrives (never held whole). `decode`
+//! writes its text through the same [`Output`].
 //!
 //! Into a pipe or a file the bytes go as they came. On a terminal, text from
 //! the server never reaches it raw: control characters other than `\n` and
