@@ -708,10 +708,14 @@ mod tests {
 
     #[test]
     fn a_relative_uri_is_refused() {
-        let mut request = http::Request::get("/2/tweets").body(()).unwrap();
-        let e = sign_http_request(&signer(), &mut request, HttpOptions::new()).unwrap_err();
-        assert!(matches!(&e, HttpError::Sign(e) if e.offset() == Some((crate::Part::Url, 0))));
-        assert!(e.to_string().contains("not absolute"), "{e}");
-        assert!(request.headers().get(AUTHORIZATION).is_none());
+        // Origin-form (a path) and authority-form (a host and port, as for
+        // CONNECT): each lacks a scheme or a host.
+        for uri in ["/2/tweets", "api.x.com:443"] {
+            let mut request = http::Request::get(uri).body(()).unwrap();
+            let e = sign_http_request(&signer(), &mut request, HttpOptions::new()).unwrap_err();
+            assert!(matches!(&e, HttpError::Sign(e) if e.offset() == Some((crate::Part::Url, 0))));
+            assert!(e.to_string().contains("not absolute"), "{uri}: {e}");
+            assert!(request.headers().get(AUTHORIZATION).is_none());
+        }
     }
 }

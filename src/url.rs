@@ -320,10 +320,10 @@ fn parse_authority(auth: &str, base: usize) -> Result<(&str, Option<u16>), Error
     if host_len > 0 {
         match bytes[host_len..] {
             [] => return Ok((auth, None)),
-            [b':', ref digits @ ..] if !digits.is_empty() => {
+            [b':', ref digits @ ..] => {
                 // Checked at every digit, so no count of digits can overflow:
                 // a port past 65535 (or not digits) falls through, and the
-                // checks below name it.
+                // checks below name it. An empty port folds to 0, as below.
                 let port = digits.iter().try_fold(0u16, |n, &d| {
                     let digit = d.is_ascii_digit().then(|| u16::from(d - b'0'))?;
                     n.checked_mul(10)?.checked_add(digit)
@@ -576,10 +576,21 @@ mod tests {
                 other => panic!("{url}: {other:?}"),
             }
         }
-        // Not http or https at all: the URL is named from its start.
-        for url in ["ws://h/", "ftp:/h", "h/p", "1http://h/", ":x", ""] {
+        // Not http or https at all: the URL is named from its start, as
+        // another scheme when it has one.
+        for (url, says) in [
+            ("ws://h/", "unsupported scheme"),
+            ("ftp:/h", "unsupported scheme"),
+            ("h/p", "not an absolute URL"),
+            ("h", "not an absolute URL"),
+            ("1http://h/", "not an absolute URL"),
+            (":x", "not an absolute URL"),
+            ("", "not an absolute URL"),
+        ] {
             match refusal(url) {
-                ErrorKind::InvalidUrl { offset: 0, .. } => {}
+                ErrorKind::InvalidUrl {
+                    offset: 0, reason, ..
+                } => assert!(reason.starts_with(says), "{url}: {reason}"),
                 other => panic!("{url}: {other:?}"),
             }
         }
