@@ -309,33 +309,42 @@ fn check_chars(
 }
 
 fn parse_authority(auth: &str, base: usize) -> Result<(&str, Option<u16>), Error> {
-    // The common case in one pass: a host name of allowed bytes, perhaps a
-    // port. Anything else (user information, IPv6, a bad byte or port) is
-    // left to the checks below, which name what is wrong.
+    match plain_authority(auth) {
+        Some(parsed) => Ok(parsed),
+        None => checked_authority(auth, base),
+    }
+}
+
+/// The common case in one pass: a host name of allowed bytes, perhaps a
+/// port from 1 to 65535. `None` for anything else (user information, IPv6,
+/// a bad byte, an empty port, port 0 or past 65535), which
+/// [`checked_authority`] reads and names what is wrong.
+fn plain_authority(auth: &str) -> Option<(&str, Option<u16>)> {
     let bytes = auth.as_bytes();
     let host_len = bytes
         .iter()
         .position(|&b| !is_host_byte(b))
         .unwrap_or(bytes.len());
-    if host_len > 0 {
-        match bytes[host_len..] {
-            [] => return Ok((auth, None)),
-            [b':', ref digits @ ..] => {
-                // Checked at every digit, so no count of digits can overflow:
-                // a port past 65535 (or not digits) falls through, and the
-                // checks below name it. An empty port folds to 0, as below.
-                let port = digits.iter().try_fold(0u16, |n, &d| {
-                    let digit = d.is_ascii_digit().then(|| u16::from(d - b'0'))?;
-                    n.checked_mul(10)?.checked_add(digit)
-                });
-                // Port 0 falls through too, so the check below names it.
-                if let Some(port) = port.filter(|&p| p != 0) {
-                    return Ok((&auth[..host_len], Some(port)));
-                }
-            }
-            _ => {}
-        }
+    if host_len == 0 {
+        return None;
     }
+    match bytes[host_len..] {
+        [] => Some((auth, None)),
+        [b':', ref digits @ ..] => {
+            // Checked at every digit, so no count of digits can overflow. An
+            // empty port folds to 0, which is left to the checked path too.
+            let port = digits.iter().try_fold(0u16, |n, &d| {
+                let digit = d.is_ascii_digit().then(|| u16::from(d - b'0'))?;
+                n.checked_mul(10)?.checked_add(digit)
+            })?;
+            (port != 0).then_some((&auth[..host_len], Some(port)))
+        }
+        _ => None,
+    }
+}
+
+/// [`parse_authority`] for any authority, naming what is wrong.
+fn checked_authority(auth: &str, base: usize) -> Result<(&str, Option<u16>), Error> {
     // Before the '@' check: in `h\@evil` the backslash is the trick (browsers
     // read `\` as `/`, so they go to `h`; servers see user information and
     // go to `evil`), and it is what must be named.
@@ -625,6 +634,46 @@ mod tests {
             ("http://h:1", 1),
         ] {
             assert_eq!(RequestUrl::parse(url).unwrap().port(), Some(port), "{url}");
+        }
+    }
+
+    #[test]
+    fn the_plain_authority_path_agrees_with_the_checked_one() {
+        // The common authorities take the one-pass path...
+        for (auth, host, port) in [
+            ("h", "h", None),
+            ("api.x.com", "api.x.com", None),
+            ("h:1", "h", Some(1)),
+            ("h:8080", "h", Some(8080)),
+            ("h:65535", "h", Some(65535)),
+            ("h:000000000080", "h", Some(80)),
+        ] {
+            assert_eq!(plain_authority(auth), Some((host, port)), "{auth}");
+        }
+        // ...and on every authority it takes, it gives what the checked path gives.
+        let pieces = ["h", ":", "0", "9", "6", "@", "[", "]", "%", "\\", "é", "."];
+        let mut stack = vec![String::new()];
+        while let Some(auth) = stack.pop() {
+            if let Some(plain) = plain_authority(&auth) {
+                assert_eq!(checked_authority(&auth, 0), Ok(plain), "{auth:?}");
+            }
+            if auth.len() < 6 {
+                for p in pieces {
+                    stack.push(format!("{auth}{p}"));
+                }
+            }
+        }
+        for auth in [
+            "",
+            "h:",
+            "h:0",
+            "h:65536",
+            "h:99999999999",
+            "[::1]",
+            "u@h",
+            "h:8o",
+        ] {
+            assert_eq!(plain_authority(auth), None, "{auth}");
         }
     }
 
