@@ -241,6 +241,24 @@ impl Error {
     }
 }
 
+/// A name from the input, quoted for a message: its first [`Quoted::MAX`]
+/// characters, then `...` and its length. A parameter name can be as long as
+/// the URL or body it came from; no message repeats kilobytes of input.
+struct Quoted<'a>(&'a str);
+
+impl Quoted<'_> {
+    const MAX: usize = 64;
+}
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.char_indices().nth(Quoted::MAX) {
+            None => write!(f, "{:?}", self.0),
+            Some((end, _)) => write!(f, "{:?}... ({} bytes)", &self.0[..end], self.0.len()),
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
@@ -273,23 +291,26 @@ impl fmt::Display for Error {
             }
             ErrorKind::UnknownSignatureMethod { name } => write!(
                 f,
-                "unknown signature method {name:?} (expected HMAC-SHA1, HMAC-SHA256, \
-                 HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256)"
+                "unknown signature method {} (expected HMAC-SHA1, HMAC-SHA256, \
+                 HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256)",
+                Quoted(name)
             ),
             ErrorKind::DuplicateProtocolParameter { name } => {
-                write!(f, "protocol parameter {name:?} is given more than once")
+                write!(f, "protocol parameter {} is given more than once", Quoted(name))
             }
             ErrorKind::ProtocolParameterInRequest { name, part, offset } => write!(
                 f,
-                "protocol parameter {name:?} at byte {offset} of the {part}: the signer sends \
-                 the protocol parameters in the Authorization header, and one must not be sent twice"
+                "protocol parameter {} at byte {offset} of the {part}: the signer sends \
+                 the protocol parameters in the Authorization header, and one must not be sent twice",
+                Quoted(name)
             ),
             ErrorKind::InvalidProtocolValue { name, reason } => {
                 write!(f, "invalid {name}: {reason}")
             }
             ErrorKind::NotAProtocolParameter { name } => write!(
                 f,
-                "{name:?} is not a protocol parameter (protocol parameter names start with \"oauth_\")"
+                "{} is not a protocol parameter (protocol parameter names start with \"oauth_\")",
+                Quoted(name)
             ),
             ErrorKind::MissingKey { method } => {
                 write!(f, "signature method {method} needs an RSA private key")
@@ -330,6 +351,43 @@ mod tests {
                 offset: 2,
                 found: "%4".into()
             }
+        );
+    }
+
+    #[test]
+    fn names_from_the_input_are_quoted_at_most_64_characters() {
+        let long = format!("oauth_{}", "é".repeat(10_000));
+        for kind in [
+            ErrorKind::UnknownSignatureMethod { name: long.clone() },
+            ErrorKind::DuplicateProtocolParameter { name: long.clone() },
+            ErrorKind::NotAProtocolParameter { name: long.clone() },
+            ErrorKind::ProtocolParameterInRequest {
+                name: long.clone(),
+                part: Part::Url,
+                offset: 3,
+            },
+        ] {
+            let text = Error::new(kind).to_string();
+            // 6 + 58 characters of the name, then its length in bytes (20006).
+            let shown = format!("\"oauth_{}\"... (20006 bytes)", "é".repeat(58));
+            assert!(text.contains(&shown), "{text}");
+            assert!(text.len() < 400, "{}", text.len());
+        }
+        // A short name is quoted whole, as before.
+        let e = Error::new(ErrorKind::DuplicateProtocolParameter {
+            name: "oauth_nonce".into(),
+        });
+        assert_eq!(
+            e.to_string(),
+            "protocol parameter \"oauth_nonce\" is given more than once"
+        );
+        let exactly = "n".repeat(64);
+        let e = Error::new(ErrorKind::NotAProtocolParameter {
+            name: exactly.clone(),
+        });
+        assert!(
+            e.to_string().starts_with(&format!("{exactly:?} is not")),
+            "{e}"
         );
     }
 

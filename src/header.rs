@@ -484,6 +484,19 @@ mod tests {
         assert_eq!(e.offset(), Some((Part::Header, 13)));
         let e = authorization_header(Some("r"), [("", "2")]).unwrap_err();
         assert_eq!(e.offset(), Some((Part::Header, 17)));
+        // First, with no realm: right after `OAuth ` (6 bytes), no ", " before it.
+        let e = authorization_header(None, [("", "1")]).unwrap_err();
+        assert_eq!(e.offset(), Some((Part::Header, 6)));
+        // After a realm and a pair: `OAuth realm="r", a="1", ` is 24 bytes.
+        let e = authorization_header(Some("r"), [("a", "1"), ("", "2")]).unwrap_err();
+        assert_eq!(e.offset(), Some((Part::Header, 24)));
+        // The pairs before it are counted encoded: `OAuth a%20b="%22", ` is 19 bytes.
+        let e = authorization_header(None, [("a b", "\""), ("", "2")]).unwrap_err();
+        assert_eq!(e.offset(), Some((Part::Header, 19)));
+        match e.kind() {
+            ErrorKind::InvalidByte { byte: b'=', .. } => {}
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

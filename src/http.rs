@@ -11,6 +11,12 @@
 //! read without sending it (a stream) is an error, never a request signed
 //! without it. The header is added by [`Signer`], through the one pipeline.
 //!
+//! What the signer and the server could read differently is refused rather
+//! than guessed at: more than one `Content-Type` (two headers, or one holding
+//! a list), a scheme other than http or https, a URL longer than an HTTP
+//! client can send. The media type is read from the header's bytes, so a
+//! parameter that is not text (`; charset=ü`) does not hide a form body.
+//!
 //! [RFC 5849 §3.4.1]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4.1
 //! [OAuth Request Body Hash]: https://oauth.googlecode.com/svn/spec/ext/body_hash/1.0/oauth-bodyhash.html
 
@@ -22,7 +28,7 @@ use http::{HeaderMap, HeaderValue, Method};
 use sha1::{Digest as _, Sha1};
 
 use crate::error::Error;
-use crate::request::{is_form_urlencoded, OAuthRequest};
+use crate::request::{is_form_media_type, OAuthRequest};
 use crate::signed::Trace;
 use crate::signer::Signer;
 use crate::url::sent_url;
@@ -124,6 +130,28 @@ pub enum HttpError {
         /// Whether the body is form-encoded (its parameters must be signed).
         form: bool,
     },
+    /// The URL is longer than an HTTP request URI can be: `http::Uri`, and
+    /// so hyper and reqwest, hold at most `max` bytes, so no client could
+    /// send it. (Only a `reqwest::Request`'s URL can be this long.)
+    UriTooLong {
+        /// The URL's length in bytes.
+        len: usize,
+        /// The most an HTTP request URI holds ([`HttpError::URI_MAX_LEN`]).
+        max: usize,
+    },
+    /// A header that decides what is signed is there more than once (two
+    /// `Content-Type` headers, or one whose value is a list): a server may
+    /// read another value than the signer did.
+    AmbiguousHeader {
+        /// The header's name.
+        name: &'static str,
+    },
+}
+
+impl HttpError {
+    /// The longest URI an `http::Uri` holds (its own limit, `u16::MAX - 1`
+    /// bytes); a longer URL is refused as [`HttpError::UriTooLong`].
+    pub const URI_MAX_LEN: usize = u16::MAX as usize - 1;
 }
 
 impl fmt::Display for HttpError {
@@ -138,6 +166,17 @@ impl fmt::Display for HttpError {
                 "cannot sign the request: its body is a stream, and oauth_body_hash needs \
                  its bytes; give the body as bytes",
             ),
+            // The length, never the URL: it is tens of kilobytes.
+            HttpError::UriTooLong { len, max } => write!(
+                f,
+                "cannot sign the request: its URL is {len} bytes, longer than the {max} \
+                 bytes an HTTP request URI can hold, so it could not be sent"
+            ),
+            HttpError::AmbiguousHeader { name } => write!(
+                f,
+                "cannot sign the request: it has more than one {name}, and a server may read \
+                 another than the signer did; send exactly one"
+            ),
         }
     }
 }
@@ -146,7 +185,9 @@ impl std::error::Error for HttpError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             HttpError::Sign(e) => Some(e),
-            HttpError::UnreadableBody { .. } => None,
+            HttpError::UnreadableBody { .. }
+            | HttpError::UriTooLong { .. }
+            | HttpError::AmbiguousHeader { .. } => None,
         }
     }
 }
@@ -179,8 +220,10 @@ impl From<Error> for HttpError {
 ///
 /// # Errors
 /// [`HttpError::Sign`] for a request the pipeline refuses (a relative URI,
-/// a bad form body, an `oauth_*` parameter in the query or body);
-/// [`HttpError::UnreadableBody`] for a body that is a stream but must be read.
+/// a scheme other than http or https, a bad form body, an `oauth_*`
+/// parameter in the query or body); [`HttpError::UnreadableBody`] for a body
+/// that is a stream but must be read; [`HttpError::AmbiguousHeader`] for more
+/// than one `Content-Type`.
 pub fn sign_http_request<B: BodyBytes>(
     signer: &Signer,
     request: &mut http::Request<B>,
@@ -259,10 +302,14 @@ pub(crate) fn authorize<R>(
     flow: Flow<'_>,
     sign: fn(&Signer, &OAuthRequest<'_>) -> Result<R, Error>,
 ) -> Result<R, HttpError> {
+    if url.len() > HttpError::URI_MAX_LEN {
+        return Err(HttpError::UriTooLong {
+            len: url.len(),
+            max: HttpError::URI_MAX_LEN,
+        });
+    }
     let url = sent_url(url);
-    // A Content-Type that is not text cannot be form-encoded.
-    let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok());
-    let form = content_type.is_some_and(is_form_urlencoded);
+    let form = is_form(headers)?;
     let mut request = OAuthRequest::new(method.as_str(), &url).url_as_sent();
     if let Some(callback) = flow.callback {
         request = request.callback(callback);
@@ -282,6 +329,37 @@ pub(crate) fn authorize<R>(
         request = request.protocol_params(&extra);
     }
     Ok(sign(signer, &request)?)
+}
+
+/// Whether the body is form-encoded, read from the bytes of the one
+/// `Content-Type` (RFC 9110 §8.3: a singleton field).
+fn is_form(headers: &HeaderMap) -> Result<bool, HttpError> {
+    let mut values = headers.get_all(CONTENT_TYPE).iter();
+    let Some(value) = values.next() else {
+        return Ok(false);
+    };
+    if values.next().is_some() || is_list(value.as_bytes()) {
+        return Err(HttpError::AmbiguousHeader {
+            name: "Content-Type",
+        });
+    }
+    Ok(is_form_media_type(value.as_bytes()))
+}
+
+/// Whether a header value is a list: a `,` outside a quoted-string (RFC 9110
+/// §5.6.1, §5.6.4), as a proxy joins two fields of one name.
+fn is_list(value: &[u8]) -> bool {
+    let (mut quoted, mut escaped) = (false, false);
+    for &b in value {
+        match (quoted, escaped, b) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') | (false, _, b'"') => quoted = !quoted,
+            (false, _, b',') => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Sets the `Authorization` header, marked sensitive.
@@ -445,11 +523,199 @@ mod tests {
     }
 
     #[test]
-    fn a_relative_uri_is_refused() {
-        let mut request = http::Request::get("/2/tweets").body(()).unwrap();
+    fn a_raw_path_byte_before_the_query_is_signed_as_sent() {
+        // http::Uri sends `|` in a path raw; the server reads it as itself,
+        // and §3.4.1.2 / §3.6 sign it as `%7C` (so `%257C` in the base string).
+        let t = trace(
+            http::Request::get("https://h/a|?x=1").body(()).unwrap(),
+            HttpOptions::new(),
+        );
+        assert!(
+            t.base_string.starts_with("GET&https%3A%2F%2Fh%2Fa%7C&"),
+            "{}",
+            t.base_string
+        );
+        assert!(
+            t.normalized_params.ends_with("&x=1"),
+            "{}",
+            t.normalized_params
+        );
+        // A sent escape is three bytes of path, each signed as itself.
+        let t = trace(
+            http::Request::get("https://h/a%7C?x=1").body(()).unwrap(),
+            HttpOptions::new(),
+        );
+        assert!(t.base_string.starts_with("GET&https%3A%2F%2Fh%2Fa%257C&"));
+    }
+
+    #[test]
+    fn a_scheme_other_than_http_or_https_is_refused() {
+        for uri in ["ws://h/", "wss://h/p?x=1", "ftp://h/", "git+ssh://h/"] {
+            let mut request = http::Request::get(uri).body(()).unwrap();
+            match sign_http_request(&signer(), &mut request, HttpOptions::new()) {
+                Err(HttpError::Sign(e)) => {
+                    assert_eq!(e.offset(), Some((crate::Part::Url, 0)), "{uri}: {e}");
+                    assert!(e.to_string().contains("scheme"), "{uri}: {e}");
+                }
+                other => panic!("{uri}: {other:?}"),
+            }
+            assert!(request.headers().get(AUTHORIZATION).is_none());
+        }
+    }
+
+    #[test]
+    fn only_a_pipeline_error_has_a_source() {
+        let mut request = http::Request::get("/relative").body(()).unwrap();
         let e = sign_http_request(&signer(), &mut request, HttpOptions::new()).unwrap_err();
-        assert!(matches!(&e, HttpError::Sign(e) if e.offset() == Some((crate::Part::Url, 0))));
-        assert!(e.to_string().contains("not absolute"), "{e}");
-        assert!(request.headers().get(AUTHORIZATION).is_none());
+        let HttpError::Sign(inner) = &e else {
+            panic!("{e:?}")
+        };
+        let source = std::error::Error::source(&e).expect("a source");
+        assert_eq!(source.to_string(), inner.to_string());
+        assert!(e.to_string().ends_with(&inner.to_string()), "{e}");
+        for e in [
+            HttpError::UnreadableBody { form: true },
+            HttpError::UriTooLong { len: 1, max: 0 },
+            HttpError::AmbiguousHeader {
+                name: "Content-Type",
+            },
+        ] {
+            assert!(std::error::Error::source(&e).is_none(), "{e:?}");
+        }
+    }
+
+    /// Signs a request given by its parts, as the reqwest edge does.
+    fn authorize_url(url: &str, headers: &HeaderMap) -> Result<String, HttpError> {
+        authorize(
+            &signer(),
+            &Method::GET,
+            url,
+            headers,
+            Some(b"a=1"),
+            HttpOptions::new(),
+            Flow::default(),
+            Signer::authorization,
+        )
+    }
+
+    #[test]
+    fn a_url_longer_than_an_http_uri_names_the_limit_not_the_url() {
+        let at = |len: usize| format!("http://h/?q={}", "a".repeat(len - "http://h/?q=".len()));
+        // The limit is http::Uri's own.
+        let max = HttpError::URI_MAX_LEN;
+        assert!(http::Uri::try_from(at(max)).is_ok());
+        assert!(http::Uri::try_from(at(max + 1)).is_err());
+        let none = HeaderMap::new();
+        assert!(authorize_url(&at(max), &none).is_ok());
+        for len in [max + 1, 70_000] {
+            let e = authorize_url(&at(len), &none).unwrap_err();
+            assert_eq!(e, HttpError::UriTooLong { len, max });
+            let text = e.to_string();
+            assert!(
+                text.contains(&len.to_string()) && text.contains("65534"),
+                "{text}"
+            );
+            assert!(text.len() < 200 && !text.contains("aaaa"), "{text}");
+        }
+    }
+
+    #[test]
+    fn no_refusal_quotes_a_long_url_back() {
+        // One refusal of each kind that names input: a protocol parameter in
+        // the query (its name), a bad byte, a bad port.
+        let long = "a".repeat(60_000);
+        for url in [
+            format!("https://h/?oauth_{long}=1"),
+            format!("https://h/{long} x"),
+            format!("https://h:{long}/"),
+            format!("https://h/{long}?x=1&oauth_{long}"),
+        ] {
+            let e = authorize_url(&url, &HeaderMap::new()).unwrap_err();
+            let text = e.to_string();
+            assert!(
+                text.len() < 400,
+                "{}: {}",
+                text.len(),
+                &text[..text.len().min(400)]
+            );
+        }
+    }
+
+    #[test]
+    fn the_form_media_type_is_read_from_the_header_bytes() {
+        // `; charset=ü` as UTF-8 bytes: not visible ASCII, so `to_str` fails,
+        // but the media type is still a form and its body is signed.
+        let value =
+            HeaderValue::from_bytes("application/x-www-form-urlencoded; charset=ü".as_bytes())
+                .unwrap();
+        assert!(value.to_str().is_err());
+        let request = http::Request::post("https://h/")
+            .header(CONTENT_TYPE, value)
+            .body("b=2")
+            .unwrap();
+        let t = trace(request, HttpOptions::new());
+        assert!(
+            t.normalized_params.starts_with("b=2&"),
+            "{}",
+            t.normalized_params
+        );
+        // Whitespace as RFC 9110 allows it, any case.
+        let request = http::Request::post("https://h/")
+            .header(
+                CONTENT_TYPE,
+                "\tApplication/X-WWW-Form-Urlencoded ;charset=utf-8",
+            )
+            .body("b=2")
+            .unwrap();
+        assert!(trace(request, HttpOptions::new())
+            .normalized_params
+            .starts_with("b=2&"));
+    }
+
+    #[test]
+    fn more_than_one_content_type_is_refused_by_name() {
+        let form = "application/x-www-form-urlencoded";
+        let ambiguous = [
+            vec![form, "application/json"],
+            vec!["application/json", form],
+            vec![form, form],
+            vec!["application/json, application/x-www-form-urlencoded"],
+            vec!["text/plain; a=\"x\\\"\", application/json"],
+        ];
+        for values in ambiguous {
+            let mut headers = HeaderMap::new();
+            for v in &values {
+                headers.append(CONTENT_TYPE, HeaderValue::from_str(v).unwrap());
+            }
+            let e = authorize_url("https://h/", &headers).unwrap_err();
+            assert_eq!(
+                e,
+                HttpError::AmbiguousHeader {
+                    name: "Content-Type"
+                },
+                "{values:?}"
+            );
+            assert!(e.to_string().contains("Content-Type"), "{e}");
+        }
+        // A ',' inside a quoted parameter is no list.
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            CONTENT_TYPE,
+            HeaderValue::from_static("multipart/form-data; boundary=\"a,b\""),
+        );
+        assert!(authorize_url("https://h/", &headers).is_ok());
+    }
+
+    #[test]
+    fn a_relative_uri_is_refused() {
+        // Origin-form (a path) and authority-form (a host and port, as for
+        // CONNECT): each lacks a scheme or a host.
+        for uri in ["/2/tweets", "api.x.com:443"] {
+            let mut request = http::Request::get(uri).body(()).unwrap();
+            let e = sign_http_request(&signer(), &mut request, HttpOptions::new()).unwrap_err();
+            assert!(matches!(&e, HttpError::Sign(e) if e.offset() == Some((crate::Part::Url, 0))));
+            assert!(e.to_string().contains("not absolute"), "{uri}: {e}");
+            assert!(request.headers().get(AUTHORIZATION).is_none());
+        }
     }
 }

@@ -16,10 +16,25 @@
 /// assert!(!is_form_urlencoded("application/json"));
 /// ```
 pub fn is_form_urlencoded(content_type: &str) -> bool {
-    let media = content_type.split(';').next().unwrap_or_default();
-    media
-        .trim()
-        .eq_ignore_ascii_case("application/x-www-form-urlencoded")
+    is_form_media_type(content_type.as_bytes())
+}
+
+/// [`is_form_urlencoded`] on a header value's bytes, which need not be text:
+/// a parameter such as `; charset=ü` (obs-text, RFC 9110 §5.5) does not make
+/// a form body anything else to a server, so it must not to the signer.
+///
+/// RFC 9110 §8.3.1: `media-type = type "/" subtype *( OWS ";" OWS [ parameter ] )`,
+/// the type and subtype case-insensitive, `OWS` spaces and tabs, and a field
+/// value's leading and trailing `OWS` not part of it (§5.5). The parameters
+/// are not read: none changes what the body is.
+pub(crate) fn is_form_media_type(value: &[u8]) -> bool {
+    const FORM: &[u8] = b"application/x-www-form-urlencoded";
+    let ows = |b: &u8| matches!(b, b' ' | b'\t');
+    let start = value.iter().position(|b| !ows(b)).unwrap_or(value.len());
+    let Some((media, rest)) = value[start..].split_at_checked(FORM.len()) else {
+        return false;
+    };
+    media.eq_ignore_ascii_case(FORM) && matches!(rest.iter().find(|b| !ows(b)), None | Some(b';'))
 }
 
 /// One HTTP request to sign, as the string API takes it: its method, URL and
@@ -195,5 +210,45 @@ impl<'a> OAuthRequest<'a> {
     /// The URL.
     pub fn url(&self) -> &'a str {
         self.url
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_form_media_type_is_read_from_bytes_as_rfc_9110_writes_it() {
+        for value in [
+            &b"application/x-www-form-urlencoded"[..],
+            b"Application/X-WWW-Form-URLEncoded",
+            b"application/x-www-form-urlencoded;charset=UTF-8",
+            b" \tapplication/x-www-form-urlencoded \t; charset=utf-8 \t",
+            // A parameter that is not text does not change the media type.
+            b"application/x-www-form-urlencoded; charset=\xC3\xBC",
+            b"application/x-www-form-urlencoded; charset=\xFF",
+            b"application/x-www-form-urlencoded;",
+        ] {
+            assert!(is_form_media_type(value), "{value:?}");
+        }
+        for value in [
+            &b""[..],
+            b"application/json",
+            b"application/x-www-form-urlencode",
+            b"application/x-www-form-urlencodedx",
+            b"application/x-www-form-urlencoded x",
+            b"application/x-www-form-urlencoded, text/plain",
+            b"application /x-www-form-urlencoded",
+            b"x application/x-www-form-urlencoded",
+            // Only spaces and tabs are whitespace in a field value.
+            b"\napplication/x-www-form-urlencoded",
+            b"application/x-www-form-urlencoded\x0b",
+            b"multipart/form-data; x=application/x-www-form-urlencoded",
+        ] {
+            assert!(!is_form_media_type(value), "{value:?}");
+        }
+        assert!(is_form_urlencoded(
+            "application/x-www-form-urlencoded; charset=ü"
+        ));
     }
 }

@@ -54,6 +54,13 @@ impl<'a> RequestUrl<'a> {
     /// or a `\` in the host;
     /// [`ErrorKind::MalformedEscape`](crate::ErrorKind::MalformedEscape) for a
     /// bad `%`. Offsets count from the start of the URL.
+    ///
+    /// A fragment (`#top`) is never signed nor sent: HTTP clients drop it at
+    /// the first `#` (`http::Uri` cuts it off unread). It may hold what RFC
+    /// 3986 §3.5 allows and a further `#` (which `url::Url` and browsers
+    /// accept); a byte that would have to be percent-encoded (a space, a
+    /// control byte) is refused like anywhere else, since a URL is shown (a
+    /// trace, a curl line) as it was given.
     pub fn parse(url: &'a str) -> Result<RequestUrl<'a>, Error> {
         RequestUrl::parse_as(url, false)
     }
@@ -72,32 +79,41 @@ impl<'a> RequestUrl<'a> {
 
     fn parse_as(url: &'a str, sent: bool) -> Result<RequestUrl<'a>, Error> {
         let bytes = url.as_bytes();
+        // RFC 3986 §3.1: `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`,
+        // then `:`. A scheme that is http or https but is not followed by
+        // `://` (`http;//h/`, `https///h`, `http:/h`) is a typo, named where
+        // it is: read leniently, it would be signed as another URL.
         let colon = bytes
             .iter()
             .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))
-            .filter(|&i| bytes[i] == b':' && i > 0 && bytes[0].is_ascii_alphabetic())
-            .ok_or_else(|| {
-                Error::invalid_url(
-                    0,
-                    "not an absolute URL (expected it to start with http:// or https://)",
-                )
-            })?;
+            .unwrap_or(bytes.len());
         let scheme = &url[..colon];
         let https = if scheme.eq_ignore_ascii_case("https") {
             true
         } else if scheme.eq_ignore_ascii_case("http") {
             false
-        } else {
+        } else if colon > 0 && bytes[0].is_ascii_alphabetic() && bytes.get(colon) == Some(&b':') {
             return Err(Error::invalid_url(
                 0,
                 "unsupported scheme (only http and https requests can be signed)",
             ));
+        } else {
+            return Err(Error::invalid_url(
+                0,
+                "not an absolute URL (expected it to start with http:// or https://)",
+            ));
         };
+        if bytes.get(colon) != Some(&b':') {
+            return Err(Error::invalid_url(
+                colon,
+                "expected ':' after the scheme (as in https://)",
+            ));
+        }
         let rest = &url[colon + 1..];
         let Some(rest) = rest.strip_prefix("//") else {
             return Err(Error::invalid_url(
                 colon + 1,
-                "missing host (expected '//' after the scheme)",
+                "expected '//' and a host after the scheme's ':'",
             ));
         };
         let auth_start = colon + 3;
@@ -148,9 +164,12 @@ impl<'a> RequestUrl<'a> {
             };
             query = Some(q);
         }
-        // The fragment is never signed nor sent, but it is shown (a trace, a
-        // curl line): it is held to RFC 3986 §3.5 like the rest, so no control
-        // byte gets through to a terminal.
+        // The fragment is never signed nor sent: every client drops it at the
+        // first '#' (`http::Uri` cuts it off unread, `url::Url` keeps it on
+        // the client side). So a '#' inside it is data, as `url::Url` and
+        // browsers accept it. But it is shown (a trace, a curl line): it is
+        // otherwise held to RFC 3986 §3.5 like the rest, so no control byte
+        // gets through to a terminal.
         let end = path_len + query.map_or(0, |q| q.len() + 1);
         if let Some(fragment) = after.get(end..).and_then(|f| f.strip_prefix('#')) {
             let at = after_start + end + 1;
@@ -165,8 +184,8 @@ impl<'a> RequestUrl<'a> {
                 check_chars(
                     fragment.as_bytes(),
                     at,
-                    |b| is_pchar(b) || b == b'/' || b == b'?',
-                    "a character allowed in a URL fragment; percent-encode it",
+                    |b| is_pchar(b) || matches!(b, b'/' | b'?' | b'#'),
+                    "a character allowed in a URL fragment (never sent, but shown); percent-encode it",
                 )?;
                 check_escapes(fragment.as_bytes(), false, Part::Url, at)?;
             }
@@ -290,29 +309,42 @@ fn check_chars(
 }
 
 fn parse_authority(auth: &str, base: usize) -> Result<(&str, Option<u16>), Error> {
-    // The common case in one pass: a host name of allowed bytes, perhaps a
-    // port. Anything else (user information, IPv6, a bad byte or port) is
-    // left to the checks below, which name what is wrong.
+    match plain_authority(auth) {
+        Some(parsed) => Ok(parsed),
+        None => checked_authority(auth, base),
+    }
+}
+
+/// The common case in one pass: a host name of allowed bytes, perhaps a
+/// port from 1 to 65535. `None` for anything else (user information, IPv6,
+/// a bad byte, an empty port, port 0 or past 65535), which
+/// [`checked_authority`] reads and names what is wrong.
+fn plain_authority(auth: &str) -> Option<(&str, Option<u16>)> {
     let bytes = auth.as_bytes();
     let host_len = bytes
         .iter()
         .position(|&b| !is_host_byte(b))
         .unwrap_or(bytes.len());
-    if host_len > 0 {
-        match bytes[host_len..] {
-            [] => return Ok((auth, None)),
-            [b':', ref digits @ ..] if (1..=5).contains(&digits.len()) => {
-                let port = digits.iter().try_fold(0u32, |n, &d| {
-                    d.is_ascii_digit().then(|| n * 10 + u32::from(d - b'0'))
-                });
-                // Port 0 falls through, so the check below names it.
-                if let Some(port) = port.and_then(|p| u16::try_from(p).ok()).filter(|&p| p != 0) {
-                    return Ok((&auth[..host_len], Some(port)));
-                }
-            }
-            _ => {}
-        }
+    if host_len == 0 {
+        return None;
     }
+    match bytes[host_len..] {
+        [] => Some((auth, None)),
+        [b':', ref digits @ ..] => {
+            // Checked at every digit, so no count of digits can overflow. An
+            // empty port folds to 0, which is left to the checked path too.
+            let port = digits.iter().try_fold(0u16, |n, &d| {
+                let digit = d.is_ascii_digit().then(|| u16::from(d - b'0'))?;
+                n.checked_mul(10)?.checked_add(digit)
+            })?;
+            (port != 0).then_some((&auth[..host_len], Some(port)))
+        }
+        _ => None,
+    }
+}
+
+/// [`parse_authority`] for any authority, naming what is wrong.
+fn checked_authority(auth: &str, base: usize) -> Result<(&str, Option<u16>), Error> {
     // Before the '@' check: in `h\@evil` the backslash is the trick (browsers
     // read `\` as `/`, so they go to `h`; servers see user information and
     // go to `evil`), and it is what must be named.
@@ -531,6 +563,121 @@ mod tests {
     }
 
     #[test]
+    fn a_mistyped_scheme_separator_is_named_where_it_is() {
+        // The offset of the byte where ':' or '//' should have been, counted
+        // by hand: `http` is 4 bytes, `https` 5, `http:` 5.
+        for (url, offset, says) in [
+            ("http;//h/", 4, "':'"),
+            ("https///h/p", 5, "':'"),
+            ("http//h/", 4, "':'"),
+            ("HTTP", 4, "':'"),
+            ("http:/h/", 5, "'//'"),
+            ("https:h/p", 6, "'//'"),
+            ("http:", 5, "'//'"),
+        ] {
+            match refusal(url) {
+                ErrorKind::InvalidUrl {
+                    offset: at, reason, ..
+                } => {
+                    assert_eq!(at, offset, "{url}: {reason}");
+                    assert!(reason.contains(says), "{url}: {reason}");
+                }
+                other => panic!("{url}: {other:?}"),
+            }
+        }
+        // Not http or https at all: the URL is named from its start, as
+        // another scheme when it has one.
+        for (url, says) in [
+            ("ws://h/", "unsupported scheme"),
+            ("ftp:/h", "unsupported scheme"),
+            ("h/p", "not an absolute URL"),
+            ("h", "not an absolute URL"),
+            ("1http://h/", "not an absolute URL"),
+            (":x", "not an absolute URL"),
+            ("", "not an absolute URL"),
+        ] {
+            match refusal(url) {
+                ErrorKind::InvalidUrl {
+                    offset: 0, reason, ..
+                } => assert!(reason.starts_with(says), "{url}: {reason}"),
+                other => panic!("{url}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn no_count_of_port_digits_overflows() {
+        // `http://h:` is 9 bytes: the port starts at 9 whatever its length.
+        for digits in [6, 10, 11, 20, 40] {
+            let url = format!("http://h:{}/", "9".repeat(digits));
+            match refusal(&url) {
+                ErrorKind::InvalidUrl {
+                    offset: 9, reason, ..
+                } => assert!(reason.contains("65535"), "{url}: {reason}"),
+                other => panic!("{url}: {other:?}"),
+            }
+        }
+        for url in [
+            "http://h:99999999999/",
+            "http://h:65536",
+            "http://h:4294967376/",
+        ] {
+            assert!(
+                matches!(refusal(url), ErrorKind::InvalidUrl { offset: 9, .. }),
+                "{url}"
+            );
+        }
+        // Leading zeros are no overflow: 65535 and 80 are ports, however written.
+        for (url, port) in [
+            ("http://h:65535/", 65535),
+            ("http://h:000000000080/", 80),
+            ("http://h:1", 1),
+        ] {
+            assert_eq!(RequestUrl::parse(url).unwrap().port(), Some(port), "{url}");
+        }
+    }
+
+    #[test]
+    fn the_plain_authority_path_agrees_with_the_checked_one() {
+        // The common authorities take the one-pass path...
+        for (auth, host, port) in [
+            ("h", "h", None),
+            ("api.x.com", "api.x.com", None),
+            ("h:1", "h", Some(1)),
+            ("h:8080", "h", Some(8080)),
+            ("h:65535", "h", Some(65535)),
+            ("h:000000000080", "h", Some(80)),
+        ] {
+            assert_eq!(plain_authority(auth), Some((host, port)), "{auth}");
+        }
+        // ...and on every authority it takes, it gives what the checked path gives.
+        let pieces = ["h", ":", "0", "9", "6", "@", "[", "]", "%", "\\", "é", "."];
+        let mut stack = vec![String::new()];
+        while let Some(auth) = stack.pop() {
+            if let Some(plain) = plain_authority(&auth) {
+                assert_eq!(checked_authority(&auth, 0), Ok(plain), "{auth:?}");
+            }
+            if auth.len() < 6 {
+                for p in pieces {
+                    stack.push(format!("{auth}{p}"));
+                }
+            }
+        }
+        for auth in [
+            "",
+            "h:",
+            "h:0",
+            "h:65536",
+            "h:99999999999",
+            "[::1]",
+            "u@h",
+            "h:8o",
+        ] {
+            assert_eq!(plain_authority(auth), None, "{auth}");
+        }
+    }
+
+    #[test]
     fn ipv6_literals_must_be_addresses() {
         // `http://[` is 8 bytes, so the first byte inside the brackets is at 8.
         for url in [
@@ -649,8 +796,9 @@ mod tests {
             ("http://h/p#\0", 11),
             ("http://h/p#a\x1b[31m", 12),
             ("http://h/p?q=1#a b", 16),
-            ("http://h/p##", 11),
             ("http://h/p#%zz", 11),
+            // After a second '#', the same rules: `http://h/p##` is 12 bytes.
+            ("http://h/p##a b", 13),
         ] {
             let err = RequestUrl::parse(url).unwrap_err();
             assert_eq!(err.offset(), Some((Part::Url, offset)), "{url:?}: {err}");
@@ -660,8 +808,22 @@ mod tests {
             "http://h/p?q=1#a/b?c%20",
             "http://h#",
             "http://h/#!x",
+            // A second '#' is fragment data (`url::Url` keeps it; `http::Uri`
+            // drops the whole fragment at the first '#').
+            "http://h/p##",
+            "http://h/p?q=1#a#b",
+            "http://h#x#",
         ] {
             assert!(RequestUrl::parse(url).is_ok(), "{url}");
+        }
+        // Nothing after the first '#' is part of the path or query.
+        let url = RequestUrl::parse("http://h/p?q=1#a#b?c").unwrap();
+        assert_eq!((url.path(), url.query()), ("/p", Some("q=1")));
+        match refusal("http://h/p#a|b") {
+            ErrorKind::InvalidByte { expected, .. } => {
+                assert!(expected.contains("fragment"), "{expected}")
+            }
+            other => panic!("{other:?}"),
         }
         assert!(RequestUrl::parse_sent("http://h/p#a|b").is_ok());
         assert!(RequestUrl::parse_sent("http://h/p#a\x1b").is_err());

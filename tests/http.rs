@@ -15,8 +15,9 @@ use std::time::Duration;
 
 use common::provider::{Provider, ACCESS_SECRET, ACCESS_TOKEN, CONSUMER_KEY, CONSUMER_SECRET};
 use oauth1_signer::{
-    authorize_url, parse_authorization_header, sign_http_request, trace_http_request, Credentials,
-    HttpOptions, OAuthRequest, Signer, TemporaryCredentials, TokenCredentials,
+    authorize_url, parse_authorization_header, sign_http_request, sign_reqwest_request,
+    trace_http_request, Credentials, HttpError, HttpOptions, OAuthRequest, Signer,
+    TemporaryCredentials, TokenCredentials,
 };
 use serde_json::{json, Value};
 
@@ -214,4 +215,26 @@ async fn raw_query_bytes_of_an_http_uri_are_signed_as_sent() {
         assert_eq!(status, 200, "{raw}: {body}");
         assert_eq!(body["query"], json!([["k", value]]), "{raw}");
     }
+}
+
+/// A `reqwest::Url` has no length limit, but `http::Uri` (and so the
+/// client that sends it) has: such a request is refused when it is signed,
+/// by its length and the limit, never by quoting its 70 KB URL back.
+#[test]
+fn a_url_too_long_to_send_is_refused_by_its_length() {
+    let url = format!("https://api.x.com/2/tweets?q={}", "a".repeat(70_000));
+    let mut request =
+        reqwest::Request::new(reqwest::Method::GET, reqwest::Url::parse(&url).unwrap());
+    let signer = Signer::new(Credentials::new(CONSUMER_KEY, CONSUMER_SECRET));
+    let e = sign_reqwest_request(&signer, &mut request, HttpOptions::new()).unwrap_err();
+    assert_eq!(
+        e,
+        HttpError::UriTooLong {
+            len: url.len(),
+            max: 65534
+        }
+    );
+    let text = e.to_string();
+    assert!(text.len() < 200 && text.contains("70029"), "{text}");
+    assert!(request.headers().get("authorization").is_none());
 }

@@ -1277,3 +1277,33 @@ fn dghubble_header_encoded_names_are_decoded() {
         authorization_header(None, parsed.iter().map(|(n, v)| (n.as_str(), v.as_str()))).unwrap();
     assert_eq!(rebuilt, header);
 }
+
+/// The X docs' `POST statuses/update` (a form body) signed as an
+/// `http::Request` whose body is a `&[u8]`, then a `bytes::Bytes`: each
+/// `BodyBytes` must hand over the body, whose parameter is signed.
+#[cfg(feature = "http")]
+#[test]
+fn http_requests_with_slice_and_bytes_bodies_sign_the_published_form() {
+    use oauth1_signer::{trace_http_request, HttpOptions};
+
+    let v = vector(SIGNATURES, "x-docs-creating-a-signature");
+    let inputs = request_inputs(&v);
+    let signer = inputs.signer().unwrap();
+    let body = inputs.form_body.as_deref().unwrap().as_bytes();
+    let want = published_str(&v, "signature");
+    let request = || {
+        http::Request::builder()
+            .method(inputs.method.as_str())
+            .uri(inputs.url.as_str())
+            .header("content-type", "application/x-www-form-urlencoded")
+    };
+    let mut slice = request().body(body).unwrap();
+    let t = trace_http_request(&signer, &mut slice, HttpOptions::new()).unwrap();
+    assert_eq!(t.signature.as_str(), want, "&[u8]");
+    let mut shared = request().body(bytes::Bytes::copy_from_slice(body)).unwrap();
+    let t = trace_http_request(&signer, &mut shared, HttpOptions::new()).unwrap();
+    assert_eq!(t.signature.as_str(), want, "Bytes");
+    let header = header_multiset(shared.headers()["authorization"].to_str().unwrap()).unwrap();
+    let published = header_multiset(v.expected["authorization_header"].as_str().unwrap()).unwrap();
+    assert_eq!(header, published);
+}
