@@ -15,7 +15,8 @@ use std::time::Duration;
 
 use clap::Args;
 use oauth1_signer::{
-    is_form_urlencoded, trace_reqwest_request, HttpOptions, Redirects, RequestSpec, Signer,
+    is_form_urlencoded, trace_reqwest_request, FlowError, HttpOptions, Redirects, RequestSpec,
+    Signer,
 };
 
 use crate::multipart::multipart;
@@ -115,7 +116,8 @@ pub(crate) fn request(args: &RequestArgs) -> Result<(), Failure> {
         args.url.clone()
     };
     let url = reqwest::Url::parse(&url)
-        .map_err(|e| Failure::input(format!("not a URL: {:?}: {e}", args.url)))?;
+        // Not quoted back: the user has it, and it may be 64 KiB long.
+        .map_err(|e| Failure::input(format!("the URL given is not a URL: {e}")))?;
     let body = body(args)?;
     let method = match (&args.method, &body) {
         (Some(m), _) => m.to_ascii_uppercase(),
@@ -210,7 +212,7 @@ async fn send(
     let client = oauth1_signer::client_builder()
         .timeout(Duration::from_secs(args.timeout))
         .build()
-        .map_err(|e| network_error(&e))?;
+        .map_err(|e| network_error(e))?;
     let mut out = Output::stdout();
     let mut redirects = Redirects::new();
     let mut response = loop {
@@ -218,7 +220,7 @@ async fn send(
         let response = client
             .execute(request)
             .await
-            .map_err(|e| network_error(&e))?;
+            .map_err(|e| network_error(e))?;
         if args.include {
             out.write(head(&response).as_bytes())?;
         }
@@ -237,7 +239,7 @@ async fn send(
         }
     };
     let status = response.status();
-    while let Some(chunk) = response.chunk().await.map_err(|e| network_error(&e))? {
+    while let Some(chunk) = response.chunk().await.map_err(|e| network_error(e))? {
         out.write(&chunk)?;
     }
     out.finish()?;
@@ -250,14 +252,18 @@ async fn send(
 
 /// One line: the error and its causes (reqwest's own says only "error
 /// sending request"; the cause says "connection refused").
-fn network_error(e: &reqwest::Error) -> Failure {
-    let mut line = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        let _ = write!(line, ": {s}");
-        source = s.source();
-    }
-    Failure::input(line)
+fn network_error(e: reqwest::Error) -> Failure {
+    // The server by its origin, then every cause once (reqwest's own text is
+    // only "error sending request"); never the whole URL, which may be long.
+    let origin = e.url().map(|u| u.origin().ascii_serialization());
+    let causes = match FlowError::transport(&e.without_url()) {
+        FlowError::Transport { message } => message,
+        other => other.to_string(),
+    };
+    Failure::input(match origin {
+        Some(origin) => format!("cannot reach {origin}: {causes}"),
+        None => causes,
+    })
 }
 
 /// A `-H 'Name: value'`, refused if it sets a header the signer or the
