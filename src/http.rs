@@ -223,7 +223,8 @@ impl From<Error> for HttpError {
 /// a scheme other than http or https, a bad form body, an `oauth_*`
 /// parameter in the query or body); [`HttpError::UnreadableBody`] for a body
 /// that is a stream but must be read; [`HttpError::AmbiguousHeader`] for more
-/// than one `Content-Type`.
+/// than one `Content-Type`; [`HttpError::UriTooLong`] for a URL longer than
+/// [`HttpError::URI_MAX_LEN`], which no client can send.
 pub fn sign_http_request<B: BodyBytes>(
     signer: &Signer,
     request: &mut http::Request<B>,
