@@ -6,15 +6,16 @@
 //! signature is given, the search in `search` names the mistake that
 //! reproduces it.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use super::catalogue::{KeyRule, Mistake, Variant};
 use super::compare::{compare, lenient_decode};
 use super::model::{MParam, Model, Scratch, Source};
 use super::search::Keys;
-use super::{Cause, Component, Explanation, Finding};
+use super::{Cause, Component, Explanation, Finding, MAX_HEADER_LEN};
 use crate::credentials::Secret;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind, Part};
 use crate::header::parse_authorization_header;
 use crate::request::OAuthRequest;
 use crate::sign::SignatureMethod;
@@ -224,23 +225,52 @@ impl Explainer {
     /// request signed with *their* protocol parameters, and searched as
     /// [`signature`](Self::signature) does if it still differs.
     ///
+    /// Their header is read in time linear in its length, up to
+    /// [`MAX_HEADER_LEN`] bytes.
+    ///
     /// # Errors
-    /// A header that [`parse_authorization_header`](crate::parse_authorization_header) refuses.
+    /// A header that [`parse_authorization_header`](crate::parse_authorization_header) refuses;
+    /// [`ErrorKind::Empty`] for an empty or blank one;
+    /// [`ErrorKind::DuplicateProtocolParameter`] naming a parameter given twice
+    /// (RFC 5849 §3.5 allows each once: which one a provider checks is a guess);
+    /// [`ErrorKind::TooLong`] over [`MAX_HEADER_LEN`].
     pub fn header(&self, theirs: &str) -> Result<Explanation, Error> {
+        if theirs.len() > MAX_HEADER_LEN {
+            return Err(Error::new(ErrorKind::TooLong {
+                part: Part::Header,
+                len: theirs.len(),
+                limit: MAX_HEADER_LEN,
+            }));
+        }
+        if theirs.trim().is_empty() {
+            return Err(Error::new(ErrorKind::Empty { part: Part::Header }));
+        }
         let their = parse_authorization_header(theirs)?;
         let ours = parse_authorization_header(&self.trace.authorization_header)?;
-        let get = |list: &[(String, String)], name: &str| {
-            list.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
-        };
+        // §3.5: each parameter at most once; which of two a provider uses is
+        // anyone's guess, so a duplicate is refused by name.
+        let mut theirs_by_name: BTreeMap<&str, &str> = BTreeMap::new();
+        for (n, v) in &their {
+            if theirs_by_name.insert(n, v).is_some() {
+                return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
+                    name: n.clone(),
+                }));
+            }
+        }
+        let ours_by_name: BTreeMap<&str, &str> =
+            ours.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        let get = |map: &BTreeMap<&str, &str>, name: &str| map.get(name).map(|v| (*v).to_owned());
         let mut findings = Vec::new();
-        let mut names: Vec<&str> = ours.iter().chain(&their).map(|(n, _)| n.as_str()).collect();
-        names.sort_unstable();
-        names.dedup();
+        let names: BTreeSet<&str> = ours_by_name
+            .keys()
+            .chain(theirs_by_name.keys())
+            .copied()
+            .collect();
         for name in names {
             if name == "oauth_signature" {
                 continue;
             }
-            let (o, t) = (get(&ours, name), get(&their, name));
+            let (o, t) = (get(&ours_by_name, name), get(&theirs_by_name, name));
             if o == t {
                 continue;
             }
@@ -274,7 +304,8 @@ impl Explainer {
                 detail,
             ));
         }
-        let Some(their_sig) = get(&their, "oauth_signature") else {
+        let their = &theirs_by_name;
+        let Some(their_sig) = get(their, "oauth_signature") else {
             findings.push(Finding::new(
                 Cause::Unexplained,
                 Component::Signature,
@@ -288,15 +319,15 @@ impl Explainer {
                 their_base_string: None,
             });
         };
-        let method = get(&their, "oauth_signature_method")
+        let method = get(their, "oauth_signature_method")
             .and_then(|m| m.parse::<SignatureMethod>().ok())
             .unwrap_or(self.method);
         let protocol: Vec<(String, String)> = their
             .iter()
-            .filter(|(n, _)| n.starts_with("oauth_") && n != "oauth_signature")
-            .cloned()
+            .filter(|(n, _)| n.starts_with("oauth_") && **n != "oauth_signature")
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
             .collect();
-        let adopted = self.model.with_protocol(&protocol, get(&their, "realm"));
+        let adopted = self.model.with_protocol(&protocol, get(their, "realm"));
         let mut ex = self.search(&adopted, method, &their_sig, findings);
         ex.matches = ex.matches && ex.findings.is_empty();
         Ok(ex)
