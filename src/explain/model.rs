@@ -20,7 +20,7 @@ use super::catalogue::{BodyRule, Dups, Order, Uni, Variant};
 use super::compare::lenient_decode;
 
 /// Where a signed parameter came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Source {
     Query,
     Protocol,
@@ -313,7 +313,7 @@ impl Model {
             has_version |= p.name == b"oauth_version";
             let skip = (v.drop_query && p.source == Source::Query)
                 || (v.drop_body && p.source == Source::Body)
-                || v.drop_param == Some(i as u16)
+                || v.drop_param.map(usize::from) == Some(i)
                 || (v.dups == Dups::First && !p.first)
                 || (v.dups == Dups::Last && !p.last)
                 || (v.version_toggled && p.name == b"oauth_version");

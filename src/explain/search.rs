@@ -13,8 +13,9 @@ use sha2::{Sha256, Sha512};
 use super::catalogue::{KeyRule, Mistake, Variant};
 use super::compare::show;
 use super::model::{Model, Scratch};
-use super::{Cause, Component, Explainer, Explanation, Finding};
+use super::{Cause, Component, Explainer, Explanation, Finding, SEARCH_EACH_PARAM_MAX};
 use crate::credentials::Secret;
+use crate::protocol::NAMES;
 use crate::sign::{SignatureMethod, SigningKey};
 
 /// A prepared key of the signature search.
@@ -109,12 +110,17 @@ impl Explainer {
                 .filter(|&m| m != method)
                 .map(Mistake::KeyMethod),
         );
+        // Each parameter left out in turn: all of a small request's, else
+        // only the RFC's protocol parameters (SEARCH_EACH_PARAM_MAX), so the
+        // search costs a constant number of base strings.
+        let each = model.params.len() <= SEARCH_EACH_PARAM_MAX;
         out.extend(
             model
                 .params
                 .iter()
                 .enumerate()
                 .filter(|(_, p)| p.name != b"oauth_version")
+                .filter(|(_, p)| each || NAMES.iter().any(|n| n.as_str().as_bytes() == p.name))
                 .filter_map(|(i, _)| u16::try_from(i).ok().map(Mistake::ParamDropped)),
         );
         out

@@ -166,12 +166,24 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
         (None, None) => {}
     }
     let matches = parts.iter().all(|p| p.matches);
-    let mut findings: Vec<&Finding> = Vec::new();
-    for f in parts.iter().flat_map(|p| &p.findings) {
-        if !findings.contains(&f) {
-            findings.push(f);
-        }
-    }
+    // The same finding from two comparisons is shown once (a set, not a
+    // search of the list per finding: their base string may differ in
+    // thousands of parameters).
+    let mut seen = std::collections::HashSet::new();
+    let findings: Vec<&Finding> = parts
+        .iter()
+        .flat_map(|p| &p.findings)
+        .filter(|f| {
+            seen.insert((
+                f.cause,
+                &f.component,
+                &f.ours,
+                &f.theirs,
+                &f.detail,
+                f.level,
+            ))
+        })
+        .collect();
     let theirs = parts.iter().find_map(|p| p.their_base_string.as_deref());
     let out = match args.format {
         ExplainFormat::Json => json(matches, &findings)?,
