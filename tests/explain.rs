@@ -145,6 +145,47 @@ fn fixtures_are_named_from_their_signature_alone() {
 }
 
 #[test]
+fn fixtures_name_the_level_an_encoder_mistake_is_made_at() {
+    // The fixture's levels are those at which the Python peer's mistaken
+    // encoder writes their base string: the names and values, the outer
+    // encoding, or both (several when the bytes are the same).
+    let mut levels_seen = std::collections::HashSet::new();
+    for (ex, case) in cases() {
+        let Some(levels) = case["encoding_levels"].as_array() else {
+            continue;
+        };
+        let levels: Vec<&str> = levels.iter().map(|l| l.as_str().unwrap()).collect();
+        let cause = cause_of(&case);
+        let named_at = |got: &oauth1_signer::Explanation| {
+            got.findings
+                .iter()
+                .filter(|f| f.cause == cause)
+                .filter_map(|f| f.level.map(|l| l.as_str()))
+                .collect::<Vec<_>>()
+        };
+        let from_sig = ex.signature(case["theirs"]["signature"].as_str().unwrap());
+        let at = named_at(&from_sig);
+        assert!(
+            !at.is_empty() && at.iter().all(|l| levels.contains(l)),
+            "{}: levels {levels:?}, the search named {at:?}: {:#?}",
+            case["id"],
+            from_sig.findings
+        );
+        let from_base = ex.base_string(case["theirs"]["base_string"].as_str().unwrap());
+        let at_base = named_at(&from_base);
+        assert!(
+            at_base.iter().any(|l| levels.contains(l)),
+            "{}: levels {levels:?}, the base string comparison named {at_base:?}: {:#?}",
+            case["id"],
+            from_base.findings
+        );
+        levels_seen.extend(at);
+    }
+    // Each level is exercised.
+    assert_eq!(levels_seen.len(), 3, "{levels_seen:?}");
+}
+
+#[test]
 fn fixtures_are_named_from_their_header() {
     for (ex, case) in cases() {
         if !case["named_from"]["h"].as_bool().unwrap() {

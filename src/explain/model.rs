@@ -242,16 +242,16 @@ impl Model {
             self.method.as_str()
         };
         if v.method_as_given {
-            v.enc.write(method.as_bytes(), out);
+            v.outer.write(method.as_bytes(), out);
         } else {
-            v.enc.write(method.to_ascii_uppercase().as_bytes(), out);
+            v.outer.write(method.to_ascii_uppercase().as_bytes(), out);
         }
         out.push(b'&');
         self.write_uri(v, &mut s.uri);
-        v.enc.write(&s.uri, out);
+        v.outer.write(&s.uri, out);
         out.push(b'&');
         self.write_params(v, s);
-        v.enc.write(&s.joined, out);
+        v.outer.write(&s.joined, out);
     }
 
     /// The base string URI under `v`, not yet encoded.

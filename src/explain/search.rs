@@ -4,6 +4,8 @@
 //! and the keyed signature methods, until a variant reproduces it. The
 //! variants come from `catalogue`; the base strings are written by `model`.
 
+use std::collections::HashMap;
+
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use hmac::{Hmac, KeyInit, Mac};
@@ -168,25 +170,47 @@ impl Explainer {
             };
         }
         // Mistakes that change nothing here are left out, so pairs are of
-        // mistakes that each change the base string or the key.
-        let catalogue: Vec<Mistake> = self
-            .catalogue(model, method)
-            .into_iter()
-            .filter(|m| {
-                let mut v = Variant::default();
-                m.apply(&mut v);
-                if v.key != KeyRule::Right || v.method.is_some() {
-                    return true;
+        // mistakes that each change the base string or the key; so is an
+        // encoding departure at a wider level that writes the same base
+        // string as at a narrower one: the narrower is named, and said to be
+        // the same bytes as the wider.
+        let mut seen: HashMap<(Cause, Vec<u8>), usize> = HashMap::new();
+        let mut same_as: Vec<Vec<Mistake>> = Vec::new();
+        let mut catalogue: Vec<Mistake> = Vec::new();
+        for m in self.catalogue(model, method) {
+            let mut v = Variant::default();
+            m.apply(&mut v);
+            if v.key != KeyRule::Right || v.method.is_some() {
+                catalogue.push(m);
+                same_as.push(Vec::new());
+                continue;
+            }
+            model.write(&v, &mut s, &mut base);
+            if base == right {
+                continue;
+            }
+            // Only one departure at several levels is one mistake; two
+            // mistakes that write the same bytes are both named.
+            let key = m.level().map(|_| (m.cause(), base.clone()));
+            match key.as_ref().and_then(|key| seen.get(key)) {
+                Some(&k) => same_as[k].push(m),
+                None => {
+                    if let Some(key) = key {
+                        seen.insert(key, catalogue.len());
+                    }
+                    catalogue.push(m);
+                    same_as.push(Vec::new());
                 }
-                model.write(&v, &mut s, &mut base);
-                base != right
-            })
-            .collect();
+            }
+        }
+        drop(seen);
         let mut found: Vec<(Vec<Mistake>, Vec<u8>)> = Vec::new();
-        for &m in &catalogue {
+        let mut found_same: Vec<&[Mistake]> = Vec::new();
+        for (k, &m) in catalogue.iter().enumerate() {
             let mut v = Variant::default();
             if m.apply(&mut v) && try_variant(&v, &mut s, &mut base) {
                 found.push((vec![m], base.clone()));
+                found_same.push(&same_as[k]);
             }
         }
         if found.is_empty() {
@@ -214,11 +238,26 @@ impl Explainer {
                 ),
             );
         }
-        for (mistakes, _) in &found {
+        for (k, (mistakes, _)) in found.iter().enumerate() {
             let with = if mistakes.len() > 1 {
-                " (with the other mistake of this pair)"
+                " (with the other mistake of this pair)".to_owned()
             } else {
-                ""
+                // The same bytes at a wider level: the signature cannot tell
+                // them apart, and the finding says so.
+                let wider: Vec<&str> = found_same
+                    .get(k)
+                    .into_iter()
+                    .flat_map(|same| same.iter())
+                    .filter_map(|m| m.level().map(|l| l.as_str()))
+                    .collect();
+                if wider.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " (the same base string as at level {}: the signature cannot tell which)",
+                        wider.join(", ")
+                    )
+                }
             };
             for &m in mistakes {
                 let dropped = match m {
@@ -244,7 +283,9 @@ impl Explainer {
                     "{}{with}: recomputing our request this way reproduces their signature",
                     m.describe(dropped.as_deref())
                 );
-                let f = self.signature_finding(m.cause(), component, theirs, detail);
+                let f = self
+                    .signature_finding(m.cause(), component, theirs, detail)
+                    .with_level(m.level());
                 if !findings.contains(&f) {
                     findings.push(f);
                 }

@@ -67,7 +67,7 @@ pub(crate) struct ExplainArgs {
 enum ExplainFormat {
     /// For people: each cause, then the base strings diffed
     Text,
-    /// {"match": bool, "causes": [{"code","component","ours","theirs","detail","level"}]}
+    /// {"match": bool, "causes": [{"code","component","ours","theirs","detail"}]}
     Json,
 }
 
@@ -226,8 +226,6 @@ struct JsonCause<'a> {
     ours: &'a str,
     theirs: &'a str,
     detail: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    level: Option<&'static str>,
 }
 
 fn json(matches: bool, findings: &[&Finding]) -> Result<String, Failure> {
@@ -245,7 +243,6 @@ fn json(matches: bool, findings: &[&Finding]) -> Result<String, Failure> {
             ours: &f.ours,
             theirs: &f.theirs,
             detail: &f.detail,
-            level: f.level.map(|l| l.as_str()),
         })
         .collect();
     let text = serde_json::to_string_pretty(&Out { matches, causes })
@@ -290,13 +287,9 @@ fn text(matches: bool, findings: &[&Finding]) -> String {
     // styles are added: no escape sequence of theirs reaches the terminal.
     let shown = |s: &str| printable(s.as_bytes());
     for f in findings {
-        let level = f
-            .level
-            .map(|l| format!(" (encoding level: {l})"))
-            .unwrap_or_default();
         let _ = writeln!(
             out,
-            "\n  {YELLOW}{:<width$}{YELLOW:#}  {BOLD}{}{BOLD:#}{level}\n  {:<width$}  {}",
+            "\n  {YELLOW}{:<width$}{YELLOW:#}  {BOLD}{}{BOLD:#}\n  {:<width$}  {}",
             f.cause.as_str(),
             shown(&f.component.to_string()),
             "",

@@ -15,7 +15,7 @@ use unicode_normalization::UnicodeNormalization as _;
 use super::{explaining_rule, lenient_decode, rule_causes, show, Pair, Parsed};
 use crate::encode::percent_encode;
 use crate::explain::model::{Model, Source};
-use crate::explain::{Cause, Component, Finding};
+use crate::explain::{Cause, Component, EncodingLevel, Finding};
 
 /// How a pair of theirs was matched with one of ours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -278,13 +278,16 @@ pub(super) fn compare_params(
     let mut report = |cause: Cause, i: usize, j: usize, out: &mut Vec<Finding>| {
         if !reported.contains(&cause) {
             reported.push(cause);
-            out.push(Finding::new(
-                cause,
-                name_of(&op[i].name),
-                format!("{}={}", show(&op[i].name_enc), show(&op[i].value_enc)),
-                format!("{}={}", show(&tp[j].name_enc), show(&tp[j].value_enc)),
-                "their parameters are encoded this way",
-            ));
+            out.push(
+                Finding::new(
+                    cause,
+                    name_of(&op[i].name),
+                    format!("{}={}", show(&op[i].name_enc), show(&op[i].value_enc)),
+                    format!("{}={}", show(&tp[j].name_enc), show(&tp[j].value_enc)),
+                    "their parameters are encoded this way",
+                )
+                .with_level(encoder_cause(cause).then_some(EncodingLevel::Values)),
+            );
         }
     };
     let global = explaining_rule(all.iter().copied());
@@ -528,14 +531,38 @@ fn compare_outer(t: &Parsed<'_>, reported: &[Cause], out: &mut Vec<Finding>) {
         return;
     };
     for cause in enc.causes() {
-        if !reported.contains(&cause) {
-            out.push(Finding::new(
-                cause,
-                Component::Parameters,
-                percent_encode(&t.inner).to_string(),
-                t.params_enc,
-                "their parameter string is encoded this way in the base string",
-            ));
+        // The same departure in the values and in the outer encoding: one
+        // encoder used for both.
+        let in_values = out
+            .iter_mut()
+            .find(|f| f.cause == cause && f.level == Some(EncodingLevel::Values));
+        if let Some(f) = in_values {
+            f.level = Some(EncodingLevel::Both);
+            f.detail = "their parameters, and their parameter string in the base string, are \
+                        encoded this way"
+                .to_owned();
+        } else if !reported.contains(&cause) {
+            out.push(
+                Finding::new(
+                    cause,
+                    Component::Parameters,
+                    percent_encode(&t.inner).to_string(),
+                    t.params_enc,
+                    "their parameter string is encoded this way in the base string",
+                )
+                .with_level(Some(EncodingLevel::Outer)),
+            );
         }
     }
+}
+
+/// Whether a cause is one of an encoder's departures (which have a level).
+fn encoder_cause(cause: Cause) -> bool {
+    matches!(
+        cause,
+        Cause::SpaceAsPlus
+            | Cause::LowercaseHex
+            | Cause::ReservedUnencoded
+            | Cause::UnreservedEncoded
+    )
 }
