@@ -195,7 +195,7 @@ fn in_text(body: &[u8]) -> Option<String> {
                 .iter()
                 .position(|&c| c == b'&' || delim(c))
                 .map(|k| i + 1 + k);
-            if !next.is_some_and(|k| body[k] == b'&') {
+            if next.is_none_or(|k| body[k] != b'&') {
                 continue;
             }
             let end = body[i + 1..]
