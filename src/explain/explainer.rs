@@ -147,7 +147,8 @@ impl Explainer {
     }
 
     /// Compares their signature base string with ours, component by
-    /// component, and names the cause of each difference.
+    /// component, and names the cause of each difference. Takes time
+    /// linear in the two base strings (n log n in their parameters).
     pub fn base_string(&self, theirs: &str) -> Explanation {
         compare(&self.model, &self.trace.base_string, theirs)
     }
@@ -210,7 +211,14 @@ impl Explainer {
     /// Explains their signature alone: if it is not ours, recomputes the
     /// base string and key under every catalogued mistake, then every pair,
     /// and names the variants that reproduce it. If none does, the one
-    /// finding is `unexplained`.
+    /// finding is `unexplained`. An encoding mistake is tried at each
+    /// [`EncodingLevel`](crate::EncodingLevel), and its finding's `level`
+    /// says which reproduces the signature.
+    ///
+    /// The number of variants is bounded whatever the request: each
+    /// parameter is tried left out in turn only up to
+    /// [`SEARCH_EACH_PARAM_MAX`](crate::SEARCH_EACH_PARAM_MAX) parameters,
+    /// so the cost is linear in the size of the request.
     pub fn signature(&self, theirs: &str) -> Explanation {
         let theirs = normalize_signature(theirs);
         if self.trace.signature.ct_eq(&theirs) {

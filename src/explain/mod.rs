@@ -14,7 +14,17 @@
 //! The right rules come from the stages; the explainer knows only the wrong
 //! ones, each a small named transformation (see `catalogue.rs`). With only a
 //! signature, it recomputes the base string under every catalogued mistake
-//! and every pair of them, and says which variant reproduces it.
+//! and every pair of them, and says which variant reproduces it; a mistaken
+//! encoder is tried for the names and values, for the outer encoding, and
+//! for both ([`EncodingLevel`]).
+//!
+//! Cost: linear in what the other side gave (n log n where parameters are
+//! sorted). Their base string's parameters are matched with ours through
+//! hash maps; a response body is scanned once; the signature search writes
+//! a bounded number of base strings whatever the number of parameters
+//! ([`SEARCH_EACH_PARAM_MAX`]). Inputs no legitimate peer sends are refused
+//! by name: a header over [`MAX_HEADER_LEN`], and in the CLI a response body
+//! over [`MAX_RESPONSE_BODY_LEN`].
 //!
 //! [RFC 5849 §3.4]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4
 

@@ -25,7 +25,14 @@ the nonce and timestamp the other side saw. Give what you have from the other si
 string (--their-base-string, or --response-body with a saved 401 body that echoes it as
 debug_sbs=... or \"signature base string: ...\"), its signature, or its whole Authorization header.
 
-Exit status: 0 what they gave matches ours, 1 it does not, 2 bad input.
+Of several debug_sbs values in a response body, the first that parses as a base string is used
+(a note on stderr says there were several). Their text is printed with control characters
+escaped. Limits: a response body of 16 MiB (MAX_RESPONSE_BODY_LEN), a header of 1 MiB
+(MAX_HEADER_LEN); the signature search leaves out each parameter in turn up to 64 parameters
+(SEARCH_EACH_PARAM_MAX), only the protocol parameters above.
+
+Exit status: 0 what they gave matches ours, 1 it does not, 2 bad input (an empty base string or
+header, a parameter given twice in their header, an input over its limit).
 
 Examples:
   oauth1 explain --example --their-base-string @theirs.txt
