@@ -961,3 +961,23 @@ fn escape_sequences_from_the_other_side_never_reach_stdout() {
         }
     }
 }
+
+#[test]
+fn the_signature_search_writes_as_many_base_strings_for_100_parameters_as_for_1000() {
+    // A deterministic stand-in for a timing: past SEARCH_EACH_PARAM_MAX the
+    // search tries the same variants whatever the number of parameters, so
+    // its cost is that count times the (linear) cost of one base string.
+    assert_eq!(oauth1_signer::SEARCH_EACH_PARAM_MAX, 64);
+    let writes = |n: usize| {
+        // Values with a space, a '!' and a '~', so that every encoder
+        // departure changes the base string.
+        let query: Vec<String> = (0..n).map(|i| format!("p{i:05}=a%20b%21~{i}")).collect();
+        let url = format!("https://api.x.com/2/x?{}", query.join("&"));
+        let ex = Explainer::new(&x_signer(), &OAuthRequest::get(&url)).unwrap();
+        ex._signature_search_writes("AAAAAAAAAAAAAAAAAAAAAAAAAAA=")
+    };
+    let (small, large) = (writes(100), writes(1_000));
+    assert_eq!(small, large);
+    // Every single mistake and every pair of them: some hundreds, not n².
+    assert!(small < 2_000, "{small}");
+}

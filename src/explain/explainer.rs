@@ -369,6 +369,14 @@ impl Explainer {
 
 #[doc(hidden)]
 impl Explainer {
+    /// How many base strings the signature search writes for `theirs` (for
+    /// tests: a bounded number, whatever the number of parameters).
+    pub fn _signature_search_writes(&self, theirs: &str) -> usize {
+        let theirs = normalize_signature(theirs);
+        self.search_counted(&self.model, self.method, &theirs, Vec::new())
+            .1
+    }
+
     /// The base string our model writes under no mistake (for tests: it must
     /// be the stages' own).
     pub fn _rebuilt_base_string(&self) -> String {

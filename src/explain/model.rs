@@ -75,6 +75,9 @@ pub(crate) struct Model {
 /// Buffers reused from one variant to the next.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
+    /// How many base strings were written with it (for a deterministic
+    /// check that the signature search's cost is bounded).
+    pub writes: usize,
     text: Vec<u8>,
     joined: Vec<u8>,
     tmp: Vec<u8>,
@@ -232,6 +235,7 @@ impl Model {
     /// Writes the base string `v` gives into `out` (cleared first).
     pub(crate) fn write(&self, v: &Variant, s: &mut Scratch, out: &mut Vec<u8>) {
         out.clear();
+        s.writes += 1;
         let method = if v.method_swapped {
             match self.method.to_ascii_uppercase().as_str() {
                 "GET" => "POST",

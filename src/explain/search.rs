@@ -135,8 +135,19 @@ impl Explainer {
         model: &Model,
         method: SignatureMethod,
         theirs: &str,
-        mut findings: Vec<Finding>,
+        findings: Vec<Finding>,
     ) -> Explanation {
+        self.search_counted(model, method, theirs, findings).0
+    }
+
+    /// [`search`](Self::search), and how many base strings it wrote.
+    pub(super) fn search_counted(
+        &self,
+        model: &Model,
+        method: SignatureMethod,
+        theirs: &str,
+        mut findings: Vec<Finding>,
+    ) -> (Explanation, usize) {
         let Some((cs, ts)) = &self.secrets else {
             findings.push(self.signature_finding(
                 Cause::Unexplained,
@@ -145,11 +156,14 @@ impl Explainer {
                 "the signature search needs an HMAC or PLAINTEXT key; with RSA, compare base strings"
                     .into(),
             ));
-            return Explanation {
-                matches: false,
-                findings,
-                their_base_string: None,
-            };
+            return (
+                Explanation {
+                    matches: false,
+                    findings,
+                    their_base_string: None,
+                },
+                0,
+            );
         };
         let keys = Keys::new(cs.expose(), ts.expose());
         let mut s = Scratch::default();
@@ -163,11 +177,14 @@ impl Explainer {
                 .is_some_and(|sig| sig == theirs)
         };
         if try_variant(&Variant::default(), &mut s, &mut base) {
-            return Explanation {
-                matches: findings.is_empty(),
-                findings,
-                their_base_string: Some(String::from_utf8_lossy(&right).into_owned()),
-            };
+            return (
+                Explanation {
+                    matches: findings.is_empty(),
+                    findings,
+                    their_base_string: Some(String::from_utf8_lossy(&right).into_owned()),
+                },
+                s.writes,
+            );
         }
         // Mistakes that change nothing here are left out, so pairs are of
         // mistakes that each change the base string or the key; so is an
@@ -291,10 +308,13 @@ impl Explainer {
                 }
             }
         }
-        Explanation {
-            matches: false,
-            findings,
-            their_base_string,
-        }
+        (
+            Explanation {
+                matches: false,
+                findings,
+                their_base_string,
+            },
+            s.writes,
+        )
     }
 }
