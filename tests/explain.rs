@@ -886,7 +886,7 @@ fn a_response_body_over_the_limit_exits_2_naming_it() {
         stderr,
         format!(
             "error: --response-body file \"{file}\" is over the limit of 16777216 bytes \
-             (MAX_RESPONSE_BODY_LEN; no response or base string of a request is that long)\n"
+             (MAX_RESPONSE_BODY_LEN)\n"
         )
     );
     std::fs::remove_file(&file).unwrap();

@@ -78,7 +78,12 @@ enum ExplainFormat {
     Json,
 }
 
-fn read_file(what: &str, path: &std::path::Path) -> Result<String, Failure> {
+/// Reads a file of theirs; `limit` in bytes, over which it is refused by name.
+fn read_file(
+    what: &str,
+    path: &std::path::Path,
+    limit: Option<(usize, &str)>,
+) -> Result<String, Failure> {
     let cannot = |e: std::io::Error| {
         Failure::input(format!(
             "cannot read {what} file \"{}\": {e}",
@@ -86,18 +91,24 @@ fn read_file(what: &str, path: &std::path::Path) -> Result<String, Failure> {
         ))
     };
     let file = std::fs::File::open(path).map_err(cannot)?;
-    // One byte over the limit is enough to know the file is over it.
-    let limit = MAX_RESPONSE_BODY_LEN as u64;
     let mut bytes = Vec::new();
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(cannot)?;
-    if bytes.len() as u64 > limit {
-        return Err(Failure::input(format!(
-            "{what} file \"{}\" is over the limit of {MAX_RESPONSE_BODY_LEN} bytes \
-             (MAX_RESPONSE_BODY_LEN; no response or base string of a request is that long)",
-            path.display()
-        )));
+    match limit {
+        Some((max, name)) => {
+            // One byte over the limit is enough to know the file is over it.
+            file.take(max as u64 + 1)
+                .read_to_end(&mut bytes)
+                .map_err(cannot)?;
+            if bytes.len() > max {
+                return Err(Failure::input(format!(
+                    "{what} file \"{}\" is over the limit of {max} bytes ({name})",
+                    path.display()
+                )));
+            }
+        }
+        None => {
+            let mut file = file;
+            file.read_to_end(&mut bytes).map_err(cannot)?;
+        }
     }
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
@@ -110,7 +121,7 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
     let mut base = match args.their_base_string.as_deref() {
         Some(text) => {
             let text = match text.strip_prefix('@') {
-                Some(path) => read_file("--their-base-string", path.as_ref())?,
+                Some(path) => read_file("--their-base-string", path.as_ref(), None)?,
                 None => text.to_owned(),
             };
             // Empty is a copying mistake, not a base string that differs.
@@ -123,7 +134,9 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
     };
     let mut notes = String::new();
     if let Some(path) = &args.response_body {
-        let body = read_file("--response-body", path)?;
+        // An error response that echoes a base string is a few kilobytes.
+        let limit = (MAX_RESPONSE_BODY_LEN, "MAX_RESPONSE_BODY_LEN");
+        let body = read_file("--response-body", path, Some(limit))?;
         let found = find_base_string_in_response(&body).ok_or_else(|| {
             Failure::input(format!(
                 "no signature base string found in --response-body \"{}\" (looked for debug_sbs=... \
