@@ -271,7 +271,8 @@ impl Explainer {
                     String::new()
                 } else {
                     format!(
-                        " (the same base string as at level {}: the signature cannot tell which)",
+                        "; or so at level {} too, which here writes the same base string: the \
+                         signature cannot tell which",
                         wider.join(", ")
                     )
                 }
