@@ -2,6 +2,10 @@
 //! 10 MB, 10 to 100k parameters (request parameters in the query and in the
 //! body, extra protocol parameters), through `Signer::authorization` and
 //! `Signer::trace`, and the CLI's four output formats on the real binary.
+//! With the `explain` feature, `Explainer` too: a saved response body of
+//! 1 KB to 10 MB searched for the base string, their header with 10 to 10k
+//! protocol parameters, their base string with 10 to 10k parameters on
+//! both sides, and the signature search over 10 to 10k query parameters.
 //!
 //! Every group reports its cost per byte or per parameter
 //! (`Throughput::Bytes`/`Elements`): a flat per-unit cost means linear time.
@@ -254,7 +258,7 @@ fn table() {
         let json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
         json["mean"]["point_estimate"].as_f64()
     };
-    let rows: [(&str, &[usize], &[&str]); 2] = [
+    let rows: [(&str, &[usize], &[&str]); 4] = [
         (
             "scaling_bytes",
             &SIZES,
@@ -281,9 +285,19 @@ fn table() {
                 "trace_protocol",
             ],
         ),
+        (
+            "scaling_explain",
+            &SIZES,
+            &["response-body-debug-sbs", "response-body-text"],
+        ),
+        (
+            "scaling_explain",
+            &[10, 100, 1_000, 10_000],
+            &["their-header", "their-base-string", "signature-search"],
+        ),
     ];
     for (group, xs, cases) in rows {
-        let unit = if group == "scaling_bytes" {
+        let unit = if xs == SIZES {
             "ns per byte"
         } else {
             "ns per parameter"
@@ -343,10 +357,96 @@ fn print_table(
     }
 }
 
+/// 10 to 10k parameters: the explainer's worst cases run a thousand base
+/// strings of that size (the signature search's pairs).
+#[cfg(feature = "explain")]
+const EXPLAIN_COUNTS: [usize; 4] = [10, 100, 1_000, 10_000];
+
+/// A signature no variant of the search reproduces: nothing stops it early.
+#[cfg(feature = "explain")]
+const NOT_THEIRS: &str = "AAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+
+#[cfg(feature = "explain")]
+fn explain(c: &mut Criterion) {
+    use oauth1_signer::{find_base_string_in_response, Explainer};
+    let signer = signer();
+    let mut group = c.benchmark_group("scaling/explain");
+    configure(&mut group);
+    // A response body: a form-like run with no space (one long word with
+    // `&`s), then their base string at the very end, as debug_sbs or in text.
+    let theirs = signer
+        .trace(&OAuthRequest::get(&format!("{URL}?a=1")))
+        .unwrap()
+        .base_string;
+    let tails = [
+        (
+            "response-body-debug-sbs",
+            format!(
+                " oauth_problem=signature_invalid&debug_sbs={}",
+                utf8_percent_encode(&theirs, RFC3986)
+            ),
+        ),
+        (
+            "response-body-text",
+            format!(" Expected signature base string: {theirs}"),
+        ),
+    ];
+    for size in SIZES {
+        group.throughput(Throughput::Bytes(size as u64));
+        for (case, tail) in &tails {
+            let mut body = content(size - tail.len(), true);
+            body.push_str(tail);
+            assert_eq!(
+                find_base_string_in_response(&body).unwrap().base_string,
+                theirs
+            );
+            group.bench_with_input(BenchmarkId::new(*case, size), &body, |b, body| {
+                b.iter(|| find_base_string_in_response(black_box(body)))
+            });
+        }
+    }
+    for n in EXPLAIN_COUNTS {
+        group.throughput(Throughput::Elements(n as u64));
+        // Their header: our n protocol parameters, another signature.
+        let extras = protocol_params(n);
+        let request = OAuthRequest::post(URL).protocol_params(&extras);
+        let ex = Explainer::new(&signer, &request).unwrap();
+        let header = ex.trace().authorization_header.clone();
+        let at = header.find("oauth_signature=\"").unwrap() + "oauth_signature=\"".len();
+        let end = at + header[at..].find('"').unwrap();
+        let header = format!("{}{NOT_THEIRS}{}", &header[..at], &header[end..]);
+        assert!(!ex.header(&header).unwrap().matches);
+        group.bench_with_input(BenchmarkId::new("their-header", n), &header, |b, h| {
+            b.iter(|| ex.header(black_box(h)).unwrap())
+        });
+        // Their base string: n query parameters on both sides, each value
+        // another (the hardest to match: every pass looks at every pair).
+        let url = format!("{URL}?{}", request_params(n));
+        let ex = Explainer::new(&signer, &OAuthRequest::get(&url)).unwrap();
+        let theirs = ex.trace().base_string.replace("%3Dv", "%3Dw");
+        assert!(!ex.base_string(&theirs).matches);
+        group.bench_with_input(BenchmarkId::new("their-base-string", n), &theirs, |b, t| {
+            b.iter(|| ex.base_string(black_box(t)))
+        });
+        // Their signature alone, over the same n query parameters.
+        assert!(!ex.signature(NOT_THEIRS).matches);
+        group.bench_function(BenchmarkId::new("signature-search", n), |b| {
+            b.iter(|| ex.signature(black_box(NOT_THEIRS)))
+        });
+    }
+    group.finish();
+}
+
+#[cfg(not(feature = "explain"))]
+fn explain(_: &mut Criterion) {
+    eprintln!("scaling/explain skipped: build with --features explain");
+}
+
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     bytes(&mut c);
     params(&mut c);
+    explain(&mut c);
     cli(&mut c);
     c.final_summary();
     table();

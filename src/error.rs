@@ -151,6 +151,18 @@ pub enum ErrorKind {
         /// The message of the RSA implementation.
         reason: String,
     },
+    /// An input longer than any legitimate one (each limit is a named
+    /// constant, documented where it is used: `MAX_HEADER_LEN` for the
+    /// header `Explainer::header` reads).
+    #[non_exhaustive]
+    TooLong {
+        /// Which input.
+        part: Part,
+        /// Its length in bytes.
+        len: usize,
+        /// The limit in bytes.
+        limit: usize,
+    },
 }
 
 /// The error type of this crate: an [`ErrorKind`] with a short, lowercase `Display`.
@@ -320,6 +332,10 @@ impl fmt::Display for Error {
                 f.write_str("the system clock is before 1970-01-01, so no timestamp can be made")
             }
             ErrorKind::Rsa { reason } => write!(f, "RSA signing failed: {reason}"),
+            ErrorKind::TooLong { part, len, limit } => write!(
+                f,
+                "the {part} is {len} bytes, over the limit of {limit} bytes (no legitimate one is that long)"
+            ),
         }
     }
 }

@@ -44,7 +44,9 @@ pub use encode::{percent_encode, percent_encode_str, PercentEncode};
 pub use error::{Error, ErrorKind, Part};
 #[cfg(feature = "explain")]
 pub use explain::{
-    base_string_from_response, Cause, Component, Explainer, Explanation, Finding, UnknownCause,
+    base_string_from_response, find_base_string_in_response, Cause, Component, EncodingLevel,
+    Explainer, Explanation, Finding, ResponseBaseString, UnknownCause, MAX_HEADER_LEN,
+    MAX_RESPONSE_BODY_LEN, SEARCH_EACH_PARAM_MAX,
 };
 pub use flow::{
     authorize_url, Endpoints, FlowError, TemporaryCredentials, TokenCredentials, MAX_TOKEN_ANSWER,

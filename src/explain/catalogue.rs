@@ -10,7 +10,7 @@
 use crate::encode::percent_encode;
 use crate::sign::SignatureMethod;
 
-use super::Cause;
+use super::{Cause, EncodingLevel};
 
 /// How one side percent-encodes: RFC 5849 §3.6, with zero or more of the
 /// known departures. One function, used for parameters, URI and the outer
@@ -176,7 +176,11 @@ pub(crate) enum BodyRule {
 /// (`Variant::default()`) with zero or more mistakes applied.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Variant {
+    /// The encoder of the parameter names and values.
     pub enc: Enc,
+    /// The encoder of the base string's outer encoding: the method, the
+    /// base string URI and the parameter string.
+    pub outer: Enc,
     pub depth: Depth,
     pub order: Order,
     pub default_port: bool,
@@ -203,10 +207,10 @@ pub(crate) struct Variant {
 /// One catalogued mistake.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mistake {
-    SpaceAsPlus,
-    LowercaseHex,
-    ReservedUnencoded,
-    UnreservedEncoded,
+    SpaceAsPlus(EncodingLevel),
+    LowercaseHex(EncodingLevel),
+    ReservedUnencoded(EncodingLevel),
+    UnreservedEncoded(EncodingLevel),
     DoubleEncoded,
     NotEncoded,
     SortedRaw,
@@ -238,14 +242,23 @@ pub(crate) enum Mistake {
 }
 
 impl Mistake {
-    /// Every mistake that takes no argument; the model adds one
+    /// Every mistake but the per-parameter ones, each encoding departure at
+    /// each level (the narrowest first); the model adds one
     /// [`ParamDropped`](Mistake::ParamDropped) per parameter and a
     /// [`KeyMethod`](Mistake::KeyMethod) per other HMAC method.
-    pub(crate) const FIXED: [Mistake; 31] = [
-        Mistake::SpaceAsPlus,
-        Mistake::LowercaseHex,
-        Mistake::ReservedUnencoded,
-        Mistake::UnreservedEncoded,
+    pub(crate) const FIXED: [Mistake; 39] = [
+        Mistake::SpaceAsPlus(EncodingLevel::Values),
+        Mistake::SpaceAsPlus(EncodingLevel::Outer),
+        Mistake::SpaceAsPlus(EncodingLevel::Both),
+        Mistake::LowercaseHex(EncodingLevel::Values),
+        Mistake::LowercaseHex(EncodingLevel::Outer),
+        Mistake::LowercaseHex(EncodingLevel::Both),
+        Mistake::ReservedUnencoded(EncodingLevel::Values),
+        Mistake::ReservedUnencoded(EncodingLevel::Outer),
+        Mistake::ReservedUnencoded(EncodingLevel::Both),
+        Mistake::UnreservedEncoded(EncodingLevel::Values),
+        Mistake::UnreservedEncoded(EncodingLevel::Outer),
+        Mistake::UnreservedEncoded(EncodingLevel::Both),
         Mistake::DoubleEncoded,
         Mistake::NotEncoded,
         Mistake::SortedRaw,
@@ -279,10 +292,10 @@ impl Mistake {
     /// The cause this mistake stands for.
     pub(crate) fn cause(self) -> Cause {
         match self {
-            Mistake::SpaceAsPlus => Cause::SpaceAsPlus,
-            Mistake::LowercaseHex => Cause::LowercaseHex,
-            Mistake::ReservedUnencoded => Cause::ReservedUnencoded,
-            Mistake::UnreservedEncoded => Cause::UnreservedEncoded,
+            Mistake::SpaceAsPlus(_) => Cause::SpaceAsPlus,
+            Mistake::LowercaseHex(_) => Cause::LowercaseHex,
+            Mistake::ReservedUnencoded(_) => Cause::ReservedUnencoded,
+            Mistake::UnreservedEncoded(_) => Cause::UnreservedEncoded,
             Mistake::DoubleEncoded => Cause::DoubleEncoded,
             Mistake::NotEncoded => Cause::NotEncoded,
             Mistake::SortedRaw => Cause::SortedRaw,
@@ -311,6 +324,20 @@ impl Mistake {
     /// Applies the mistake to `v`; false if `v` already departs there (two
     /// mistakes of one kind do not make a pair).
     pub(crate) fn apply(self, v: &mut Variant) -> bool {
+        // One departure at one level: set at any level already, it does not
+        // pair with itself at another (that is the `Both` mistake).
+        fn depart(v: &mut Variant, level: EncodingLevel, bit: fn(&mut Enc) -> &mut bool) -> bool {
+            if *bit(&mut v.enc) || *bit(&mut v.outer) {
+                return false;
+            }
+            if level != EncodingLevel::Outer {
+                *bit(&mut v.enc) = true;
+            }
+            if level != EncodingLevel::Values {
+                *bit(&mut v.outer) = true;
+            }
+            true
+        }
         fn set<T: PartialEq + Default>(field: &mut T, value: T) -> bool {
             if *field != T::default() {
                 return false;
@@ -319,10 +346,10 @@ impl Mistake {
             true
         }
         match self {
-            Mistake::SpaceAsPlus => set(&mut v.enc.plus, true),
-            Mistake::LowercaseHex => set(&mut v.enc.lower, true),
-            Mistake::ReservedUnencoded => set(&mut v.enc.bare, true),
-            Mistake::UnreservedEncoded => set(&mut v.enc.tilde, true),
+            Mistake::SpaceAsPlus(level) => depart(v, level, |e| &mut e.plus),
+            Mistake::LowercaseHex(level) => depart(v, level, |e| &mut e.lower),
+            Mistake::ReservedUnencoded(level) => depart(v, level, |e| &mut e.bare),
+            Mistake::UnreservedEncoded(level) => depart(v, level, |e| &mut e.tilde),
             Mistake::DoubleEncoded => set(&mut v.depth, Depth::Twice),
             Mistake::NotEncoded => set(&mut v.depth, Depth::Raw),
             Mistake::SortedRaw => set(&mut v.order, Order::Raw),
@@ -354,13 +381,24 @@ impl Mistake {
         }
     }
 
+    /// Where an encoding mistake's encoder is used; `None` for the others.
+    pub(crate) fn level(self) -> Option<EncodingLevel> {
+        match self {
+            Mistake::SpaceAsPlus(level)
+            | Mistake::LowercaseHex(level)
+            | Mistake::ReservedUnencoded(level)
+            | Mistake::UnreservedEncoded(level) => Some(level),
+            _ => None,
+        }
+    }
+
     /// What the other side does, in a sentence ("encodes spaces as `+`").
     pub(crate) fn describe(self, dropped: Option<&str>) -> String {
         let s = match self {
-            Mistake::SpaceAsPlus => "encodes spaces as `+` instead of `%20`",
-            Mistake::LowercaseHex => "writes percent-escapes with lower-case hex (`%2f`)",
-            Mistake::ReservedUnencoded => "leaves `! * ' ( )` unencoded",
-            Mistake::UnreservedEncoded => "encodes `~` as `%7E`",
+            Mistake::SpaceAsPlus(_) => "encodes spaces as `+` instead of `%20`",
+            Mistake::LowercaseHex(_) => "writes percent-escapes with lower-case hex (`%2f`)",
+            Mistake::ReservedUnencoded(_) => "leaves `! * ' ( )` unencoded",
+            Mistake::UnreservedEncoded(_) => "encodes `~` as `%7E`",
             Mistake::DoubleEncoded => "encodes parameter names and values twice",
             Mistake::NotEncoded => "does not encode parameter names and values",
             Mistake::SortedRaw => "sorts the parameters by their raw bytes, not their encodings",
@@ -399,7 +437,20 @@ impl Mistake {
             Mistake::SecretsNotEncoded => "does not percent-encode the secrets in the key",
             Mistake::KeyMethod(m) => return format!("signs with {m}"),
         };
-        format!("the other side {s}")
+        let at = match self.level() {
+            Some(EncodingLevel::Values) => {
+                " in the parameter names and values only (the base string itself is encoded right)"
+            }
+            Some(EncodingLevel::Outer) => {
+                " in the base string's outer encoding only (method, URI and parameter string; \
+                 the names and values in it are encoded right)"
+            }
+            Some(EncodingLevel::Both) => {
+                " both in the parameter names and values and in the base string's outer encoding"
+            }
+            None => "",
+        };
+        format!("the other side {s}{at}")
     }
 }
 
@@ -444,8 +495,12 @@ mod tests {
     #[test]
     fn a_mistake_applies_once_and_two_of_a_kind_do_not_pair() {
         let mut v = Variant::default();
-        assert!(Mistake::SpaceAsPlus.apply(&mut v));
-        assert!(!Mistake::SpaceAsPlus.apply(&mut v));
+        assert!(Mistake::SpaceAsPlus(EncodingLevel::Values).apply(&mut v));
+        assert!(!Mistake::SpaceAsPlus(EncodingLevel::Values).apply(&mut v));
+        assert!(!Mistake::SpaceAsPlus(EncodingLevel::Outer).apply(&mut v));
+        assert!(Mistake::LowercaseHex(EncodingLevel::Outer).apply(&mut v));
+        assert_eq!((v.enc.plus, v.outer.plus), (true, false));
+        assert_eq!((v.enc.lower, v.outer.lower), (false, true));
         assert!(Mistake::DoubleEncoded.apply(&mut v));
         assert!(!Mistake::NotEncoded.apply(&mut v));
         assert!(Mistake::DefaultPortKept.apply(&mut v));

@@ -6,15 +6,16 @@
 //! signature is given, the search in `search` names the mistake that
 //! reproduces it.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use super::catalogue::{KeyRule, Mistake, Variant};
 use super::compare::{compare, lenient_decode};
 use super::model::{MParam, Model, Scratch, Source};
 use super::search::Keys;
-use super::{Cause, Component, Explanation, Finding};
+use super::{Cause, Component, Explanation, Finding, MAX_HEADER_LEN};
 use crate::credentials::Secret;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind, Part};
 use crate::header::parse_authorization_header;
 use crate::request::OAuthRequest;
 use crate::sign::SignatureMethod;
@@ -146,7 +147,8 @@ impl Explainer {
     }
 
     /// Compares their signature base string with ours, component by
-    /// component, and names the cause of each difference.
+    /// component, and names the cause of each difference. Takes time
+    /// linear in the two base strings (n log n in their parameters).
     pub fn base_string(&self, theirs: &str) -> Explanation {
         compare(&self.model, &self.trace.base_string, theirs)
     }
@@ -209,7 +211,14 @@ impl Explainer {
     /// Explains their signature alone: if it is not ours, recomputes the
     /// base string and key under every catalogued mistake, then every pair,
     /// and names the variants that reproduce it. If none does, the one
-    /// finding is `unexplained`.
+    /// finding is `unexplained`. An encoding mistake is tried at each
+    /// [`EncodingLevel`](crate::EncodingLevel), and its finding's `level`
+    /// says which reproduces the signature.
+    ///
+    /// The number of variants is bounded whatever the request: each
+    /// parameter is tried left out in turn only up to
+    /// [`SEARCH_EACH_PARAM_MAX`](crate::SEARCH_EACH_PARAM_MAX) parameters,
+    /// so the cost is linear in the size of the request.
     pub fn signature(&self, theirs: &str) -> Explanation {
         let theirs = normalize_signature(theirs);
         if self.trace.signature.ct_eq(&theirs) {
@@ -224,23 +233,52 @@ impl Explainer {
     /// request signed with *their* protocol parameters, and searched as
     /// [`signature`](Self::signature) does if it still differs.
     ///
+    /// Their header is read in time linear in its length, up to
+    /// [`MAX_HEADER_LEN`] bytes.
+    ///
     /// # Errors
-    /// A header that [`parse_authorization_header`](crate::parse_authorization_header) refuses.
+    /// A header that [`parse_authorization_header`](crate::parse_authorization_header) refuses;
+    /// [`ErrorKind::Empty`] for an empty or blank one;
+    /// [`ErrorKind::DuplicateProtocolParameter`] naming a parameter given twice
+    /// (RFC 5849 §3.5 allows each once: which one a provider checks is a guess);
+    /// [`ErrorKind::TooLong`] over [`MAX_HEADER_LEN`].
     pub fn header(&self, theirs: &str) -> Result<Explanation, Error> {
+        if theirs.len() > MAX_HEADER_LEN {
+            return Err(Error::new(ErrorKind::TooLong {
+                part: Part::Header,
+                len: theirs.len(),
+                limit: MAX_HEADER_LEN,
+            }));
+        }
+        if theirs.trim().is_empty() {
+            return Err(Error::new(ErrorKind::Empty { part: Part::Header }));
+        }
         let their = parse_authorization_header(theirs)?;
         let ours = parse_authorization_header(&self.trace.authorization_header)?;
-        let get = |list: &[(String, String)], name: &str| {
-            list.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
-        };
+        // §3.5: each parameter at most once; which of two a provider uses is
+        // anyone's guess, so a duplicate is refused by name.
+        let mut theirs_by_name: BTreeMap<&str, &str> = BTreeMap::new();
+        for (n, v) in &their {
+            if theirs_by_name.insert(n, v).is_some() {
+                return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
+                    name: n.clone(),
+                }));
+            }
+        }
+        let ours_by_name: BTreeMap<&str, &str> =
+            ours.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        let get = |map: &BTreeMap<&str, &str>, name: &str| map.get(name).map(|v| (*v).to_owned());
         let mut findings = Vec::new();
-        let mut names: Vec<&str> = ours.iter().chain(&their).map(|(n, _)| n.as_str()).collect();
-        names.sort_unstable();
-        names.dedup();
+        let names: BTreeSet<&str> = ours_by_name
+            .keys()
+            .chain(theirs_by_name.keys())
+            .copied()
+            .collect();
         for name in names {
             if name == "oauth_signature" {
                 continue;
             }
-            let (o, t) = (get(&ours, name), get(&their, name));
+            let (o, t) = (get(&ours_by_name, name), get(&theirs_by_name, name));
             if o == t {
                 continue;
             }
@@ -274,7 +312,8 @@ impl Explainer {
                 detail,
             ));
         }
-        let Some(their_sig) = get(&their, "oauth_signature") else {
+        let their = &theirs_by_name;
+        let Some(their_sig) = get(their, "oauth_signature") else {
             findings.push(Finding::new(
                 Cause::Unexplained,
                 Component::Signature,
@@ -288,15 +327,15 @@ impl Explainer {
                 their_base_string: None,
             });
         };
-        let method = get(&their, "oauth_signature_method")
+        let method = get(their, "oauth_signature_method")
             .and_then(|m| m.parse::<SignatureMethod>().ok())
             .unwrap_or(self.method);
         let protocol: Vec<(String, String)> = their
             .iter()
-            .filter(|(n, _)| n.starts_with("oauth_") && n != "oauth_signature")
-            .cloned()
+            .filter(|(n, _)| n.starts_with("oauth_") && **n != "oauth_signature")
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
             .collect();
-        let adopted = self.model.with_protocol(&protocol, get(&their, "realm"));
+        let adopted = self.model.with_protocol(&protocol, get(their, "realm"));
         let mut ex = self.search(&adopted, method, &their_sig, findings);
         ex.matches = ex.matches && ex.findings.is_empty();
         Ok(ex)
@@ -330,6 +369,14 @@ impl Explainer {
 
 #[doc(hidden)]
 impl Explainer {
+    /// How many base strings the signature search writes for `theirs` (for
+    /// tests: a bounded number, whatever the number of parameters).
+    pub fn _signature_search_writes(&self, theirs: &str) -> usize {
+        let theirs = normalize_signature(theirs);
+        self.search_counted(&self.model, self.method, &theirs, Vec::new())
+            .1
+    }
+
     /// The base string our model writes under no mistake (for tests: it must
     /// be the stages' own).
     pub fn _rebuilt_base_string(&self) -> String {

@@ -14,7 +14,17 @@
 //! The right rules come from the stages; the explainer knows only the wrong
 //! ones, each a small named transformation (see `catalogue.rs`). With only a
 //! signature, it recomputes the base string under every catalogued mistake
-//! and every pair of them, and says which variant reproduces it.
+//! and every pair of them, and says which variant reproduces it; a mistaken
+//! encoder is tried for the names and values, for the outer encoding, and
+//! for both ([`EncodingLevel`]).
+//!
+//! Cost: linear in what the other side gave (n log n where parameters are
+//! sorted). Their base string's parameters are matched with ours through
+//! hash maps; a response body is scanned once; the signature search writes
+//! a bounded number of base strings whatever the number of parameters
+//! ([`SEARCH_EACH_PARAM_MAX`]). Inputs no legitimate peer sends are refused
+//! by name: a header over [`MAX_HEADER_LEN`], and in the CLI a response body
+//! over [`MAX_RESPONSE_BODY_LEN`].
 //!
 //! [RFC 5849 §3.4]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4
 
@@ -29,7 +39,29 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use explainer::Explainer;
-pub use response::base_string_from_response;
+pub use response::{base_string_from_response, find_base_string_in_response, ResponseBaseString};
+
+/// The longest `Authorization` header [`Explainer::header`] reads: 1 MiB.
+/// Servers refuse far shorter headers (8 to 64 KiB is the usual limit), so
+/// no header a provider answered is longer; a longer one is an error
+/// ([`ErrorKind::TooLong`](crate::ErrorKind::TooLong)), and exit status 2
+/// in `oauth1 explain --their-header`.
+pub const MAX_HEADER_LEN: usize = 1 << 20;
+
+/// The longest saved response body `oauth1 explain --response-body` reads:
+/// 16 MiB. An error response that echoes a base string is a few kilobytes;
+/// a longer file is refused by name (exit status 2).
+/// [`find_base_string_in_response`] itself takes time linear in any length.
+pub const MAX_RESPONSE_BODY_LEN: usize = 16 << 20;
+
+/// Up to this many signed parameters (64), the signature search
+/// ([`Explainer::signature`]) also tries leaving out each one in turn; with
+/// more, only the protocol parameters are tried one by one (query and body
+/// parameters are still tried left out as a whole). Each such try costs a
+/// base string and a MAC, so trying all of 10,000 parameters would cost
+/// their square; no implementation is known to drop one request parameter
+/// of many at random.
+pub const SEARCH_EACH_PARAM_MAX: usize = 64;
 
 /// Why the other side's signature differs: one entry of the catalogue, with
 /// a stable code ([`as_str`](Self::as_str), also its `Display`) that tools
@@ -238,6 +270,48 @@ impl FromStr for Cause {
     }
 }
 
+/// Where a mistaken percent-encoder was used: a library with its own
+/// encoder may use it for the parameter names and values, for the base
+/// string's outer encoding (the method, the base string URI and the
+/// parameter string as a whole, RFC 5849 §3.4.1.1), or for both. The
+/// signature search ([`Explainer::signature`]) tries each, and its finding
+/// says which reproduces their signature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EncodingLevel {
+    /// The names and values only; the base string then encoded right.
+    Values,
+    /// The base string's outer encoding only; the names and values in it
+    /// encoded right.
+    Outer,
+    /// Both.
+    Both,
+}
+
+impl EncodingLevel {
+    /// Every level, the narrowest first.
+    pub const ALL: [EncodingLevel; 3] = [
+        EncodingLevel::Values,
+        EncodingLevel::Outer,
+        EncodingLevel::Both,
+    ];
+
+    /// `values`, `outer` or `both`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            EncodingLevel::Values => "values",
+            EncodingLevel::Outer => "outer",
+            EncodingLevel::Both => "both",
+        }
+    }
+}
+
+impl fmt::Display for EncodingLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Which part of the request a [`Finding`] is about.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -290,6 +364,9 @@ pub struct Finding {
     pub theirs: String,
     /// One sentence for people.
     pub detail: String,
+    /// For an encoding cause found by the signature search: where the
+    /// mistaken encoder was used.
+    pub level: Option<EncodingLevel>,
 }
 
 impl Finding {
@@ -306,7 +383,13 @@ impl Finding {
             ours: ours.into(),
             theirs: theirs.into(),
             detail: detail.into(),
+            level: None,
         }
+    }
+
+    pub(crate) fn with_level(mut self, level: Option<EncodingLevel>) -> Finding {
+        self.level = level;
+        self
     }
 }
 

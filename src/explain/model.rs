@@ -20,7 +20,7 @@ use super::catalogue::{BodyRule, Dups, Order, Uni, Variant};
 use super::compare::lenient_decode;
 
 /// Where a signed parameter came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Source {
     Query,
     Protocol,
@@ -75,6 +75,9 @@ pub(crate) struct Model {
 /// Buffers reused from one variant to the next.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
+    /// How many base strings were written with it (for a deterministic
+    /// check that the signature search's cost is bounded).
+    pub writes: usize,
     text: Vec<u8>,
     joined: Vec<u8>,
     tmp: Vec<u8>,
@@ -232,6 +235,7 @@ impl Model {
     /// Writes the base string `v` gives into `out` (cleared first).
     pub(crate) fn write(&self, v: &Variant, s: &mut Scratch, out: &mut Vec<u8>) {
         out.clear();
+        s.writes += 1;
         let method = if v.method_swapped {
             match self.method.to_ascii_uppercase().as_str() {
                 "GET" => "POST",
@@ -242,16 +246,16 @@ impl Model {
             self.method.as_str()
         };
         if v.method_as_given {
-            v.enc.write(method.as_bytes(), out);
+            v.outer.write(method.as_bytes(), out);
         } else {
-            v.enc.write(method.to_ascii_uppercase().as_bytes(), out);
+            v.outer.write(method.to_ascii_uppercase().as_bytes(), out);
         }
         out.push(b'&');
         self.write_uri(v, &mut s.uri);
-        v.enc.write(&s.uri, out);
+        v.outer.write(&s.uri, out);
         out.push(b'&');
         self.write_params(v, s);
-        v.enc.write(&s.joined, out);
+        v.outer.write(&s.joined, out);
     }
 
     /// The base string URI under `v`, not yet encoded.
@@ -313,7 +317,7 @@ impl Model {
             has_version |= p.name == b"oauth_version";
             let skip = (v.drop_query && p.source == Source::Query)
                 || (v.drop_body && p.source == Source::Body)
-                || v.drop_param == Some(i as u16)
+                || v.drop_param.map(usize::from) == Some(i)
                 || (v.dups == Dups::First && !p.first)
                 || (v.dups == Dups::Last && !p.last)
                 || (v.version_toggled && p.name == b"oauth_version");

@@ -4,6 +4,8 @@
 //! and the keyed signature methods, until a variant reproduces it. The
 //! variants come from `catalogue`; the base strings are written by `model`.
 
+use std::collections::HashMap;
+
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use hmac::{Hmac, KeyInit, Mac};
@@ -13,8 +15,9 @@ use sha2::{Sha256, Sha512};
 use super::catalogue::{KeyRule, Mistake, Variant};
 use super::compare::show;
 use super::model::{Model, Scratch};
-use super::{Cause, Component, Explainer, Explanation, Finding};
+use super::{Cause, Component, Explainer, Explanation, Finding, SEARCH_EACH_PARAM_MAX};
 use crate::credentials::Secret;
+use crate::protocol::NAMES;
 use crate::sign::{SignatureMethod, SigningKey};
 
 /// A prepared key of the signature search.
@@ -109,12 +112,17 @@ impl Explainer {
                 .filter(|&m| m != method)
                 .map(Mistake::KeyMethod),
         );
+        // Each parameter left out in turn: all of a small request's, else
+        // only the RFC's protocol parameters (SEARCH_EACH_PARAM_MAX), so the
+        // search costs a constant number of base strings.
+        let each = model.params.len() <= SEARCH_EACH_PARAM_MAX;
         out.extend(
             model
                 .params
                 .iter()
                 .enumerate()
                 .filter(|(_, p)| p.name != b"oauth_version")
+                .filter(|(_, p)| each || NAMES.iter().any(|n| n.as_str().as_bytes() == p.name))
                 .filter_map(|(i, _)| u16::try_from(i).ok().map(Mistake::ParamDropped)),
         );
         out
@@ -127,8 +135,19 @@ impl Explainer {
         model: &Model,
         method: SignatureMethod,
         theirs: &str,
-        mut findings: Vec<Finding>,
+        findings: Vec<Finding>,
     ) -> Explanation {
+        self.search_counted(model, method, theirs, findings).0
+    }
+
+    /// [`search`](Self::search), and how many base strings it wrote.
+    pub(super) fn search_counted(
+        &self,
+        model: &Model,
+        method: SignatureMethod,
+        theirs: &str,
+        mut findings: Vec<Finding>,
+    ) -> (Explanation, usize) {
         let Some((cs, ts)) = &self.secrets else {
             findings.push(self.signature_finding(
                 Cause::Unexplained,
@@ -137,11 +156,14 @@ impl Explainer {
                 "the signature search needs an HMAC or PLAINTEXT key; with RSA, compare base strings"
                     .into(),
             ));
-            return Explanation {
-                matches: false,
-                findings,
-                their_base_string: None,
-            };
+            return (
+                Explanation {
+                    matches: false,
+                    findings,
+                    their_base_string: None,
+                },
+                0,
+            );
         };
         let keys = Keys::new(cs.expose(), ts.expose());
         let mut s = Scratch::default();
@@ -155,32 +177,57 @@ impl Explainer {
                 .is_some_and(|sig| sig == theirs)
         };
         if try_variant(&Variant::default(), &mut s, &mut base) {
-            return Explanation {
-                matches: findings.is_empty(),
-                findings,
-                their_base_string: Some(String::from_utf8_lossy(&right).into_owned()),
-            };
+            return (
+                Explanation {
+                    matches: findings.is_empty(),
+                    findings,
+                    their_base_string: Some(String::from_utf8_lossy(&right).into_owned()),
+                },
+                s.writes,
+            );
         }
         // Mistakes that change nothing here are left out, so pairs are of
-        // mistakes that each change the base string or the key.
-        let catalogue: Vec<Mistake> = self
-            .catalogue(model, method)
-            .into_iter()
-            .filter(|m| {
-                let mut v = Variant::default();
-                m.apply(&mut v);
-                if v.key != KeyRule::Right || v.method.is_some() {
-                    return true;
+        // mistakes that each change the base string or the key; so is an
+        // encoding departure at a wider level that writes the same base
+        // string as at a narrower one: the narrower is named, and said to be
+        // the same bytes as the wider.
+        let mut seen: HashMap<(Cause, Vec<u8>), usize> = HashMap::new();
+        let mut same_as: Vec<Vec<Mistake>> = Vec::new();
+        let mut catalogue: Vec<Mistake> = Vec::new();
+        for m in self.catalogue(model, method) {
+            let mut v = Variant::default();
+            m.apply(&mut v);
+            if v.key != KeyRule::Right || v.method.is_some() {
+                catalogue.push(m);
+                same_as.push(Vec::new());
+                continue;
+            }
+            model.write(&v, &mut s, &mut base);
+            if base == right {
+                continue;
+            }
+            // Only one departure at several levels is one mistake; two
+            // mistakes that write the same bytes are both named.
+            let key = m.level().map(|_| (m.cause(), base.clone()));
+            match key.as_ref().and_then(|key| seen.get(key)) {
+                Some(&k) => same_as[k].push(m),
+                None => {
+                    if let Some(key) = key {
+                        seen.insert(key, catalogue.len());
+                    }
+                    catalogue.push(m);
+                    same_as.push(Vec::new());
                 }
-                model.write(&v, &mut s, &mut base);
-                base != right
-            })
-            .collect();
+            }
+        }
+        drop(seen);
         let mut found: Vec<(Vec<Mistake>, Vec<u8>)> = Vec::new();
-        for &m in &catalogue {
+        let mut found_same: Vec<&[Mistake]> = Vec::new();
+        for (k, &m) in catalogue.iter().enumerate() {
             let mut v = Variant::default();
             if m.apply(&mut v) && try_variant(&v, &mut s, &mut base) {
                 found.push((vec![m], base.clone()));
+                found_same.push(&same_as[k]);
             }
         }
         if found.is_empty() {
@@ -208,11 +255,27 @@ impl Explainer {
                 ),
             );
         }
-        for (mistakes, _) in &found {
+        for (k, (mistakes, _)) in found.iter().enumerate() {
             let with = if mistakes.len() > 1 {
-                " (with the other mistake of this pair)"
+                " (with the other mistake of this pair)".to_owned()
             } else {
-                ""
+                // The same bytes at a wider level: the signature cannot tell
+                // them apart, and the finding says so.
+                let wider: Vec<&str> = found_same
+                    .get(k)
+                    .into_iter()
+                    .flat_map(|same| same.iter())
+                    .filter_map(|m| m.level().map(|l| l.as_str()))
+                    .collect();
+                if wider.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; or so at level {} too, which here writes the same base string: the \
+                         signature cannot tell which",
+                        wider.join(", ")
+                    )
+                }
             };
             for &m in mistakes {
                 let dropped = match m {
@@ -238,16 +301,21 @@ impl Explainer {
                     "{}{with}: recomputing our request this way reproduces their signature",
                     m.describe(dropped.as_deref())
                 );
-                let f = self.signature_finding(m.cause(), component, theirs, detail);
+                let f = self
+                    .signature_finding(m.cause(), component, theirs, detail)
+                    .with_level(m.level());
                 if !findings.contains(&f) {
                     findings.push(f);
                 }
             }
         }
-        Explanation {
-            matches: false,
-            findings,
-            their_base_string,
-        }
+        (
+            Explanation {
+                matches: false,
+                findings,
+                their_base_string,
+            },
+            s.writes,
+        )
     }
 }

@@ -42,13 +42,27 @@ def enc(data, k):
     return out
 
 
+ENCODER_KNOBS = ("plus", "lower", "bare", "tilde")
+
+
+def encoder(k, level):
+    """The encoding knobs of `k` used at `level` ("values": the parameter names and values;
+    "outer": the method, URI and parameter string of the base string). A mistaken encoder is
+    used at k["level"]: "values", "outer" or (by default) "both"."""
+    used = k.get("level", "both")
+    if used in ("both", level):
+        return k
+    return {n: v for n, v in k.items() if n not in ENCODER_KNOBS}
+
+
 def inner(data, k):
     """A parameter name or value as it goes into the parameter string."""
     depth = k.get("depth", "once")
     if depth == "raw":
         return data.decode("utf-8", "surrogateescape") if isinstance(data, bytes) else data
-    once = enc(data, k)
-    return enc(once, k) if depth == "twice" else once
+    kv = encoder(k, "values")
+    once = enc(data, kv)
+    return enc(once, kv) if depth == "twice" else once
 
 
 def form_pairs(text):
@@ -156,7 +170,8 @@ def base_string(inputs, k):
         pairs.sort(key=lambda p: p[0] + "=" + p[1])
     param_string = "&".join(f"{n}={v}" for n, v, _, _ in pairs)
     uri = base_string_uri(inputs["url"], k)
-    return "&".join([enc(method, k), enc(uri, k), enc(param_string, k)])
+    ko = encoder(k, "outer")
+    return "&".join([enc(method, ko), enc(uri, ko), enc(param_string, ko)])
 
 
 HASHES = {"HMAC-SHA1": hashlib.sha1, "HMAC-SHA256": hashlib.sha256, "HMAC-SHA512": hashlib.sha512}
@@ -200,6 +215,12 @@ CASES = [
     ("sorted-raw", {"order": "raw"}, "rfc5849-3.1-and-3.4.1.1-example", "bss"),
     ("sorted-by-pair-string", {"order": "pair"}, X, "bss",
      ("url", "https://api.x.com/1.1/statuses/update.json?a=1&a1=2")),
+    # One encoder mistake at one level only: the names and values, or the base string's outer
+    # encoding (the cases above use it at both).
+    ("lowercase-hex", {"lower": True, "level": "values"}, X, "bss"),
+    ("lowercase-hex", {"lower": True, "level": "outer"}, X, "bss"),
+    ("reserved-unencoded", {"bare": True, "level": "values"}, X, "bss"),
+    ("unreserved-encoded", {"tilde": True, "level": "outer"}, X, "bss", ("form_body", "status=Hello%20~tilde~")),
     ("default-port-kept", {"default_port": True}, X, "bss"),
     ("port-dropped", {"drop_port": True}, "rfc5849-1.2-protected-resource", "bss",
      ("url", "http://photos.example.net:8080/photos?file=vacation.jpg&size=original")),
@@ -276,8 +297,14 @@ def main():
             sig_inputs = dict(inputs, **{knobs["replace"][0][len("oauth_"):]: knobs["replace"][1]})
         sig = signature(inputs, theirs, knobs)
         assert knobs.get("key") or theirs != right, cause
+        level = None
+        if any(knobs.get(n) for n in ENCODER_KNOBS):
+            # Every level at which this encoder writes the same base string: the signature cannot
+            # tell those apart, and any of them is a right answer.
+            level = [l for l in ("values", "outer", "both") if base_string(inputs, dict(knobs, level=l)) == theirs]
+            assert knobs.get("level", "both") in level, cause
         entry = {
-            "id": f"explain-{cause}",
+            "id": f"explain-{cause}" + (f"-{knobs['level']}" if "level" in knobs else ""),
             "cause": cause,
             "vector": vid,
             "source": v["source"],
@@ -292,6 +319,8 @@ def main():
             # h: their header does.
             "named_from": {"b": "b" in detect, "s": "s" in detect, "h": "h" in detect or "s" in detect},
         }
+        if level is not None:
+            entry["encoding_levels"] = level
         if note:
             entry["changed"] = note
         if unsigned_body is not None:

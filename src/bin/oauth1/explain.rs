@@ -3,15 +3,18 @@
 //! is compared with ours by [`Explainer`], and each cause printed.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
+use std::io::{Read as _, Write as _};
 use std::path::PathBuf;
 
 use anstyle::{AnsiColor, Style};
 use clap::{Args, ValueEnum};
-use oauth1_signer::{base_string_from_response, Explainer, Explanation, Finding};
+use oauth1_signer::{
+    find_base_string_in_response, Explainer, Explanation, Finding, MAX_RESPONSE_BODY_LEN,
+};
 use serde::Serialize;
 use similar::{ChangeTag, TextDiff};
 
+use crate::caret::printable;
 use crate::output::{stages_text, Shown};
 use crate::sign::{build, library_error, RequestFlags};
 use crate::Failure;
@@ -22,7 +25,14 @@ the nonce and timestamp the other side saw. Give what you have from the other si
 string (--their-base-string, or --response-body with a saved 401 body that echoes it as
 debug_sbs=... or \"signature base string: ...\"), its signature, or its whole Authorization header.
 
-Exit status: 0 what they gave matches ours, 1 it does not, 2 bad input.
+Of several debug_sbs values in a response body, the first that parses as a base string is used
+(a note on stderr says there were several). Their text is printed with control characters
+escaped. Limits: a response body of 16 MiB (MAX_RESPONSE_BODY_LEN), a header of 1 MiB
+(MAX_HEADER_LEN); the signature search leaves out each parameter in turn up to 64 parameters
+(SEARCH_EACH_PARAM_MAX), only the protocol parameters above.
+
+Exit status: 0 what they gave matches ours, 1 it does not, 2 bad input (an empty base string or
+header, a parameter given twice in their header, an input over its limit).
 
 Examples:
   oauth1 explain --example --their-base-string @theirs.txt
@@ -68,13 +78,38 @@ enum ExplainFormat {
     Json,
 }
 
-fn read_file(what: &str, path: &std::path::Path) -> Result<String, Failure> {
-    let bytes = std::fs::read(path).map_err(|e| {
+/// Reads a file of theirs; `limit` in bytes, over which it is refused by name.
+fn read_file(
+    what: &str,
+    path: &std::path::Path,
+    limit: Option<(usize, &str)>,
+) -> Result<String, Failure> {
+    let cannot = |e: std::io::Error| {
         Failure::input(format!(
             "cannot read {what} file \"{}\": {e}",
             path.display()
         ))
-    })?;
+    };
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    match limit {
+        Some((max, name)) => {
+            // One byte over the limit is enough to know the file is over it.
+            file.take(max as u64 + 1)
+                .read_to_end(&mut bytes)
+                .map_err(cannot)?;
+            if bytes.len() > max {
+                return Err(Failure::input(format!(
+                    "{what} file \"{}\" is over the limit of {max} bytes ({name})",
+                    path.display()
+                )));
+            }
+        }
+        None => {
+            let mut file = file;
+            file.read_to_end(&mut bytes).map_err(cannot)?;
+        }
+    }
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
@@ -84,26 +119,43 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
     let explainer =
         Explainer::new(&signer, &spec.request()).map_err(|e| library_error(&e, &spec))?;
     let mut base = match args.their_base_string.as_deref() {
-        Some(text) => match text.strip_prefix('@') {
-            Some(path) => Some(
-                read_file("--their-base-string", path.as_ref())?
-                    .trim()
-                    .to_owned(),
-            ),
-            None => Some(text.trim().to_owned()),
-        },
+        Some(text) => {
+            let text = match text.strip_prefix('@') {
+                Some(path) => read_file("--their-base-string", path.as_ref(), None)?,
+                None => text.to_owned(),
+            };
+            // Empty is a copying mistake, not a base string that differs.
+            if text.trim().is_empty() {
+                return Err(Failure::input("--their-base-string is empty"));
+            }
+            Some(text.trim().to_owned())
+        }
         None => None,
     };
+    let mut notes = String::new();
     if let Some(path) = &args.response_body {
-        let body = read_file("--response-body", path)?;
-        let found = base_string_from_response(&body).ok_or_else(|| {
+        // An error response that echoes a base string is a few kilobytes.
+        let limit = (MAX_RESPONSE_BODY_LEN, "MAX_RESPONSE_BODY_LEN");
+        let body = read_file("--response-body", path, Some(limit))?;
+        let found = find_base_string_in_response(&body).ok_or_else(|| {
             Failure::input(format!(
                 "no signature base string found in --response-body \"{}\" (looked for debug_sbs=... \
                  and text that starts like METHOD&http...)",
                 path.display()
             ))
         })?;
-        base.get_or_insert(found);
+        if found.debug_sbs_count > 1 {
+            let used = match found.debug_sbs_used {
+                Some(i) => format!("the one that parses as a base string is number {}", i + 1),
+                None => "none parses as a base string, so the one in the text is used".to_owned(),
+            };
+            let _ = writeln!(
+                notes,
+                "note: --response-body has {} debug_sbs values; {used}",
+                found.debug_sbs_count
+            );
+        }
+        base.get_or_insert(found.base_string);
     }
     // An empty signature is a copying mistake, not a signature to search for.
     if args
@@ -134,12 +186,24 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
         (None, None) => {}
     }
     let matches = parts.iter().all(|p| p.matches);
-    let mut findings: Vec<&Finding> = Vec::new();
-    for f in parts.iter().flat_map(|p| &p.findings) {
-        if !findings.contains(&f) {
-            findings.push(f);
-        }
-    }
+    // The same finding from two comparisons is shown once (a set, not a
+    // search of the list per finding: their base string may differ in
+    // thousands of parameters).
+    let mut seen = std::collections::HashSet::new();
+    let findings: Vec<&Finding> = parts
+        .iter()
+        .flat_map(|p| &p.findings)
+        .filter(|f| {
+            seen.insert((
+                f.cause,
+                &f.component,
+                &f.ours,
+                &f.theirs,
+                &f.detail,
+                f.level,
+            ))
+        })
+        .collect();
     let theirs = parts.iter().find_map(|p| p.their_base_string.as_deref());
     let out = match args.format {
         ExplainFormat::Json => json(matches, &findings)?,
@@ -158,6 +222,7 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
             out
         }
     };
+    let _ = std::io::stderr().write_all(notes.as_bytes());
     let mut stdout = anstream::stdout();
     match stdout
         .write_all(out.as_bytes())
@@ -200,10 +265,21 @@ fn json(matches: bool, findings: &[&Finding]) -> Result<String, Failure> {
             detail: &f.detail,
         })
         .collect();
-    let mut text = serde_json::to_string_pretty(&Out { matches, causes })
+    let text = serde_json::to_string_pretty(&Out { matches, causes })
         .map_err(|e| Failure::Io(e.to_string()))?;
-    text.push('\n');
-    Ok(text)
+    // serde_json escapes U+0000..U+001F in strings; DEL and the C1 controls
+    // (U+0080..U+009F, which some terminals obey) it leaves raw. They can
+    // only be in strings, where `\uXXXX` is the same JSON value.
+    let mut out = String::with_capacity(text.len() + 1);
+    for c in text.chars() {
+        if c.is_control() && c != '\n' {
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\n');
+    Ok(out)
 }
 
 const BOLD: Style = Style::new().bold();
@@ -227,20 +303,23 @@ fn text(matches: bool, findings: &[&Finding]) -> String {
         .map(|f| f.cause.as_str().len())
         .max()
         .unwrap_or(0);
+    // Their text (names, values, base string) is escaped before our
+    // styles are added: no escape sequence of theirs reaches the terminal.
+    let shown = |s: &str| printable(s.as_bytes());
     for f in findings {
         let _ = writeln!(
             out,
             "\n  {YELLOW}{:<width$}{YELLOW:#}  {BOLD}{}{BOLD:#}\n  {:<width$}  {}",
             f.cause.as_str(),
-            f.component,
+            shown(&f.component.to_string()),
             "",
-            f.detail
+            shown(&f.detail)
         );
         if !f.ours.is_empty() {
-            let _ = writeln!(out, "  {:<width$}  ours:   {}", "", f.ours);
+            let _ = writeln!(out, "  {:<width$}  ours:   {}", "", shown(&f.ours));
         }
         if !f.theirs.is_empty() {
-            let _ = writeln!(out, "  {:<width$}  theirs: {}", "", f.theirs);
+            let _ = writeln!(out, "  {:<width$}  theirs: {}", "", shown(&f.theirs));
         }
     }
     out
@@ -268,7 +347,7 @@ fn diff(ours: &str, theirs: &str) -> String {
     let (a, b) = (lines(ours), lines(theirs));
     let mut out = String::from("\nbase strings (- ours, + theirs; a line per '&' and '%26'):\n");
     for change in TextDiff::from_lines(&a, &b).iter_all_changes() {
-        let line = change.value().trim_end_matches('\n');
+        let line = printable(change.value().trim_end_matches('\n').as_bytes());
         let _ = match change.tag() {
             ChangeTag::Delete => writeln!(out, "{RED}- {line}{RED:#}"),
             ChangeTag::Insert => writeln!(out, "{GREEN}+ {line}{GREEN:#}"),

@@ -8,12 +8,14 @@
 //!
 //! [RFC 5849 §3.4.1.3]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4.1.3
 
+use std::collections::{HashMap, HashSet};
+
 use unicode_normalization::UnicodeNormalization as _;
 
 use super::{explaining_rule, lenient_decode, rule_causes, show, Pair, Parsed};
 use crate::encode::percent_encode;
 use crate::explain::model::{Model, Source};
-use crate::explain::{Cause, Component, Finding};
+use crate::explain::{Cause, Component, EncodingLevel, Finding};
 
 /// How a pair of theirs was matched with one of ours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,6 +26,55 @@ enum Match {
     Plus,
     Unicode,
     Name,
+}
+
+/// A key our pairs are indexed by in one matching pass.
+type Key = (Vec<u8>, Vec<u8>);
+
+/// The keys of one pass: ours has these, theirs looks up these.
+struct Keys<'a> {
+    ours: &'a dyn Fn(&Pair) -> Vec<Key>,
+    theirs: &'a dyn Fn(&Pair) -> Vec<Key>,
+}
+
+/// Whether one of ours fits one of theirs in a pass.
+type Fits<'a> = dyn Fn(&Pair, &Pair) -> bool + 'a;
+
+/// What an encoded name or value was before a catalogued encoding: as it
+/// is (not encoded), decoded once, decoded twice.
+fn undone(enc: &[u8]) -> Vec<Vec<u8>> {
+    let once = lenient_decode(enc, true);
+    let twice = lenient_decode(&once, true);
+    let mut out = vec![enc.to_vec()];
+    for v in [once, twice] {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// Text in NFC, if it is UTF-8.
+fn nfc(text: &[u8]) -> Option<Vec<u8>> {
+    let s = std::str::from_utf8(text).ok()?;
+    Some(s.nfc().collect::<String>().into_bytes())
+}
+
+/// A name as the Unicode pass compares it (NFC if UTF-8, else its bytes),
+/// after a tag byte that keeps the pass's two indexes apart.
+fn tagged(tag: u8, name: &[u8]) -> Vec<u8> {
+    let mut out = vec![tag];
+    out.extend(nfc(name).as_deref().unwrap_or(name));
+    out
+}
+
+/// The ISO-8859-1 bytes of non-ASCII UTF-8 text whose characters all fit.
+fn latin1(text: &[u8]) -> Option<Vec<u8>> {
+    let s = std::str::from_utf8(text).ok()?;
+    if s.is_ascii() {
+        return None;
+    }
+    s.chars().map(|c| u8::try_from(u32::from(c)).ok()).collect()
 }
 
 /// The cause of a differing value of a parameter with this name.
@@ -70,41 +121,143 @@ pub(super) fn compare_params(
     let mut used = vec![false; op.len()];
     let mut matched: Vec<Option<usize>> = vec![None; tp.len()];
     let name_of = |b: &[u8]| Component::Parameter(show(b));
-    // Each pass matches what the ones before left, and says how.
+    // Each pass matches what the ones before left, and says how: their pair
+    // takes the first of ours left that fits. Ours are indexed by a key, and
+    // theirs look up the few keys a fitting one of ours can have, so a pass
+    // costs one look at each pair, not one per pair of pairs.
     let mut how = vec![Match::None; tp.len()];
-    let mut pass = |how: &mut Vec<Match>, kind: Match, fits: &dyn Fn(&Pair, &Pair) -> bool| {
+    let mut pass = |how: &mut Vec<Match>, kind: Match, keys: &Keys<'_>, fits: &Fits<'_>| {
+        let mut index: HashMap<Key, Vec<usize>> = HashMap::new();
+        for (i, p) in op.iter().enumerate().rev() {
+            if !used[i] {
+                for key in (keys.ours)(p) {
+                    index.entry(key).or_default().push(i);
+                }
+            }
+        }
         for (j, tj) in tp.iter().enumerate() {
             if how[j] != Match::None {
                 continue;
             }
-            if let Some(i) = (0..op.len()).find(|&i| !used[i] && fits(&op[i], tj)) {
+            let mut best: Option<usize> = None;
+            for key in (keys.theirs)(tj) {
+                let Some(list) = index.get_mut(&key) else {
+                    continue;
+                };
+                while list.last().is_some_and(|&i| used[i]) {
+                    list.pop();
+                }
+                // One key's pairs have the same name and value, so the first
+                // fits if any does.
+                if let Some(&i) = list.last() {
+                    if fits(&op[i], tj) && best.is_none_or(|b| i < b) {
+                        best = Some(i);
+                    }
+                }
+            }
+            if let Some(i) = best {
                 used[i] = true;
                 matched[j] = Some(i);
                 how[j] = kind;
             }
         }
     };
-    pass(&mut how, Match::Exact, &|a, b| {
-        a.name == b.name && a.value == b.value
-    });
+    let pair = |n: &[u8], v: &[u8]| (n.to_vec(), v.to_vec());
+    pass(
+        &mut how,
+        Match::Exact,
+        &Keys {
+            ours: &|a| vec![pair(&a.name, &a.value)],
+            theirs: &|b| vec![pair(&b.name, &b.value)],
+        },
+        &|a, b| a.name == b.name && a.value == b.value,
+    );
     let explained = |raw: &[u8], enc: &[u8]| explaining_rule(std::iter::once((raw, enc))).is_some();
-    pass(&mut how, Match::Encoding, &|a, b| {
-        explained(&a.name, &b.name_enc) && explained(&a.value, &b.value_enc)
-    });
+    pass(
+        &mut how,
+        Match::Encoding,
+        &Keys {
+            ours: &|a| vec![pair(&a.name, &a.value)],
+            // Every catalogued encoding, once, twice or not at all, is undone
+            // by decoding (a `+` as a space) that many times.
+            theirs: &|b| {
+                let (names, values) = (undone(&b.name_enc), undone(&b.value_enc));
+                let mut keys: Vec<Key> = Vec::new();
+                for n in &names {
+                    for v in &values {
+                        let key = pair(n, v);
+                        if !keys.contains(&key) {
+                            keys.push(key);
+                        }
+                    }
+                }
+                keys
+            },
+        },
+        &|a, b| explained(&a.name, &b.name_enc) && explained(&a.value, &b.value_enc),
+    );
     // A `+` we read as a space (form encoding) and they as a plus sign.
-    pass(&mut how, Match::Plus, &|a, b| {
-        a.name == b.name
-            && a.value.contains(&b' ')
-            && a.value
-                .iter()
-                .map(|&c| if c == b' ' { b'+' } else { c })
-                .eq(lenient_decode(&b.value_enc, false))
-    });
-    pass(&mut how, Match::Unicode, &|a, b| {
-        (a.name == b.name || same_text(&a.name, &b.name))
-            && (same_text(&a.value, &b.value) || latin1_of(&a.value, &b.value))
-    });
-    pass(&mut how, Match::Name, &|a, b| a.name == b.name);
+    let plus_for_space = |v: &[u8]| -> Vec<u8> {
+        v.iter()
+            .map(|&c| if c == b' ' { b'+' } else { c })
+            .collect()
+    };
+    pass(
+        &mut how,
+        Match::Plus,
+        &Keys {
+            ours: &|a| {
+                if a.value.contains(&b' ') {
+                    vec![(a.name.clone(), plus_for_space(&a.value))]
+                } else {
+                    Vec::new()
+                }
+            },
+            theirs: &|b| vec![(b.name.clone(), lenient_decode(&b.value_enc, false))],
+        },
+        &|a, b| {
+            a.name == b.name
+                && a.value.contains(&b' ')
+                && plus_for_space(&a.value) == lenient_decode(&b.value_enc, false)
+        },
+    );
+    pass(
+        &mut how,
+        Match::Unicode,
+        &Keys {
+            ours: &|a| {
+                let mut keys = Vec::new();
+                if let Some(v) = nfc(&a.value) {
+                    keys.push((tagged(0, &a.name), v));
+                }
+                if let Some(v) = latin1(&a.value) {
+                    keys.push((tagged(1, &a.name), v));
+                }
+                keys
+            },
+            theirs: &|b| {
+                let mut keys = Vec::new();
+                if let Some(v) = nfc(&b.value) {
+                    keys.push((tagged(0, &b.name), v));
+                }
+                keys.push((tagged(1, &b.name), b.value.clone()));
+                keys
+            },
+        },
+        &|a, b| {
+            (a.name == b.name || same_text(&a.name, &b.name))
+                && (same_text(&a.value, &b.value) || latin1_of(&a.value, &b.value))
+        },
+    );
+    pass(
+        &mut how,
+        Match::Name,
+        &Keys {
+            ours: &|a| vec![(a.name.clone(), Vec::new())],
+            theirs: &|b| vec![(b.name.clone(), Vec::new())],
+        },
+        &|a, b| a.name == b.name,
+    );
 
     // Encodings of the pairs that match: one rule for all if one fits, else
     // a rule per name and per value.
@@ -125,13 +278,16 @@ pub(super) fn compare_params(
     let mut report = |cause: Cause, i: usize, j: usize, out: &mut Vec<Finding>| {
         if !reported.contains(&cause) {
             reported.push(cause);
-            out.push(Finding::new(
-                cause,
-                name_of(&op[i].name),
-                format!("{}={}", show(&op[i].name_enc), show(&op[i].value_enc)),
-                format!("{}={}", show(&tp[j].name_enc), show(&tp[j].value_enc)),
-                "their parameters are encoded this way",
-            ));
+            out.push(
+                Finding::new(
+                    cause,
+                    name_of(&op[i].name),
+                    format!("{}={}", show(&op[i].name_enc), show(&op[i].value_enc)),
+                    format!("{}={}", show(&tp[j].name_enc), show(&tp[j].value_enc)),
+                    "their parameters are encoded this way",
+                )
+                .with_level(encoder_cause(cause).then_some(EncodingLevel::Values)),
+            );
         }
     };
     let global = explaining_rule(all.iter().copied());
@@ -184,32 +340,45 @@ pub(super) fn compare_params(
             out.push(f);
         }
     }
-    // Left over on our side: not signed by them.
+    // Left over on our side: not signed by them. Where each came from, by
+    // name and value, else by name (the first of the model's with it).
+    let mut by_pair: HashMap<(&[u8], &[u8]), Source> = HashMap::new();
+    let mut by_name: HashMap<&[u8], Source> = HashMap::new();
+    for m in &model.params {
+        by_pair.entry((&m.name, &m.value)).or_insert(m.source);
+        by_name.entry(&m.name).or_insert(m.source);
+    }
     let source_of = |p: &Pair| {
-        let found = model
-            .params
-            .iter()
-            .find(|m| m.name == p.name && m.value == p.value);
-        found
-            .or_else(|| model.params.iter().find(|m| m.name == p.name))
-            .map(|m| m.source)
+        by_pair
+            .get(&(&p.name[..], &p.value[..]))
+            .or_else(|| by_name.get(&p.name[..]))
+            .copied()
     };
     // Whether every parameter of a source is left over: then the source is
     // not signed, rather than some of its names.
+    let mut of_source: HashMap<Source, (usize, usize)> = HashMap::new();
+    let mut our_names: HashMap<&[u8], usize> = HashMap::new();
+    for (i, p) in op.iter().enumerate() {
+        if let Some(source) = source_of(p) {
+            let (all, left) = of_source.entry(source).or_default();
+            *all += 1;
+            *left += usize::from(!used[i]);
+        }
+        *our_names.entry(&p.name).or_default() += 1;
+    }
     let all_missing = |source: Source| {
-        let mut of_source = op
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| source_of(p) == Some(source));
-        of_source.clone().next().is_some() && of_source.all(|(i, _)| !used[i])
+        of_source
+            .get(&source)
+            .is_some_and(|&(all, left)| all > 0 && all == left)
     };
+    let their_names: HashSet<&[u8]> = tp.iter().map(|q| &q.name[..]).collect();
     for (i, p) in op.iter().enumerate() {
         if used[i] {
             continue;
         }
         let source = source_of(p);
-        let repeated = op.iter().filter(|q| q.name == p.name).count() > 1
-            && tp.iter().any(|q| q.name == p.name);
+        let repeated =
+            our_names.get(&p.name[..]).is_some_and(|&n| n > 1) && their_names.contains(&p.name[..]);
         let (cause, detail) = match source {
             _ if p.name == b"oauth_version" => (
                 Cause::OAuthVersionMismatch,
@@ -251,6 +420,7 @@ pub(super) fn compare_params(
         }
     }
     // Left over on theirs: signed by them only.
+    let body_names: HashSet<&[u8]> = model.unsigned_body_names().collect();
     for (j, p) in tp.iter().enumerate() {
         if matched[j].is_some() {
             continue;
@@ -268,7 +438,7 @@ pub(super) fn compare_params(
                 Cause::OAuthVersionMismatch,
                 "they sign oauth_version, we do not",
             ),
-            name if model.unsigned_body_names().any(|n| n == name) => (
+            name if body_names.contains(name) => (
                 Cause::BodySigned,
                 "they sign the body, which is not application/x-www-form-urlencoded",
             ),
@@ -361,14 +531,38 @@ fn compare_outer(t: &Parsed<'_>, reported: &[Cause], out: &mut Vec<Finding>) {
         return;
     };
     for cause in enc.causes() {
-        if !reported.contains(&cause) {
-            out.push(Finding::new(
-                cause,
-                Component::Parameters,
-                percent_encode(&t.inner).to_string(),
-                t.params_enc,
-                "their parameter string is encoded this way in the base string",
-            ));
+        // The same departure in the values and in the outer encoding: one
+        // encoder used for both.
+        let in_values = out
+            .iter_mut()
+            .find(|f| f.cause == cause && f.level == Some(EncodingLevel::Values));
+        if let Some(f) = in_values {
+            f.level = Some(EncodingLevel::Both);
+            f.detail = "their parameters, and their parameter string in the base string, are \
+                        encoded this way"
+                .to_owned();
+        } else if !reported.contains(&cause) {
+            out.push(
+                Finding::new(
+                    cause,
+                    Component::Parameters,
+                    percent_encode(&t.inner).to_string(),
+                    t.params_enc,
+                    "their parameter string is encoded this way in the base string",
+                )
+                .with_level(Some(EncodingLevel::Outer)),
+            );
         }
     }
+}
+
+/// Whether a cause is one of an encoder's departures (which have a level).
+fn encoder_cause(cause: Cause) -> bool {
+    matches!(
+        cause,
+        Cause::SpaceAsPlus
+            | Cause::LowercaseHex
+            | Cause::ReservedUnencoded
+            | Cause::UnreservedEncoded
+    )
 }
