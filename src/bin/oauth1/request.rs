@@ -9,7 +9,6 @@
 //! printed: X's error JSON is what the user needs) and for a redirect not
 //! followed, 2 for bad input or a request that could not be sent.
 
-use std::fmt::Write as _;
 use std::io::Write as _;
 use std::time::Duration;
 
@@ -212,7 +211,7 @@ async fn send(
     let client = oauth1_signer::client_builder()
         .timeout(Duration::from_secs(args.timeout))
         .build()
-        .map_err(|e| network_error(e))?;
+        .map_err(network_error)?;
     let mut out = Output::stdout();
     let mut redirects = Redirects::new();
     let mut response = loop {
@@ -220,7 +219,7 @@ async fn send(
         let response = client
             .execute(request)
             .await
-            .map_err(|e| network_error(e))?;
+            .map_err(network_error)?;
         if args.include {
             out.write(head(&response).as_bytes())?;
         }
@@ -239,7 +238,7 @@ async fn send(
         }
     };
     let status = response.status();
-    while let Some(chunk) = response.chunk().await.map_err(|e| network_error(e))? {
+    while let Some(chunk) = response.chunk().await.map_err(network_error)? {
         out.write(&chunk)?;
     }
     out.finish()?;
