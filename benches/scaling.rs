@@ -6,6 +6,7 @@
 //! 1 KB to 10 MB searched for the base string, their header with 10 to 10k
 //! protocol parameters, their base string with 10 to 10k parameters on
 //! both sides, and the signature search over 10 to 10k query parameters.
+//! The three-legged flow's token answers with 10 to 5,000 parameters.
 //!
 //! Every group reports its cost per byte or per parameter
 //! (`Throughput::Bytes`/`Elements`): a flat per-unit cost means linear time.
@@ -26,7 +27,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
-use oauth1_signer::{Credentials, OAuthRequest, Signer};
+use oauth1_signer::{Credentials, OAuthRequest, Signer, TokenCredentials, MAX_TOKEN_ANSWER};
 use percent_encoding::utf8_percent_encode;
 
 use common::*;
@@ -180,6 +181,35 @@ fn params(c: &mut Criterion) {
     group.finish();
 }
 
+/// 10 to 5,000 parameters: 5,000 `&p0123=v` pairs are 40 KB, under
+/// `MAX_TOKEN_ANSWER` (64 KiB), the largest answer the flow reads.
+const ANSWER_COUNTS: [usize; 4] = [10, 100, 1_000, 5_000];
+
+/// A token answer of `n` extra parameters, in no sorted order.
+fn token_answer(n: usize) -> String {
+    let mut body = String::from("oauth_token=t&oauth_token_secret=s");
+    for i in 0..n {
+        body.push_str(&format!("&p{:04}=v", shuffled(i, n)));
+    }
+    assert!(body.len() <= MAX_TOKEN_ANSWER);
+    body
+}
+
+/// The three-legged flow's token answers: parsed strictly, names checked
+/// for duplicates (sorted once, not compared pairwise).
+fn flow(c: &mut Criterion) {
+    let mut group = c.benchmark_group("scaling/flow");
+    configure(&mut group);
+    for n in ANSWER_COUNTS {
+        group.throughput(Throughput::Elements(n as u64));
+        let body = token_answer(n);
+        group.bench_with_input(BenchmarkId::new("token-answer", n), &body, |b, body| {
+            b.iter(|| TokenCredentials::parse(black_box(body.as_bytes())).unwrap())
+        });
+    }
+    group.finish();
+}
+
 /// Where cargo put its outputs: `CARGO_TARGET_TMPDIR` is `<target>/tmp`.
 fn target_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR"))
@@ -258,7 +288,7 @@ fn table() {
         let json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
         json["mean"]["point_estimate"].as_f64()
     };
-    let rows: [(&str, &[usize], &[&str]); 4] = [
+    let rows: [(&str, &[usize], &[&str]); 5] = [
         (
             "scaling_bytes",
             &SIZES,
@@ -295,6 +325,7 @@ fn table() {
             &[10, 100, 1_000, 10_000],
             &["their-header", "their-base-string", "signature-search"],
         ),
+        ("scaling_flow", &ANSWER_COUNTS, &["token-answer"]),
     ];
     for (group, xs, cases) in rows {
         let unit = if xs == SIZES {
@@ -446,6 +477,7 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     bytes(&mut c);
     params(&mut c);
+    flow(&mut c);
     explain(&mut c);
     cli(&mut c);
     c.final_summary();
