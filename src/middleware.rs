@@ -287,6 +287,14 @@ mod tests {
     }
 
     #[test]
+    fn debug_names_the_configuration_and_no_secret() {
+        let shown = format!("{:?}", OAuth1Middleware::new(signer("ck")));
+        assert!(shown.starts_with("OAuth1Middleware {"), "{shown}");
+        assert!(shown.contains("redirect_limit: 10"), "{shown}");
+        assert!(!shown.contains("SECRET"), "{shown}");
+    }
+
+    #[test]
     fn the_extensions_signer_wins_and_none_at_all_is_an_error() {
         let shared = OAuth1Middleware::new(signer("default"));
         let mut ext = Extensions::new();

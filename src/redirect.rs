@@ -376,7 +376,8 @@ mod tests {
     fn the_limit_is_counted_and_other_statuses_are_answers() {
         let sent = request(Method::GET, "https://h/a", None);
         let mut r = Redirects::with_limit(2);
-        for _ in 0..2 {
+        for followed in 0..2 {
+            assert_eq!(r.followed(), followed);
             assert!(r
                 .next(
                     sent.try_clone().unwrap(),
@@ -398,6 +399,8 @@ mod tests {
                 location: "https://h/a".into()
             }
         );
+        // The one refused is not counted as followed.
+        assert_eq!(r.followed(), 2);
         for status in [200, 300, 304, 305, 401] {
             let status = StatusCode::from_u16(status).unwrap();
             assert!(Redirects::new()
