@@ -9,12 +9,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use super::catalogue::{key_mistake, value_cause, Cause};
+use super::catalogue::{value_cause, Cause};
 use super::compare::compare;
 use super::finding::{Component, Explanation, Finding};
 use super::lenient::lenient_decode;
 use super::model::{MParam, Model, Scratch, Source};
 use super::search::{search, signs_as, Keys, Ours};
+use super::tried::key_mistake;
 use super::variant::{KeyRule, Variant};
 use crate::credentials::Secret;
 use crate::error::{Error, ErrorKind, Part};

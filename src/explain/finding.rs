@@ -4,7 +4,8 @@
 
 use std::fmt;
 
-use super::catalogue::{Cause, EncodingLevel, Place};
+use super::catalogue::{Cause, Place};
+use super::tried::EncodingLevel;
 
 /// Which part of the request a [`Finding`] is about.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -31,7 +31,7 @@
 
 // This module only declares and re-exports. The others use only those
 // before them in this order (tests/modules.rs checks that none uses one
-// after it): variant, catalogue, finding, lenient, model, compare, search,
+// after it): variant, catalogue, tried, finding, lenient, model, compare, search,
 // explainer; response uses lenient.
 mod catalogue;
 mod compare;
@@ -41,9 +41,10 @@ mod lenient;
 mod model;
 mod response;
 mod search;
+mod tried;
 mod variant;
 
-pub use catalogue::{Cause, EncodingLevel, UnknownCause};
+pub use catalogue::{Cause, UnknownCause};
 pub use explainer::{Explainer, MAX_HEADER_LEN};
 pub use finding::{Component, Explanation, Finding};
 pub use response::{
@@ -51,3 +52,4 @@ pub use response::{
     MAX_RESPONSE_BODY_LEN,
 };
 pub use search::SEARCH_EACH_PARAM_MAX;
+pub use tried::EncodingLevel;

@@ -7,10 +7,11 @@
 
 use std::collections::HashMap;
 
-use super::catalogue::{search_list, Cause, Tried};
+use super::catalogue::Cause;
 use super::finding::{Component, Explanation, Finding};
 use super::lenient::show;
 use super::model::{Model, Scratch};
+use super::tried::{search_list, Tried};
 use super::variant::{KeyRule, Variant};
 use crate::protocol::NAMES;
 use crate::sign::{SignatureMethod, SigningKey};

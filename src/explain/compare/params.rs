@@ -13,12 +13,11 @@ use std::collections::{HashMap, HashSet};
 use unicode_normalization::UnicodeNormalization as _;
 
 use crate::encode::percent_encode;
-use crate::explain::catalogue::{
-    encoder_causes, is_encoder, rule_causes, value_cause, Cause, EncodingLevel,
-};
+use crate::explain::catalogue::{encoder_causes, is_encoder, rule_causes, value_cause, Cause};
 use crate::explain::finding::{Component, Finding};
 use crate::explain::lenient::{lenient_decode, show, Pair, Parsed};
 use crate::explain::model::{Model, Source};
+use crate::explain::tried::EncodingLevel;
 use crate::explain::variant::explaining_rule;
 
 /// How a pair of theirs was matched with one of ours.
