@@ -77,7 +77,8 @@ impl<'a> BaseStringUri<'a> {
         }
     }
 
-    fn scheme(&self) -> &'static str {
+    /// The scheme as written: `http` or `https`.
+    pub(crate) fn scheme(&self) -> &'static str {
         if self.https {
             "https"
         } else {
@@ -85,7 +86,18 @@ impl<'a> BaseStringUri<'a> {
         }
     }
 
-    fn path_or_root(&self) -> &str {
+    /// The host as written: lower-cased.
+    pub(crate) fn host(&self) -> String {
+        self.host.to_ascii_lowercase()
+    }
+
+    /// The port as written: none for the scheme's default.
+    pub(crate) fn port(&self) -> Option<u16> {
+        self.port
+    }
+
+    /// The path as written: `/` for an empty one.
+    pub(crate) fn path_or_root(&self) -> &str {
         if self.path.is_empty() {
             "/"
         } else {
@@ -117,8 +129,8 @@ impl<'a> BaseStringUri<'a> {
 
 impl fmt::Display for BaseStringUri<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}://{}", self.scheme(), self.host.to_ascii_lowercase())?;
-        if let Some(port) = self.port {
+        write!(f, "{}://{}", self.scheme(), self.host())?;
+        if let Some(port) = self.port() {
             write!(f, ":{port}")?;
         }
         f.write_str(self.path_or_root())

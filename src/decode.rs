@@ -79,7 +79,8 @@ pub(crate) struct DecodeBytes<'a> {
 
 impl<'a> DecodeBytes<'a> {
     /// `input` must have passed [`check_escapes`]; a malformed escape that slips
-    /// through decodes to its `%` rather than panicking.
+    /// through decodes to its `%` rather than panicking, and what follows the
+    /// `%` is read as it is (the explainer reads another side's text so).
     pub(crate) fn new(input: &'a [u8], form: bool) -> Self {
         DecodeBytes { rest: input, form }
     }

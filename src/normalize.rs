@@ -5,11 +5,43 @@
 //!
 //! [RFC 5849 §3.4.1.3.2]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4.1.3.2
 
+use std::cmp::Ordering;
 use std::fmt;
 
-use crate::params::Param;
+use crate::params::{Param, Params};
 use crate::sink::{Sink, Writer};
 use crate::text::Text;
+
+impl<'a> Params<'a> {
+    /// Leaves out every `oauth_signature` (§3.4.1.3.1: it is never signed)
+    /// and sorts the rest into normalised order (§3.4.1.3.2): by encoded
+    /// name, then by encoded value, comparing bytes.
+    pub fn normalize(&mut self) -> Normalized<'_, 'a> {
+        self.retain_signed();
+        Normalized::new(self.sort())
+    }
+
+    /// Sorts the parameters into normalised order, leaving out nothing.
+    pub(crate) fn sort(&mut self) -> &[Param<'a>] {
+        let items = self.as_mut_slice();
+        items.sort_by(Param::cmp_encoded);
+        items
+    }
+}
+
+impl Param<'_> {
+    /// How the encoded name orders against the encoding of `name`.
+    pub(crate) fn cmp_name(&self, name: &[u8]) -> Ordering {
+        self.name.cmp_encoded(&Text::Raw(name))
+    }
+
+    /// The normalised order: by encoded name, then encoded value.
+    fn cmp_encoded(&self, other: &Param<'_>) -> Ordering {
+        self.name
+            .cmp_encoded(&other.name)
+            .then_with(|| self.value.cmp_encoded(&other.value))
+    }
+}
 
 /// A piece of a signer's protocol parameters, which it writes as one run in
 /// among the request's parameters (see [`Normalized::with_protocol`]) and in
@@ -171,5 +203,162 @@ impl fmt::Debug for Normalized<'_, '_> {
         f.debug_tuple("Normalized")
             .field(&self.to_string())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn normalized(form: &str) -> String {
+        let mut p = Params::new();
+        p.extend_form(form.as_bytes()).unwrap();
+        p.normalize().to_string()
+    }
+
+    #[test]
+    fn sorts_by_encoded_name_then_value() {
+        // Raw order would put 'x!y' (0x21) before 'x', and '!' before ' '.
+        assert_eq!(normalized("x!y=a&x=a"), "x=a&x%21y=a");
+        assert_eq!(normalized("a=x!y&a=x+y"), "a=x%20y&a=x%21y");
+        // '[' (0x5B) sorts after 'A' raw, but '%5B' sorts before 'A'.
+        assert_eq!(normalized("k=A&k=%5B"), "k=%5B&k=A");
+        // Sorting by the joined 'name=value' would put 'a=b' after 'a-b=c'.
+        assert_eq!(normalized("a-b=c&a=b"), "a=b&a-b=c");
+    }
+
+    #[test]
+    fn keeps_duplicates_empty_values_and_bare_names() {
+        assert_eq!(normalized("b=&a&&a=1&a"), "a=&a=&a=1&b=");
+    }
+
+    #[test]
+    fn values_that_are_not_utf8_are_signed_as_their_bytes() {
+        // `%FF` decodes to the byte 0xFF, which is not UTF-8, and re-encodes to `%FF`.
+        let mut p = Params::new();
+        p.extend_form(b"a=%ff&b=%C3%28").unwrap();
+        assert_eq!(p.normalize().to_string(), "a=%FF&b=%C3%28");
+    }
+
+    #[test]
+    fn oauth_signature_is_collected_but_never_normalised() {
+        let mut p = Params::new();
+        p.extend_form(b"oauth_signature=x&oauth%5Fsignature=y&a=1")
+            .unwrap();
+        p.push("oauth_signature", "z");
+        assert_eq!(p.len(), 4);
+        assert!(p.contains(b"oauth_signature"));
+        assert_eq!(p.normalize().to_string(), "a=1");
+    }
+
+    #[test]
+    fn protocol_parameters_are_written_in_where_they_sort() {
+        let run = [
+            Piece::Param {
+                name: "oauth_consumer_key",
+                value: "k y",
+                clean: false,
+            },
+            Piece::Signature,
+            Piece::Param {
+                name: "oauth_nonce",
+                value: "n0",
+                clean: true,
+            },
+            Piece::Encoded {
+                once: "oauth_token=t",
+                twice: "oauth_token%3Dt",
+                header: "",
+            },
+        ];
+        let mut p = Params::new();
+        p.extend_form(b"z=1&a=%21&oauth=2&oauthz=3").unwrap();
+        let items = p.sort();
+        let n = Normalized::with_protocol(items, &run);
+        assert_eq!(
+            n.to_string(),
+            "a=%21&oauth=2&oauth_consumer_key=k%20y&oauth_nonce=n0&oauth_token=t&oauthz=3&z=1"
+        );
+        let mut twice = String::new();
+        n.write_encoded(&mut twice);
+        assert_eq!(
+            twice,
+            "a%3D%2521%26oauth%3D2%26oauth_consumer_key%3Dk%2520y%26oauth_nonce%3Dn0\
+             %26oauth_token%3Dt%26oauthz%3D3%26z%3D1"
+        );
+        // Alone, and after every request parameter.
+        assert_eq!(
+            Normalized::with_protocol(&[], &run[1..3]).to_string(),
+            "oauth_nonce=n0"
+        );
+        let mut q = Params::new();
+        q.extend_form(b"a=1").unwrap();
+        assert_eq!(
+            Normalized::with_protocol(q.sort(), &run[2..3]).to_string(),
+            "a=1&oauth_nonce=n0"
+        );
+    }
+
+    #[test]
+    fn long_form_values_cross_the_buffer() {
+        let body = format!("v={}", "%41".repeat(300));
+        let mut p = Params::new();
+        p.extend_form(body.as_bytes()).unwrap();
+        assert_eq!(p.normalize().to_string(), format!("v={}", "A".repeat(300)));
+    }
+
+    #[test]
+    fn form_names_and_values_sharing_long_prefixes_normalise_in_encoded_order() {
+        // Values of unreserved bytes only are copied, not decoded: the word
+        // at a time comparison decides their order.
+        assert_eq!(
+            normalized("ids=1234567890123459&ids=1234567890123451"),
+            "ids=1234567890123451&ids=1234567890123459"
+        );
+        for len in [8, 9, 15, 16, 17, 24, 25, 33] {
+            let prefix = "x".repeat(len);
+            // Names: "x..xb" after "x..xa"; a space (encoded "%20") before "a".
+            assert_eq!(
+                normalized(&format!("{prefix}b=1&{prefix}a=2&{prefix}+=3")),
+                format!("{prefix}%20=3&{prefix}a=2&{prefix}b=1")
+            );
+            // Values, every kind of text: clean, escaped, and a '+'.
+            assert_eq!(
+                normalized(&format!(
+                    "v={prefix}9&v={prefix}1&v={prefix}%21&v={prefix}+&v={prefix}"
+                )),
+                format!("v={prefix}&v={prefix}%20&v={prefix}%21&v={prefix}1&v={prefix}9")
+            );
+        }
+    }
+
+    #[test]
+    fn normalised_parameters_are_written_once_and_twice_encoded() {
+        let mut p = Params::new();
+        p.extend_form(b"b=%2F+x&a=~1&c").unwrap();
+        p.push("a", "é");
+        let n = p.normalize();
+        let mut once = String::new();
+        n.write_to(&mut once);
+        // "é" is C3 A9; %C3 sorts before "~" (every escape before every
+        // unreserved byte).
+        assert_eq!(once, "a=%C3%A9&a=~1&b=%2F%20x&c=");
+        let mut twice = Vec::new();
+        n.write_encoded(&mut twice);
+        assert_eq!(
+            String::from_utf8(twice).unwrap(),
+            "a%3D%25C3%25A9%26a%3D~1%26b%3D%252F%2520x%26c%3D"
+        );
+        assert_eq!(n.iter().count(), 4);
+    }
+
+    #[test]
+    fn debug_shows_the_parameter_string() {
+        let mut p = Params::new();
+        p.extend_form(b"screen+name=jack&count=%FF").unwrap();
+        assert_eq!(
+            format!("{:?}", p.normalize()),
+            r#"Normalized("count=%FF&screen%20name=jack")"#
+        );
     }
 }

@@ -1,29 +1,23 @@
-//! Collecting and normalising the request parameters ([RFC 5849 §3.4.1.3]).
+//! Collecting the request parameters ([RFC 5849 §3.4.1.3.1]).
 //!
 //! The signed parameters are the URL's query, the protocol (`oauth_*`)
 //! parameters, and the body's parameters when the body is
-//! `application/x-www-form-urlencoded` ([§3.4.1.3.1]); `oauth_signature` is
-//! never among them. Duplicates, empty values and bare names are kept.
-//! Normalising ([§3.4.1.3.2]) encodes every name and value, sorts the pairs by
-//! encoded name and then encoded value in byte order, and joins them as
-//! `name=value` with `&`.
+//! `application/x-www-form-urlencoded`; `oauth_signature` is never among
+//! them. Duplicates, empty values and bare names are kept. Putting them in
+//! order and writing them is the next stage's (`normalize.rs`, §3.4.1.3.2).
 //!
 //! Nothing here copies the request: query and body parameters are kept as
 //! slices of the caller's text and decoded lazily, byte by byte, when they are
 //! compared or written.
 //!
-//! [RFC 5849 §3.4.1.3]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4.1.3
-//! [§3.4.1.3.1]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4.1.3.1
-//! [§3.4.1.3.2]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4.1.3.2
+//! [RFC 5849 §3.4.1.3.1]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4.1.3.1
 
 use std::borrow::Cow;
-use std::cmp::Ordering;
 use std::fmt;
 
 use smallvec::SmallVec;
 
 use crate::error::{Error, Part};
-use crate::normalize::Normalized;
 use crate::scan::find_byte;
 use crate::text::Text;
 use crate::url::RequestUrl;
@@ -75,17 +69,6 @@ impl<'a> Param<'a> {
                 prefix.iter().all(|&b| name.next() == Some(b))
             }
         }
-    }
-
-    /// How the encoded name orders against the encoding of `name`.
-    pub(crate) fn cmp_name(&self, name: &[u8]) -> Ordering {
-        self.name.cmp_encoded(&Text::Raw(name))
-    }
-
-    fn cmp_encoded(&self, other: &Param<'_>) -> Ordering {
-        self.name
-            .cmp_encoded(&other.name)
-            .then_with(|| self.value.cmp_encoded(&other.value))
     }
 }
 
@@ -264,19 +247,15 @@ impl<'a> Params<'a> {
         self.items.iter().any(|p| p.name.eq_bytes(name))
     }
 
-    /// Leaves out every `oauth_signature` (§3.4.1.3.1: it is never signed)
-    /// and sorts the rest into normalised order (§3.4.1.3.2): by encoded
-    /// name, then by encoded value, comparing bytes.
-    pub fn normalize(&mut self) -> Normalized<'_, 'a> {
+    /// Leaves out every `oauth_signature` (§3.4.1.3.1: it is never signed).
+    pub(crate) fn retain_signed(&mut self) {
         self.items.retain(|p| !p.name.eq_bytes(b"oauth_signature"));
-        self.sort();
-        Normalized::new(&self.items)
     }
 
-    /// Sorts the parameters into normalised order, leaving out nothing.
-    pub(crate) fn sort(&mut self) -> &[Param<'a>] {
-        self.items.sort_by(Param::cmp_encoded);
-        &self.items
+    /// The parameters, for the next stage to put in order
+    /// ([`normalize`](Self::normalize)).
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [Param<'a>] {
+        &mut self.items
     }
 }
 
@@ -289,120 +268,29 @@ impl fmt::Debug for Params<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encode::percent_encode;
-    use crate::normalize::Piece;
-    use crate::text::{cmp_encoded, mismatch, rank};
 
-    fn normalized(form: &str) -> String {
+    #[test]
+    fn keeps_duplicates_empty_values_and_bare_names_and_skips_empty_segments() {
         let mut p = Params::new();
-        p.extend_form(form.as_bytes()).unwrap();
-        p.normalize().to_string()
-    }
-
-    #[test]
-    fn sorts_by_encoded_name_then_value() {
-        // Raw order would put 'x!y' (0x21) before 'x', and '!' before ' '.
-        assert_eq!(normalized("x!y=a&x=a"), "x=a&x%21y=a");
-        assert_eq!(normalized("a=x!y&a=x+y"), "a=x%20y&a=x%21y");
-        // '[' (0x5B) sorts after 'A' raw, but '%5B' sorts before 'A'.
-        assert_eq!(normalized("k=A&k=%5B"), "k=%5B&k=A");
-        // Sorting by the joined 'name=value' would put 'a=b' after 'a-b=c'.
-        assert_eq!(normalized("a-b=c&a=b"), "a=b&a-b=c");
-    }
-
-    #[test]
-    fn rank_order_matches_encoded_order_for_every_pair_of_bytes() {
-        for a in 0..=255u8 {
-            for b in 0..=255u8 {
-                let ea = percent_encode(&[a]).to_string();
-                let eb = percent_encode(&[b]).to_string();
-                assert_eq!(rank(a).cmp(&rank(b)), ea.cmp(&eb), "{a:#x} {b:#x}");
-            }
+        p.extend_form(b"b=&a&&a=1&a").unwrap();
+        let got: Vec<(Vec<u8>, Vec<u8>)> = p
+            .iter()
+            .map(|q| (q.name().into_owned(), q.value().into_owned()))
+            .collect();
+        let want: [(&[u8], &[u8]); 4] = [(b"b", b""), (b"a", b""), (b"a", b"1"), (b"a", b"")];
+        assert_eq!(got.len(), want.len());
+        for ((n, v), (wn, wv)) in got.iter().zip(want) {
+            assert_eq!((&n[..], &v[..]), (wn, wv));
         }
     }
 
     #[test]
-    fn mixed_raw_and_form_compare_alike() {
-        let raw = Text::Raw(b"a b");
-        let form = Text::Form(b"a+b");
-        assert_eq!(raw.cmp_encoded(&form), Ordering::Equal);
-        assert_eq!(
-            Text::Raw(b"a").cmp_encoded(&Text::Form(b"a%21")),
-            Ordering::Less
-        );
-    }
-
-    #[test]
-    fn keeps_duplicates_empty_values_and_bare_names_and_skips_empty_segments() {
-        assert_eq!(normalized("b=&a&&a=1&a"), "a=&a=&a=1&b=");
-    }
-
-    #[test]
-    fn values_that_are_not_utf8_are_signed_as_their_bytes() {
-        // `%FF` decodes to the byte 0xFF, which is not UTF-8, and re-encodes to `%FF`.
+    fn values_that_are_not_utf8_are_collected_as_their_bytes() {
+        // `%FF` decodes to the byte 0xFF, which is not UTF-8.
         let mut p = Params::new();
         p.extend_form(b"a=%ff&b=%C3%28").unwrap();
-        assert_eq!(p.iter().next().unwrap().value().as_ref(), &[0xFF]);
-        assert_eq!(p.normalize().to_string(), "a=%FF&b=%C3%28");
-    }
-
-    #[test]
-    fn oauth_signature_is_collected_but_never_normalised() {
-        let mut p = Params::new();
-        p.extend_form(b"oauth_signature=x&oauth%5Fsignature=y&a=1")
-            .unwrap();
-        p.push("oauth_signature", "z");
-        assert_eq!(p.len(), 4);
-        assert!(p.contains(b"oauth_signature"));
-        assert_eq!(p.normalize().to_string(), "a=1");
-    }
-
-    #[test]
-    fn protocol_parameters_are_written_in_where_they_sort() {
-        let run = [
-            Piece::Param {
-                name: "oauth_consumer_key",
-                value: "k y",
-                clean: false,
-            },
-            Piece::Signature,
-            Piece::Param {
-                name: "oauth_nonce",
-                value: "n0",
-                clean: true,
-            },
-            Piece::Encoded {
-                once: "oauth_token=t",
-                twice: "oauth_token%3Dt",
-                header: "",
-            },
-        ];
-        let mut p = Params::new();
-        p.extend_form(b"z=1&a=%21&oauth=2&oauthz=3").unwrap();
-        let items = p.sort();
-        let n = Normalized::with_protocol(items, &run);
-        assert_eq!(
-            n.to_string(),
-            "a=%21&oauth=2&oauth_consumer_key=k%20y&oauth_nonce=n0&oauth_token=t&oauthz=3&z=1"
-        );
-        let mut twice = String::new();
-        n.write_encoded(&mut twice);
-        assert_eq!(
-            twice,
-            "a%3D%2521%26oauth%3D2%26oauth_consumer_key%3Dk%2520y%26oauth_nonce%3Dn0\
-             %26oauth_token%3Dt%26oauthz%3D3%26z%3D1"
-        );
-        // Alone, and after every request parameter.
-        assert_eq!(
-            Normalized::with_protocol(&[], &run[1..3]).to_string(),
-            "oauth_nonce=n0"
-        );
-        let mut q = Params::new();
-        q.extend_form(b"a=1").unwrap();
-        assert_eq!(
-            Normalized::with_protocol(q.sort(), &run[2..3]).to_string(),
-            "a=1&oauth_nonce=n0"
-        );
+        let values: Vec<Vec<u8>> = p.iter().map(|q| q.value().into_owned()).collect();
+        assert_eq!(values, [vec![0xFF], vec![0xC3, 0x28]]);
     }
 
     #[test]
@@ -410,102 +298,6 @@ mod tests {
         let mut p = Params::new();
         let err = p.extend_encoded(b"a=1&b=%2G", Part::Url, 20).unwrap_err();
         assert_eq!(err.offset(), Some((Part::Url, 26)));
-    }
-
-    #[test]
-    fn long_form_values_cross_the_buffer() {
-        let body = format!("v={}", "%41".repeat(300));
-        let mut p = Params::new();
-        p.extend_form(body.as_bytes()).unwrap();
-        assert_eq!(p.normalize().to_string(), format!("v={}", "A".repeat(300)));
-    }
-
-    /// The naive reference: encode both, compare the strings.
-    fn naive_cmp(a: &[u8], b: &[u8]) -> Ordering {
-        percent_encode(a)
-            .to_string()
-            .cmp(&percent_encode(b).to_string())
-    }
-
-    #[test]
-    fn long_shared_prefixes_sort_as_their_encodings() {
-        // Unreserved, reserved and non-ASCII bytes, so that every kind of
-        // text (clean, raw, form) is compared.
-        let prefix: Vec<u8> = b"1234567890abcdefghij_KLMNOPQRSTUVW.xyz~-0123456789"
-            .iter()
-            .copied()
-            .chain([b' ', b'!', 0xC3, 0xA9])
-            .collect();
-        let others = [b'0', b'1', b'9', b'A', b'a', b'~', b' ', b'%', b'+', 0xFF];
-        for len in [
-            0,
-            1,
-            7,
-            8,
-            9,
-            15,
-            16,
-            17,
-            23,
-            24,
-            25,
-            31,
-            32,
-            33,
-            40,
-            prefix.len(),
-        ] {
-            let base = &prefix[..len];
-            for at in 0..=len {
-                for &x in &others {
-                    for &y in &others {
-                        // Equal up to `at`, then x against y, then the rest.
-                        let mut a = base.to_vec();
-                        let mut b = base.to_vec();
-                        a.truncate(at);
-                        b.truncate(at);
-                        a.push(x);
-                        b.push(y);
-                        a.extend_from_slice(&base[at..]);
-                        b.extend_from_slice(&base[at..]);
-                        let want = naive_cmp(&a, &b);
-                        assert_eq!(cmp_encoded(&a, &b), want, "{a:?} {b:?}");
-                        let naive_at = a.iter().zip(&b).position(|(p, q)| p != q);
-                        assert_eq!(mismatch(&a, &b), naive_at, "{a:?} {b:?}");
-                    }
-                }
-                // One a prefix of the other.
-                let (short, long) = (&base[..at], base);
-                assert_eq!(cmp_encoded(short, long), naive_cmp(short, long));
-                assert_eq!(cmp_encoded(long, short), naive_cmp(long, short));
-                assert_eq!(mismatch(short, long), None);
-            }
-        }
-    }
-
-    #[test]
-    fn form_names_and_values_sharing_long_prefixes_normalise_in_encoded_order() {
-        // Values of unreserved bytes only are copied, not decoded: the word
-        // at a time comparison decides their order.
-        assert_eq!(
-            normalized("ids=1234567890123459&ids=1234567890123451"),
-            "ids=1234567890123451&ids=1234567890123459"
-        );
-        for len in [8, 9, 15, 16, 17, 24, 25, 33] {
-            let prefix = "x".repeat(len);
-            // Names: "x..xb" after "x..xa"; a space (encoded "%20") before "a".
-            assert_eq!(
-                normalized(&format!("{prefix}b=1&{prefix}a=2&{prefix}+=3")),
-                format!("{prefix}%20=3&{prefix}a=2&{prefix}b=1")
-            );
-            // Values, every kind of text: clean, escaped, and a '+'.
-            assert_eq!(
-                normalized(&format!(
-                    "v={prefix}9&v={prefix}1&v={prefix}%21&v={prefix}+&v={prefix}"
-                )),
-                format!("v={prefix}&v={prefix}%20&v={prefix}%21&v={prefix}1&v={prefix}9")
-            );
-        }
     }
 
     #[test]
@@ -567,26 +359,6 @@ mod tests {
     }
 
     #[test]
-    fn normalised_parameters_are_written_once_and_twice_encoded() {
-        let mut p = Params::new();
-        p.extend_form(b"b=%2F+x&a=~1&c").unwrap();
-        p.push("a", "é");
-        let n = p.normalize();
-        let mut once = String::new();
-        n.write_to(&mut once);
-        // "é" is C3 A9; %C3 sorts before "~" (every escape before every
-        // unreserved byte).
-        assert_eq!(once, "a=%C3%A9&a=~1&b=%2F%20x&c=");
-        let mut twice = Vec::new();
-        n.write_encoded(&mut twice);
-        assert_eq!(
-            String::from_utf8(twice).unwrap(),
-            "a%3D%25C3%25A9%26a%3D~1%26b%3D%252F%2520x%26c%3D"
-        );
-        assert_eq!(n.iter().count(), 4);
-    }
-
-    #[test]
     fn debug_shows_names_and_values() {
         let mut p = Params::new();
         p.extend_form(b"screen+name=jack&count=%FF").unwrap();
@@ -595,10 +367,6 @@ mod tests {
         assert_eq!(
             format!("{p:?}"),
             r#"[("screen name", "jack"), ("count", "\\xff")]"#
-        );
-        assert_eq!(
-            format!("{:?}", p.normalize()),
-            r#"Normalized("count=%FF&screen%20name=jack")"#
         );
     }
 }

@@ -251,7 +251,15 @@ impl SigningKey {
         consumer_secret: &str,
         token_secret: &str,
     ) -> Result<SigningKey, Error> {
-        let key = key_string(consumer_secret, token_secret);
+        SigningKey::from_key_string(method, key_string(consumer_secret, token_secret))
+    }
+
+    /// [`new`](Self::new) from the key text itself: [`key_string`]'s, or
+    /// another a mistaken implementation makes (the explainer tries those).
+    pub(crate) fn from_key_string(
+        method: SignatureMethod,
+        key: Secret,
+    ) -> Result<SigningKey, Error> {
         let inner = match method {
             SignatureMethod::HmacSha1 => Key::HmacSha1(hmac(&key)),
             SignatureMethod::HmacSha256 => Key::HmacSha256(hmac(&key)),

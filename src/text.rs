@@ -183,3 +183,94 @@ impl Iterator for TextBytes<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::percent_encode;
+
+    #[test]
+    fn rank_order_matches_encoded_order_for_every_pair_of_bytes() {
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                let ea = percent_encode(&[a]).to_string();
+                let eb = percent_encode(&[b]).to_string();
+                assert_eq!(rank(a).cmp(&rank(b)), ea.cmp(&eb), "{a:#x} {b:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn mixed_raw_and_form_compare_alike() {
+        let raw = Text::Raw(b"a b");
+        let form = Text::Form(b"a+b");
+        assert_eq!(raw.cmp_encoded(&form), Ordering::Equal);
+        assert_eq!(
+            Text::Raw(b"a").cmp_encoded(&Text::Form(b"a%21")),
+            Ordering::Less
+        );
+    }
+
+    /// The naive reference: encode both, compare the strings.
+    fn naive_cmp(a: &[u8], b: &[u8]) -> Ordering {
+        percent_encode(a)
+            .to_string()
+            .cmp(&percent_encode(b).to_string())
+    }
+
+    #[test]
+    fn long_shared_prefixes_sort_as_their_encodings() {
+        // Unreserved, reserved and non-ASCII bytes, so that every kind of
+        // text (clean, raw, form) is compared.
+        let prefix: Vec<u8> = b"1234567890abcdefghij_KLMNOPQRSTUVW.xyz~-0123456789"
+            .iter()
+            .copied()
+            .chain([b' ', b'!', 0xC3, 0xA9])
+            .collect();
+        let others = [b'0', b'1', b'9', b'A', b'a', b'~', b' ', b'%', b'+', 0xFF];
+        for len in [
+            0,
+            1,
+            7,
+            8,
+            9,
+            15,
+            16,
+            17,
+            23,
+            24,
+            25,
+            31,
+            32,
+            33,
+            40,
+            prefix.len(),
+        ] {
+            let base = &prefix[..len];
+            for at in 0..=len {
+                for &x in &others {
+                    for &y in &others {
+                        // Equal up to `at`, then x against y, then the rest.
+                        let mut a = base.to_vec();
+                        let mut b = base.to_vec();
+                        a.truncate(at);
+                        b.truncate(at);
+                        a.push(x);
+                        b.push(y);
+                        a.extend_from_slice(&base[at..]);
+                        b.extend_from_slice(&base[at..]);
+                        let want = naive_cmp(&a, &b);
+                        assert_eq!(cmp_encoded(&a, &b), want, "{a:?} {b:?}");
+                        let naive_at = a.iter().zip(&b).position(|(p, q)| p != q);
+                        assert_eq!(mismatch(&a, &b), naive_at, "{a:?} {b:?}");
+                    }
+                }
+                // One a prefix of the other.
+                let (short, long) = (&base[..at], base);
+                assert_eq!(cmp_encoded(short, long), naive_cmp(short, long));
+                assert_eq!(cmp_encoded(long, short), naive_cmp(long, short));
+                assert_eq!(mismatch(short, long), None);
+            }
+        }
+    }
+}

@@ -227,8 +227,16 @@ impl<'a> RequestUrl<'a> {
     /// The port to sign: none when the URL names its scheme's default port
     /// (80 for http, 443 for https), as RFC 5849 §3.4.1.2 requires.
     pub(crate) fn signed_port(&self) -> Option<u16> {
-        let default = if self.https { 443 } else { 80 };
-        self.port.filter(|&p| p != default)
+        self.port.filter(|&p| p != default_port(self.https))
+    }
+}
+
+/// The default port of `http` (80) or, if `https`, of `https` (443).
+pub(crate) fn default_port(https: bool) -> u16 {
+    if https {
+        443
+    } else {
+        80
     }
 }
 

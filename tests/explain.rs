@@ -244,6 +244,35 @@ fn the_same_base_string_with_another_signature_is_a_key_mismatch_and_says_which_
 }
 
 #[test]
+fn secrets_joined_without_encoding_are_named_from_the_signature() {
+    // Their key is the secrets joined as they are, `c s&t/s`, where RFC 5849
+    // §3.4.2 encodes each (`c%20s&t%2Fs`): HMAC-SHA1 computed here, with the
+    // `hmac` crate, over our base string.
+    use base64::Engine as _;
+    use hmac::{KeyInit, Mac};
+    let signer = Signer::new(Credentials::new("ck", "c s").with_token("tk", "t/s"))
+        .with_nonce("n")
+        .unwrap()
+        .with_timestamp("1")
+        .unwrap();
+    let ex = Explainer::new(
+        &signer,
+        &OAuthRequest::get("https://api.x.com/1.1/x.json?a=1"),
+    )
+    .unwrap();
+    let mut mac = hmac::Hmac::<sha1::Sha1>::new_from_slice(b"c s&t/s").unwrap();
+    mac.update(ex.trace().base_string.as_bytes());
+    let theirs = base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes());
+    let said = "does not percent-encode the secrets in the key";
+    let got = ex.signature(&theirs);
+    assert_eq!(got.causes(), [Cause::KeyMismatch], "{got:#?}");
+    assert!(got.findings[0].detail.contains(said), "{got:#?}");
+    let got = ex.base_string_and_signature(&ex.trace().base_string, &theirs);
+    assert_eq!(got.causes(), [Cause::KeyMismatch], "{got:#?}");
+    assert!(got.findings[0].detail.contains(said), "{got:#?}");
+}
+
+#[test]
 fn the_model_rebuilds_every_vector_exactly_as_the_stages_sign_it() {
     for name in ["signatures", "base_string", "headers"] {
         let path = format!("{}/fixtures/{name}.json", env!("CARGO_MANIFEST_DIR"));

@@ -1,509 +1,523 @@
-//! The catalogue of wrong rules: each mistake an OAuth 1.0a implementation is
-//! known to make, as a small named transformation of how a base string (or
-//! key) is built.
+//! The catalogue of causes: one table, each row a [`Cause`] with its stable
+//! code, its documentation and the wrong rules (mistakes) the signature
+//! search tries for it, each with how it changes a [`Variant`] and what it
+//! says the other side does.
 //!
-//! The right rules are the stages' (`percent_encode`, `Params::normalize`,
-//! `BaseStringUri`, `key_string`); a [`Variant`] says which of them a
-//! mistaken implementation replaces, and `model.rs` writes the base string
-//! that implementation would sign.
+//! Everything about causes derives from that one table: the [`Cause`] enum
+//! and [`Cause::ALL`], the codes ([`Cause::as_str`]), the list the search
+//! tries and the sentence each finding says (`tried.rs`), the causes an
+//! encoding rule stands for ([`rule_causes`]), the cause of a protocol
+//! parameter's other value ([`value_cause`]).
 
-use crate::encode::percent_encode;
-use crate::sign::SignatureMethod;
+use std::fmt;
+use std::str::FromStr;
 
-use super::{Cause, EncodingLevel};
+use crate::protocol::Name;
 
-/// How one side percent-encodes: RFC 5849 §3.6, with zero or more of the
-/// known departures. One function, used for parameters, URI and the outer
-/// encoding alike (as a mistaken library uses its one encoder everywhere).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Enc {
-    /// A space as `+`.
-    pub plus: bool,
-    /// Lower-case hex digits.
-    pub lower: bool,
-    /// `! * ' ( )` left bare.
-    pub bare: bool,
-    /// `~` escaped as `%7E`.
-    pub tilde: bool,
-}
+use super::variant::{set, BodyRule, Departure, Depth, Dups, Enc, KeyRule, Order, Uni, Variant};
 
-impl Enc {
-    /// Every combination of the departures, the right encoding first.
-    pub(crate) fn all() -> impl Iterator<Item = Enc> {
-        (0u8..16).map(|bits| Enc {
-            plus: bits & 1 != 0,
-            lower: bits & 2 != 0,
-            bare: bits & 4 != 0,
-            tilde: bits & 8 != 0,
-        })
-    }
-
-    /// How many departures: fewer is a simpler explanation.
-    pub(crate) fn count(self) -> u32 {
-        u32::from(self.plus) + u32::from(self.lower) + u32::from(self.bare) + u32::from(self.tilde)
-    }
-
-    /// The causes this encoding stands for.
-    pub(crate) fn causes(self) -> impl Iterator<Item = Cause> {
-        [
-            (self.plus, Cause::SpaceAsPlus),
-            (self.lower, Cause::LowercaseHex),
-            (self.bare, Cause::ReservedUnencoded),
-            (self.tilde, Cause::UnreservedEncoded),
-        ]
-        .into_iter()
-        .filter_map(|(on, c)| on.then_some(c))
-    }
-
-    /// Writes `bytes` encoded this way: the stage's encoding, each piece
-    /// then mapped by the departures.
-    pub(crate) fn write(self, bytes: &[u8], out: &mut Vec<u8>) {
-        if self == Enc::default() {
-            percent_encode(bytes).write_to(out);
-            return;
-        }
-        for piece in percent_encode(bytes) {
-            let p = piece.as_bytes();
-            if p.first() == Some(&b'%') {
-                match p {
-                    b"%20" if self.plus => out.push(b'+'),
-                    b"%21" | b"%2A" | b"%27" | b"%28" | b"%29" if self.bare => out.push(match p {
-                        b"%21" => b'!',
-                        b"%2A" => b'*',
-                        b"%27" => b'\'',
-                        b"%28" => b'(',
-                        _ => b')',
-                    }),
-                    _ if self.lower => out.extend(p.iter().map(u8::to_ascii_lowercase)),
-                    _ => out.extend_from_slice(p),
-                }
-            } else if self.tilde {
-                for &b in p {
-                    if b == b'~' {
-                        out.extend_from_slice(if self.lower { b"%7e" } else { b"%7E" });
-                    } else {
-                        out.push(b);
-                    }
-                }
-            } else {
-                out.extend_from_slice(p);
-            }
-        }
-    }
-}
-
-/// How many times names and values are encoded before the parameter string
-/// is encoded once more for the base string.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Depth {
-    #[default]
-    Once,
-    /// Encoded twice (given already encoded).
-    Twice,
-    /// Not encoded.
-    Raw,
-}
-
-impl Depth {
-    /// Writes a name or value at this depth with `enc`.
-    pub(crate) fn write(self, enc: Enc, bytes: &[u8], out: &mut Vec<u8>, tmp: &mut Vec<u8>) {
-        match self {
-            Depth::Once => enc.write(bytes, out),
-            Depth::Twice => {
-                tmp.clear();
-                enc.write(bytes, tmp);
-                enc.write(tmp, out);
-            }
-            Depth::Raw => out.extend_from_slice(bytes),
-        }
-    }
-}
-
-/// How the parameters are put in order.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Order {
-    /// §3.4.1.3.2: by encoded name, then encoded value.
-    #[default]
-    Encoded,
-    /// By raw name, then raw value.
-    Raw,
-    /// By the encoded `name=value` text.
-    PairString,
-}
-
-/// How the parameters from a name given several times are signed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Dups {
-    #[default]
-    All,
-    First,
-    Last,
-}
-
-/// Which text a value is signed as.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Uni {
-    #[default]
-    AsGiven,
-    Nfc,
-    Nfd,
-    /// ISO-8859-1 bytes instead of UTF-8, where every character fits.
-    Latin1,
-}
-
-/// How the key is made from the two secrets.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum KeyRule {
-    #[default]
-    Right,
-    TokenSecretMissing,
-    Swapped,
-    NotEncoded,
-}
-
-/// How a non-form body is signed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum BodyRule {
-    #[default]
-    NotSigned,
-    /// Parsed as a form body.
-    AsForm,
-    /// Its JSON object's fields signed as parameters.
-    JsonFields,
-}
-
-/// One way of building the base string and key: the right one
-/// (`Variant::default()`) with zero or more mistakes applied.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Variant {
-    /// The encoder of the parameter names and values.
-    pub enc: Enc,
-    /// The encoder of the base string's outer encoding: the method, the
-    /// base string URI and the parameter string.
-    pub outer: Enc,
-    pub depth: Depth,
-    pub order: Order,
-    pub default_port: bool,
-    pub drop_port: bool,
-    pub keep_case: bool,
-    pub other_host: bool,
-    pub path_decoded: bool,
-    pub path_slash: bool,
-    pub method_as_given: bool,
-    pub method_swapped: bool,
-    pub drop_query: bool,
-    pub drop_body: bool,
-    pub body: BodyRule,
-    pub dups: Dups,
-    pub drop_param: Option<u16>,
-    pub version_toggled: bool,
-    pub realm: bool,
-    pub signature: bool,
-    pub uni: Uni,
-    pub key: KeyRule,
-    pub method: Option<SignatureMethod>,
-}
-
-/// One catalogued mistake.
+/// Where the finding of a mistake the signature search tried points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Mistake {
-    SpaceAsPlus(EncodingLevel),
-    LowercaseHex(EncodingLevel),
-    ReservedUnencoded(EncodingLevel),
-    UnreservedEncoded(EncodingLevel),
-    DoubleEncoded,
-    NotEncoded,
-    SortedRaw,
-    SortedByPairString,
-    DefaultPortKept,
-    PortDropped,
-    SchemeHostCase,
-    OtherXHost,
-    PathDecoded,
-    PathSlash,
-    MethodNotUpperCased,
-    MethodSwapped,
-    QueryDropped,
-    BodyDropped,
-    BodyAsForm,
-    BodyJsonFields,
-    DuplicatesFirst,
-    DuplicatesLast,
-    ParamDropped(u16),
-    VersionToggled,
-    RealmSigned,
-    Nfc,
-    Nfd,
-    Latin1,
-    TokenSecretMissing,
-    SecretsSwapped,
-    SecretsNotEncoded,
-    KeyMethod(SignatureMethod),
+pub(crate) enum Place {
+    Method,
+    Uri,
+    /// The parameters (or, for a parameter left out, that parameter).
+    Parameters,
+    Key,
 }
 
-impl Mistake {
-    /// Every mistake but the per-parameter ones, each encoding departure at
-    /// each level (the narrowest first); the model adds one
-    /// [`ParamDropped`](Mistake::ParamDropped) per parameter and a
-    /// [`KeyMethod`](Mistake::KeyMethod) per other HMAC method.
-    pub(crate) const FIXED: [Mistake; 39] = [
-        Mistake::SpaceAsPlus(EncodingLevel::Values),
-        Mistake::SpaceAsPlus(EncodingLevel::Outer),
-        Mistake::SpaceAsPlus(EncodingLevel::Both),
-        Mistake::LowercaseHex(EncodingLevel::Values),
-        Mistake::LowercaseHex(EncodingLevel::Outer),
-        Mistake::LowercaseHex(EncodingLevel::Both),
-        Mistake::ReservedUnencoded(EncodingLevel::Values),
-        Mistake::ReservedUnencoded(EncodingLevel::Outer),
-        Mistake::ReservedUnencoded(EncodingLevel::Both),
-        Mistake::UnreservedEncoded(EncodingLevel::Values),
-        Mistake::UnreservedEncoded(EncodingLevel::Outer),
-        Mistake::UnreservedEncoded(EncodingLevel::Both),
-        Mistake::DoubleEncoded,
-        Mistake::NotEncoded,
-        Mistake::SortedRaw,
-        Mistake::SortedByPairString,
-        Mistake::DefaultPortKept,
-        Mistake::PortDropped,
-        Mistake::SchemeHostCase,
-        Mistake::OtherXHost,
-        Mistake::PathDecoded,
-        Mistake::PathSlash,
-        Mistake::MethodNotUpperCased,
-        Mistake::MethodSwapped,
-        Mistake::QueryDropped,
-        Mistake::BodyDropped,
-        Mistake::BodyAsForm,
-        Mistake::BodyJsonFields,
-        Mistake::DuplicatesFirst,
-        Mistake::DuplicatesLast,
-        Mistake::VersionToggled,
-        Mistake::RealmSigned,
-        Mistake::Nfc,
-        Mistake::Nfd,
-        Mistake::Latin1,
-        Mistake::TokenSecretMissing,
-        Mistake::SecretsSwapped,
-        Mistake::SecretsNotEncoded,
-        // A placeholder the model replaces by the other methods.
-        Mistake::KeyMethod(SignatureMethod::HmacSha1),
-    ];
+/// How a mistake changes the way the base string or key is built.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Change {
+    /// One of an encoder's departures, tried at each [`EncodingLevel`].
+    Encoder(Departure),
+    /// Names and values encoded another number of times.
+    Depth(Depth),
+    /// Another key made of the secrets.
+    Key(KeyRule),
+    /// Another keyed signature method: tried with each.
+    Method,
+    /// One parameter left out: tried with each.
+    DropParam,
+    /// Any other change; false if the variant departs there already.
+    Other(fn(&mut Variant) -> bool),
+}
 
-    /// The cause this mistake stands for.
-    pub(crate) fn cause(self) -> Cause {
-        match self {
-            Mistake::SpaceAsPlus(_) => Cause::SpaceAsPlus,
-            Mistake::LowercaseHex(_) => Cause::LowercaseHex,
-            Mistake::ReservedUnencoded(_) => Cause::ReservedUnencoded,
-            Mistake::UnreservedEncoded(_) => Cause::UnreservedEncoded,
-            Mistake::DoubleEncoded => Cause::DoubleEncoded,
-            Mistake::NotEncoded => Cause::NotEncoded,
-            Mistake::SortedRaw => Cause::SortedRaw,
-            Mistake::SortedByPairString => Cause::SortedByPairString,
-            Mistake::DefaultPortKept => Cause::DefaultPortKept,
-            Mistake::PortDropped => Cause::PortDropped,
-            Mistake::SchemeHostCase => Cause::SchemeHostCase,
-            Mistake::OtherXHost => Cause::HostDiffers,
-            Mistake::PathDecoded | Mistake::PathSlash => Cause::PathDiffers,
-            Mistake::MethodNotUpperCased | Mistake::MethodSwapped => Cause::MethodDiffers,
-            Mistake::QueryDropped => Cause::QueryParamMissing,
-            Mistake::BodyDropped => Cause::BodyParamMissing,
-            Mistake::BodyAsForm | Mistake::BodyJsonFields => Cause::BodySigned,
-            Mistake::DuplicatesFirst | Mistake::DuplicatesLast => Cause::DuplicateCollapsed,
-            Mistake::ParamDropped(_) => Cause::ParamMissing,
-            Mistake::VersionToggled => Cause::OAuthVersionMismatch,
-            Mistake::RealmSigned => Cause::RealmSigned,
-            Mistake::Nfc | Mistake::Nfd | Mistake::Latin1 => Cause::UnicodeNormalization,
-            Mistake::TokenSecretMissing
-            | Mistake::SecretsSwapped
-            | Mistake::SecretsNotEncoded
-            | Mistake::KeyMethod(_) => Cause::KeyMismatch,
+/// One wrong rule.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mistake {
+    /// What the other side does, after "the other side ": for
+    /// [`Change::DropParam`] and [`Change::Method`] the parameter or method
+    /// follows.
+    pub what: &'static str,
+    pub change: Change,
+}
+
+const fn m(what: &'static str, change: Change) -> Mistake {
+    Mistake { what, change }
+}
+
+/// One row of the catalogue.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Entry {
+    pub cause: Cause,
+    pub code: &'static str,
+    /// Where the search's findings of this cause point.
+    pub place: Place,
+    /// For a cause that is another value of one protocol parameter: that
+    /// parameter.
+    pub value_of: Option<Name>,
+    /// The mistakes the signature search tries; none for a cause only a
+    /// comparison names.
+    pub mistakes: &'static [Mistake],
+}
+
+impl Entry {
+    /// The fields a row does not name.
+    const REST: Entry = Entry {
+        cause: Cause::Unexplained,
+        code: "",
+        place: Place::Parameters,
+        value_of: None,
+        mistakes: &[],
+    };
+}
+
+/// Declares [`Cause`] and [`CATALOGUE`] from one list of rows:
+/// `doc Variant = "code" { other fields of its Entry };`.
+macro_rules! catalogue {
+    ($(
+        $(#[doc = $doc:literal])*
+        $variant:ident = $code:literal $({ $($field:ident: $value:expr),* $(,)? })?;
+    )*) => {
+        /// Why the other side's signature differs: one entry of the
+        /// catalogue, with a stable code ([`as_str`](Self::as_str), also its
+        /// `Display`) that tools and logs can rely on.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Cause {
+            $(
+                #[doc = concat!("`", $code, "`:")]
+                $(#[doc = $doc])*
+                $variant,
+            )*
         }
+
+        impl Cause {
+            /// Every cause, in catalogue order.
+            pub const ALL: [Cause; [$($code),*].len()] = [$(Cause::$variant),*];
+        }
+
+        /// The catalogue, in the order of [`Cause::ALL`]: row `i` is that of
+        /// the cause `i`.
+        const CATALOGUE: [Entry; [$($code),*].len()] = [$(
+            Entry {
+                cause: Cause::$variant,
+                code: $code,
+                $($($field: $value,)*)?
+                ..Entry::REST
+            },
+        )*];
+    };
+}
+
+use Change::{Encoder, Other};
+
+catalogue! {
+    /// a space encoded as `+` rather than `%20`.
+    SpaceAsPlus = "space-as-plus" {
+        mistakes: &[m("encodes spaces as `+` instead of `%20`", Encoder(Departure::Plus))],
+    };
+    /// escapes written with lower-case hex (`%2f`, not `%2F`).
+    LowercaseHex = "lowercase-hex" {
+        mistakes: &[m(
+            "writes percent-escapes with lower-case hex (`%2f`)",
+            Encoder(Departure::Lower),
+        )],
+    };
+    /// `! * ' ( )` left bare (as `encodeURIComponent` does).
+    ReservedUnencoded = "reserved-unencoded" {
+        mistakes: &[m("leaves `! * ' ( )` unencoded", Encoder(Departure::Bare))],
+    };
+    /// an unreserved character escaped (`~` as `%7E`).
+    UnreservedEncoded = "unreserved-encoded" {
+        mistakes: &[m("encodes `~` as `%7E`", Encoder(Departure::Tilde))],
+    };
+    /// parameters encoded twice before the base string encodes them once
+    /// more (a value given already encoded).
+    DoubleEncoded = "double-encoded" {
+        mistakes: &[m("encodes parameter names and values twice", Change::Depth(Depth::Twice))],
+    };
+    /// parameters not encoded before the base string encodes the parameter
+    /// string (or that string not encoded at all).
+    NotEncoded = "not-encoded" {
+        mistakes: &[m("does not encode parameter names and values", Change::Depth(Depth::Raw))],
+    };
+    /// the same parameters, sorted by their raw (decoded) bytes rather than
+    /// by their encodings.
+    SortedRaw = "sorted-raw" {
+        mistakes: &[m(
+            "sorts the parameters by their raw bytes, not their encodings",
+            Other(|v| set(&mut v.order, Order::Raw)),
+        )],
+    };
+    /// sorted by the joined `name=value` text rather than by name, then
+    /// value.
+    SortedByPairString = "sorted-by-pair-string" {
+        mistakes: &[m(
+            "sorts the parameters by the joined `name=value` text",
+            Other(|v| set(&mut v.order, Order::PairString)),
+        )],
+    };
+    /// the parameters are in an order no known rule gives.
+    NotSorted = "not-sorted";
+    /// `:80` (http) or `:443` (https) kept in the base string URI.
+    DefaultPortKept = "default-port-kept" {
+        place: Place::Uri,
+        mistakes: &[m(
+            "keeps the default port (`:80`/`:443`) in the base string URI",
+            Other(|v| !v.drop_port && set(&mut v.default_port, true)),
+        )],
+    };
+    /// a port that is not the default left out of the base string URI.
+    PortDropped = "port-dropped" {
+        place: Place::Uri,
+        mistakes: &[m(
+            "drops the port from the base string URI",
+            Other(|v| !v.default_port && set(&mut v.drop_port, true)),
+        )],
+    };
+    /// another port.
+    PortDiffers = "port-differs";
+    /// scheme or host not lower-cased.
+    SchemeHostCase = "scheme-host-case" {
+        place: Place::Uri,
+        mistakes: &[m(
+            "does not lower-case the scheme and host",
+            Other(|v| set(&mut v.keep_case, true)),
+        )],
+    };
+    /// `http` against `https`.
+    SchemeDiffers = "scheme-differs";
+    /// another host (`api.twitter.com` for `api.x.com`).
+    HostDiffers = "host-differs" {
+        place: Place::Uri,
+        mistakes: &[m(
+            "signs the other X API host (api.twitter.com / api.x.com)",
+            Other(|v| set(&mut v.other_host, true)),
+        )],
+    };
+    /// another path (decoded, a `/` more or less, empty rather than `/`).
+    PathDiffers = "path-differs" {
+        place: Place::Uri,
+        mistakes: &[
+            m("signs the path percent-decoded", Other(|v| set(&mut v.path_decoded, true))),
+            m(
+                "adds or removes a trailing `/` in the path",
+                Other(|v| set(&mut v.path_slash, true)),
+            ),
+        ],
+    };
+    /// another method, or the method not upper-cased.
+    MethodDiffers = "method-differs" {
+        place: Place::Method,
+        mistakes: &[
+            m("does not upper-case the method", Other(|v| set(&mut v.method_as_given, true))),
+            m(
+                "signs the other method (GET for POST, or POST for GET)",
+                Other(|v| set(&mut v.method_swapped, true)),
+            ),
+        ],
+    };
+    /// a query parameter not signed.
+    QueryParamMissing = "query-param-missing" {
+        mistakes: &[m(
+            "does not sign the query parameters",
+            Other(|v| set(&mut v.drop_query, true)),
+        )],
+    };
+    /// a form-body parameter not signed.
+    BodyParamMissing = "body-param-missing" {
+        mistakes: &[m(
+            "does not sign the form-body parameters",
+            Other(|v| set(&mut v.drop_body, true)),
+        )],
+    };
+    /// a body that is not `application/x-www-form-urlencoded` (a JSON
+    /// body) signed as parameters.
+    BodySigned = "body-signed" {
+        mistakes: &[
+            m(
+                "signs the (non-form) body as if it were a form body",
+                Other(|v| set(&mut v.body, BodyRule::AsForm)),
+            ),
+            m(
+                "signs the JSON body's fields as parameters",
+                Other(|v| set(&mut v.body, BodyRule::JsonFields)),
+            ),
+        ],
+    };
+    /// a name given more than once signed once.
+    DuplicateCollapsed = "duplicate-collapsed" {
+        mistakes: &[
+            m(
+                "signs only the first value of a repeated name",
+                Other(|v| set(&mut v.dups, Dups::First)),
+            ),
+            m(
+                "signs only the last value of a repeated name",
+                Other(|v| set(&mut v.dups, Dups::Last)),
+            ),
+        ],
+    };
+    /// a parameter we sign is not in theirs.
+    ParamMissing = "param-missing" {
+        mistakes: &[m("does not sign parameter", Change::DropParam)],
+    };
+    /// they sign a parameter we do not.
+    ParamExtra = "param-extra";
+    /// a parameter has another value, not explained by any encoding
+    /// mistake.
+    ValueDiffers = "value-differs";
+    /// `oauth_version` signed by one side only, or with another value.
+    OAuthVersionMismatch = "oauth-version-mismatch" {
+        value_of: Some(Name::Version),
+        mistakes: &[m(
+            "signs oauth_version where we do not, or not where we do",
+            Other(|v| set(&mut v.version_toggled, true)),
+        )],
+    };
+    /// `realm` signed as a parameter (§3.4.1.3.1 leaves it out).
+    RealmSigned = "realm-signed" {
+        mistakes: &[m("signs the realm as a parameter", Other(|v| set(&mut v.realm, true)))],
+    };
+    /// another realm in the header (it is never signed, but a provider may
+    /// check it).
+    RealmDiffers = "realm-differs";
+    /// `oauth_signature` signed as a parameter.
+    SignatureSigned = "signature-signed";
+    /// another `oauth_timestamp`.
+    TimestampDiffers = "timestamp-differs" { value_of: Some(Name::Timestamp) };
+    /// another `oauth_nonce`.
+    NonceDiffers = "nonce-differs" { value_of: Some(Name::Nonce) };
+    /// another `oauth_consumer_key`.
+    ConsumerKeyDiffers = "consumer-key-differs" { value_of: Some(Name::ConsumerKey) };
+    /// another `oauth_token` (or one side has none).
+    TokenDiffers = "token-differs" { value_of: Some(Name::Token) };
+    /// another `oauth_signature_method`.
+    SignatureMethodDiffers = "signature-method-differs" {
+        value_of: Some(Name::SignatureMethod),
+    };
+    /// the same text in another Unicode normalisation form (NFC against
+    /// NFD), or not encoded as UTF-8.
+    UnicodeNormalization = "unicode-normalization" {
+        mistakes: &[
+            m("signs the text in Unicode NFC", Other(|v| set(&mut v.uni, Uni::Nfc))),
+            m("signs the text in Unicode NFD (decomposed)", Other(|v| set(&mut v.uni, Uni::Nfd))),
+            m(
+                "signs non-ASCII text as ISO-8859-1 bytes, not UTF-8",
+                Other(|v| set(&mut v.uni, Uni::Latin1)),
+            ),
+        ],
+    };
+    /// the same base string signed with another key; the finding's detail
+    /// says which part is suspect.
+    KeyMismatch = "key-mismatch" {
+        place: Place::Key,
+        mistakes: &[
+            m(
+                "signs without the token secret (key `consumer_secret&`)",
+                Change::Key(KeyRule::TokenSecretMissing),
+            ),
+            m(
+                "swaps the consumer secret and the token secret in the key",
+                Change::Key(KeyRule::Swapped),
+            ),
+            m(
+                "does not percent-encode the secrets in the key",
+                Change::Key(KeyRule::NotEncoded),
+            ),
+            m("signs with", Change::Method),
+        ],
+    };
+    /// nothing in the catalogue accounts for the difference.
+    Unexplained = "unexplained";
+}
+
+/// The whole catalogue, in the order of [`Cause::ALL`].
+pub(crate) fn catalogue() -> &'static [Entry] {
+    &CATALOGUE
+}
+
+impl Cause {
+    /// The stable code, such as `space-as-plus`.
+    pub fn as_str(&self) -> &'static str {
+        self.entry().code
     }
 
-    /// Applies the mistake to `v`; false if `v` already departs there (two
-    /// mistakes of one kind do not make a pair).
-    pub(crate) fn apply(self, v: &mut Variant) -> bool {
-        // One departure at one level: set at any level already, it does not
-        // pair with itself at another (that is the `Both` mistake).
-        fn depart(v: &mut Variant, level: EncodingLevel, bit: fn(&mut Enc) -> &mut bool) -> bool {
-            if *bit(&mut v.enc) || *bit(&mut v.outer) {
-                return false;
-            }
-            if level != EncodingLevel::Outer {
-                *bit(&mut v.enc) = true;
-            }
-            if level != EncodingLevel::Values {
-                *bit(&mut v.outer) = true;
-            }
-            true
-        }
-        fn set<T: PartialEq + Default>(field: &mut T, value: T) -> bool {
-            if *field != T::default() {
-                return false;
-            }
-            *field = value;
-            true
-        }
-        match self {
-            Mistake::SpaceAsPlus(level) => depart(v, level, |e| &mut e.plus),
-            Mistake::LowercaseHex(level) => depart(v, level, |e| &mut e.lower),
-            Mistake::ReservedUnencoded(level) => depart(v, level, |e| &mut e.bare),
-            Mistake::UnreservedEncoded(level) => depart(v, level, |e| &mut e.tilde),
-            Mistake::DoubleEncoded => set(&mut v.depth, Depth::Twice),
-            Mistake::NotEncoded => set(&mut v.depth, Depth::Raw),
-            Mistake::SortedRaw => set(&mut v.order, Order::Raw),
-            Mistake::SortedByPairString => set(&mut v.order, Order::PairString),
-            Mistake::DefaultPortKept => !v.drop_port && set(&mut v.default_port, true),
-            Mistake::PortDropped => !v.default_port && set(&mut v.drop_port, true),
-            Mistake::SchemeHostCase => set(&mut v.keep_case, true),
-            Mistake::OtherXHost => set(&mut v.other_host, true),
-            Mistake::PathDecoded => set(&mut v.path_decoded, true),
-            Mistake::PathSlash => set(&mut v.path_slash, true),
-            Mistake::MethodNotUpperCased => set(&mut v.method_as_given, true),
-            Mistake::MethodSwapped => set(&mut v.method_swapped, true),
-            Mistake::QueryDropped => set(&mut v.drop_query, true),
-            Mistake::BodyDropped => set(&mut v.drop_body, true),
-            Mistake::BodyAsForm => set(&mut v.body, BodyRule::AsForm),
-            Mistake::BodyJsonFields => set(&mut v.body, BodyRule::JsonFields),
-            Mistake::DuplicatesFirst => set(&mut v.dups, Dups::First),
-            Mistake::DuplicatesLast => set(&mut v.dups, Dups::Last),
-            Mistake::ParamDropped(i) => set(&mut v.drop_param, Some(i)),
-            Mistake::VersionToggled => set(&mut v.version_toggled, true),
-            Mistake::RealmSigned => set(&mut v.realm, true),
-            Mistake::Nfc => set(&mut v.uni, Uni::Nfc),
-            Mistake::Nfd => set(&mut v.uni, Uni::Nfd),
-            Mistake::Latin1 => set(&mut v.uni, Uni::Latin1),
-            Mistake::TokenSecretMissing => set(&mut v.key, KeyRule::TokenSecretMissing),
-            Mistake::SecretsSwapped => set(&mut v.key, KeyRule::Swapped),
-            Mistake::SecretsNotEncoded => set(&mut v.key, KeyRule::NotEncoded),
-            Mistake::KeyMethod(m) => set(&mut v.method, Some(m)),
-        }
+    pub(crate) fn entry(self) -> &'static Entry {
+        // Row `i` is the cause `i`: both come from the one list above.
+        &catalogue()[self as usize]
     }
+}
 
-    /// Where an encoding mistake's encoder is used; `None` for the others.
-    pub(crate) fn level(self) -> Option<EncodingLevel> {
-        match self {
-            Mistake::SpaceAsPlus(level)
-            | Mistake::LowercaseHex(level)
-            | Mistake::ReservedUnencoded(level)
-            | Mistake::UnreservedEncoded(level) => Some(level),
-            _ => None,
-        }
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
+}
 
-    /// What the other side does, in a sentence ("encodes spaces as `+`").
-    pub(crate) fn describe(self, dropped: Option<&str>) -> String {
-        let s = match self {
-            Mistake::SpaceAsPlus(_) => "encodes spaces as `+` instead of `%20`",
-            Mistake::LowercaseHex(_) => "writes percent-escapes with lower-case hex (`%2f`)",
-            Mistake::ReservedUnencoded(_) => "leaves `! * ' ( )` unencoded",
-            Mistake::UnreservedEncoded(_) => "encodes `~` as `%7E`",
-            Mistake::DoubleEncoded => "encodes parameter names and values twice",
-            Mistake::NotEncoded => "does not encode parameter names and values",
-            Mistake::SortedRaw => "sorts the parameters by their raw bytes, not their encodings",
-            Mistake::SortedByPairString => "sorts the parameters by the joined `name=value` text",
-            Mistake::DefaultPortKept => {
-                "keeps the default port (`:80`/`:443`) in the base string URI"
-            }
-            Mistake::PortDropped => "drops the port from the base string URI",
-            Mistake::SchemeHostCase => "does not lower-case the scheme and host",
-            Mistake::OtherXHost => "signs the other X API host (api.twitter.com / api.x.com)",
-            Mistake::PathDecoded => "signs the path percent-decoded",
-            Mistake::PathSlash => "adds or removes a trailing `/` in the path",
-            Mistake::MethodNotUpperCased => "does not upper-case the method",
-            Mistake::MethodSwapped => "signs the other method (GET for POST, or POST for GET)",
-            Mistake::QueryDropped => "does not sign the query parameters",
-            Mistake::BodyDropped => "does not sign the form-body parameters",
-            Mistake::BodyAsForm => "signs the (non-form) body as if it were a form body",
-            Mistake::BodyJsonFields => "signs the JSON body's fields as parameters",
-            Mistake::DuplicatesFirst => "signs only the first value of a repeated name",
-            Mistake::DuplicatesLast => "signs only the last value of a repeated name",
-            Mistake::ParamDropped(_) => {
-                return format!(
-                    "does not sign parameter {:?}",
-                    dropped.unwrap_or("(unknown)")
-                )
-            }
-            Mistake::VersionToggled => "signs oauth_version where we do not, or not where we do",
-            Mistake::RealmSigned => "signs the realm as a parameter",
-            Mistake::Nfc => "signs the text in Unicode NFC",
-            Mistake::Nfd => "signs the text in Unicode NFD (decomposed)",
-            Mistake::Latin1 => "signs non-ASCII text as ISO-8859-1 bytes, not UTF-8",
-            Mistake::TokenSecretMissing => {
-                "signs without the token secret (key `consumer_secret&`)"
-            }
-            Mistake::SecretsSwapped => "swaps the consumer secret and the token secret in the key",
-            Mistake::SecretsNotEncoded => "does not percent-encode the secrets in the key",
-            Mistake::KeyMethod(m) => return format!("signs with {m}"),
-        };
-        let at = match self.level() {
-            Some(EncodingLevel::Values) => {
-                " in the parameter names and values only (the base string itself is encoded right)"
-            }
-            Some(EncodingLevel::Outer) => {
-                " in the base string's outer encoding only (method, URI and parameter string; \
-                 the names and values in it are encoded right)"
-            }
-            Some(EncodingLevel::Both) => {
-                " both in the parameter names and values and in the base string's outer encoding"
-            }
-            None => "",
-        };
-        format!("the other side {s}{at}")
+/// The code is not one of [`Cause::ALL`]'s.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownCause(pub String);
+
+impl fmt::Display for UnknownCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown cause code {:?}", self.0)
     }
+}
+
+impl std::error::Error for UnknownCause {}
+
+impl FromStr for Cause {
+    type Err = UnknownCause;
+
+    /// Parses a code such as `space-as-plus`.
+    fn from_str(s: &str) -> Result<Cause, UnknownCause> {
+        catalogue()
+            .iter()
+            .find(|e| e.code == s)
+            .map(|e| e.cause)
+            .ok_or_else(|| UnknownCause(s.to_owned()))
+    }
+}
+
+/// The causes of an encoder's departures.
+pub(crate) fn encoder_causes(enc: Enc) -> impl Iterator<Item = Cause> {
+    catalogue().iter().filter_map(move |e| {
+        e.mistakes
+            .iter()
+            .any(|m| matches!(m.change, Change::Encoder(d) if enc.has(d)))
+            .then_some(e.cause)
+    })
+}
+
+/// Whether a cause is one of an encoder's departures (which have a level).
+pub(crate) fn is_encoder(cause: Cause) -> bool {
+    cause
+        .entry()
+        .mistakes
+        .iter()
+        .any(|m| matches!(m.change, Change::Encoder(_)))
+}
+
+/// The causes an encoding rule stands for: its encoder's departures, and
+/// encoding twice; or not encoding at all alone.
+pub(crate) fn rule_causes((enc, depth): (Enc, Depth)) -> Vec<Cause> {
+    let by_depth = catalogue().iter().find(|e| {
+        e.mistakes
+            .iter()
+            .any(|m| matches!(m.change, Change::Depth(d) if d == depth))
+    });
+    match (depth, by_depth) {
+        (Depth::Raw, Some(e)) => vec![e.cause],
+        (_, by_depth) => encoder_causes(enc)
+            .chain(by_depth.map(|e| e.cause))
+            .collect(),
+    }
+}
+
+/// The cause of another value of a parameter with this name: the
+/// protocol parameter's own cause, or `value-differs`.
+pub(crate) fn value_cause(name: &[u8]) -> Cause {
+    catalogue()
+        .iter()
+        .find(|e| e.value_of.is_some_and(|n| n.as_str().as_bytes() == name))
+        .map_or(Cause::ValueDiffers, |e| e.cause)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn enc(e: Enc, s: &str) -> String {
-        let mut out = Vec::new();
-        e.write(s.as_bytes(), &mut out);
-        String::from_utf8(out).unwrap()
+    #[test]
+    fn the_codes_are_the_published_ones_in_catalogue_order() {
+        // The stable codes of `oauth1 explain --format json` and
+        // fixtures/explain.json, as published: none may change.
+        let codes: Vec<&str> = Cause::ALL.iter().map(Cause::as_str).collect();
+        assert_eq!(
+            codes,
+            [
+                "space-as-plus",
+                "lowercase-hex",
+                "reserved-unencoded",
+                "unreserved-encoded",
+                "double-encoded",
+                "not-encoded",
+                "sorted-raw",
+                "sorted-by-pair-string",
+                "not-sorted",
+                "default-port-kept",
+                "port-dropped",
+                "port-differs",
+                "scheme-host-case",
+                "scheme-differs",
+                "host-differs",
+                "path-differs",
+                "method-differs",
+                "query-param-missing",
+                "body-param-missing",
+                "body-signed",
+                "duplicate-collapsed",
+                "param-missing",
+                "param-extra",
+                "value-differs",
+                "oauth-version-mismatch",
+                "realm-signed",
+                "realm-differs",
+                "signature-signed",
+                "timestamp-differs",
+                "nonce-differs",
+                "consumer-key-differs",
+                "token-differs",
+                "signature-method-differs",
+                "unicode-normalization",
+                "key-mismatch",
+                "unexplained",
+            ]
+        );
+        assert_eq!(Cause::SpaceAsPlus.as_str(), "space-as-plus");
+        assert_eq!(Cause::Unexplained.to_string(), "unexplained");
     }
 
     #[test]
-    fn each_departure_maps_only_its_pieces() {
-        let s = "a b!~/é";
-        assert_eq!(enc(Enc::default(), s), "a%20b%21~%2F%C3%A9");
-        let plus = Enc {
-            plus: true,
-            ..Enc::default()
-        };
-        assert_eq!(enc(plus, s), "a+b%21~%2F%C3%A9");
-        let lower = Enc {
-            lower: true,
-            ..Enc::default()
-        };
-        assert_eq!(enc(lower, s), "a%20b%21~%2f%c3%a9");
-        let bare = Enc {
-            bare: true,
-            ..Enc::default()
-        };
-        assert_eq!(enc(bare, "(!*')"), "(!*')");
-        let tilde = Enc {
-            tilde: true,
-            ..Enc::default()
-        };
-        assert_eq!(enc(tilde, s), "a%20b%21%7E%2F%C3%A9");
-        assert_eq!(Enc::all().count(), 16);
-        assert_eq!(Enc::all().next(), Some(Enc::default()));
+    fn codes_are_distinct_kebab_case_and_parse_back() {
+        let mut seen = std::collections::HashSet::new();
+        for (i, c) in Cause::ALL.into_iter().enumerate() {
+            assert_eq!(c.entry().cause, c);
+            assert_eq!(c as usize, i);
+            let code = c.as_str();
+            assert!(seen.insert(code), "{code}");
+            assert!(code.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'));
+            assert_eq!(code.parse::<Cause>(), Ok(c));
+            assert_eq!(c.to_string(), code);
+        }
+        assert!("nope".parse::<Cause>().is_err());
     }
 
     #[test]
-    fn a_mistake_applies_once_and_two_of_a_kind_do_not_pair() {
-        let mut v = Variant::default();
-        assert!(Mistake::SpaceAsPlus(EncodingLevel::Values).apply(&mut v));
-        assert!(!Mistake::SpaceAsPlus(EncodingLevel::Values).apply(&mut v));
-        assert!(!Mistake::SpaceAsPlus(EncodingLevel::Outer).apply(&mut v));
-        assert!(Mistake::LowercaseHex(EncodingLevel::Outer).apply(&mut v));
-        assert_eq!((v.enc.plus, v.outer.plus), (true, false));
-        assert_eq!((v.enc.lower, v.outer.lower), (false, true));
-        assert!(Mistake::DoubleEncoded.apply(&mut v));
-        assert!(!Mistake::NotEncoded.apply(&mut v));
-        assert!(Mistake::DefaultPortKept.apply(&mut v));
-        assert!(!Mistake::PortDropped.apply(&mut v));
+    fn rules_and_values_name_their_causes() {
+        let plus = Enc::default().with(Departure::Plus);
+        assert_eq!(rule_causes((plus, Depth::Once)), [Cause::SpaceAsPlus]);
+        assert_eq!(
+            rule_causes((plus, Depth::Twice)),
+            [Cause::SpaceAsPlus, Cause::DoubleEncoded]
+        );
+        assert_eq!(rule_causes((plus, Depth::Raw)), [Cause::NotEncoded]);
+        assert_eq!(rule_causes((Enc::default(), Depth::Once)), []);
+        assert!(is_encoder(Cause::UnreservedEncoded) && !is_encoder(Cause::DoubleEncoded));
+        assert_eq!(value_cause(b"oauth_nonce"), Cause::NonceDiffers);
+        assert_eq!(value_cause(b"oauth_version"), Cause::OAuthVersionMismatch);
+        assert_eq!(value_cause(b"status"), Cause::ValueDiffers);
     }
 }

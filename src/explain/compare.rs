@@ -9,159 +9,14 @@
 
 mod params;
 
-use super::catalogue::{Depth, Enc};
+use super::catalogue::{rule_causes, Cause};
+use super::finding::{Component, Explanation, Finding};
+use super::lenient::{lenient_decode, parse, split_uri, Parsed};
 use super::model::Model;
-use super::{Cause, Component, Explanation, Finding};
+use super::variant::explaining_rule;
 use crate::encode::percent_encode;
-use crate::scan::hex_value;
+use crate::url::default_port;
 use params::compare_params;
-
-/// Decodes `%XX` (either case) and, if `plus`, `+` as a space; anything else,
-/// a malformed escape included, is kept as it is.
-pub(crate) fn lenient_decode(input: &[u8], plus: bool) -> Vec<u8> {
-    let mut out = Vec::with_capacity(input.len());
-    let mut i = 0;
-    while i < input.len() {
-        let b = input[i];
-        if b == b'%' {
-            if let (Some(h), Some(l)) = (
-                input.get(i + 1).and_then(|&h| hex_value(h)),
-                input.get(i + 2).and_then(|&l| hex_value(l)),
-            ) {
-                out.push(h << 4 | l);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(if plus && b == b'+' { b' ' } else { b });
-        i += 1;
-    }
-    out
-}
-
-/// Bytes for people: text if UTF-8, escaped otherwise.
-pub(crate) fn show(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_owned(),
-        Err(_) => bytes.escape_ascii().to_string(),
-    }
-}
-
-/// One parameter of a base string.
-#[derive(Clone, Debug)]
-pub(crate) struct Pair {
-    pub name_enc: Vec<u8>,
-    pub value_enc: Vec<u8>,
-    pub name: Vec<u8>,
-    pub value: Vec<u8>,
-}
-
-/// A base string taken apart.
-#[derive(Clone, Debug)]
-pub(crate) struct Parsed<'a> {
-    pub method: &'a str,
-    pub uri_enc: &'a str,
-    pub uri: String,
-    pub params_enc: &'a str,
-    /// The parameter string is not encoded (it holds a raw `=`).
-    pub outer_raw: bool,
-    /// The parameter string, the outer encoding undone.
-    pub inner: Vec<u8>,
-    pub pairs: Vec<Pair>,
-}
-
-/// Splits a base string at its first two `&`; `None` if it has fewer.
-pub(crate) fn parse(base: &str) -> Option<Parsed<'_>> {
-    let base = base.trim();
-    let mut parts = base.splitn(3, '&');
-    let (method, uri_enc, params_enc) = (parts.next()?, parts.next()?, parts.next()?);
-    let outer_raw = params_enc.contains('=');
-    let inner = if outer_raw {
-        params_enc.as_bytes().to_vec()
-    } else {
-        lenient_decode(params_enc.as_bytes(), false)
-    };
-    let pairs = inner
-        .split(|&b| b == b'&')
-        .filter(|s| !s.is_empty())
-        .map(|seg| {
-            let (n, v) = match seg.iter().position(|&b| b == b'=') {
-                Some(i) => (&seg[..i], &seg[i + 1..]),
-                None => (seg, &seg[seg.len()..]),
-            };
-            Pair {
-                name_enc: n.to_vec(),
-                value_enc: v.to_vec(),
-                name: lenient_decode(n, true),
-                value: lenient_decode(v, true),
-            }
-        })
-        .collect();
-    Some(Parsed {
-        method,
-        uri_enc,
-        uri: String::from_utf8_lossy(&lenient_decode(uri_enc.as_bytes(), false)).into_owned(),
-        params_enc,
-        outer_raw,
-        inner,
-        pairs,
-    })
-}
-
-/// The simplest encoding (fewest departures, once before twice before not
-/// at all) that turns every `(raw, encoded)` into its encoded form.
-pub(crate) fn explaining_rule<'a>(
-    cases: impl Iterator<Item = (&'a [u8], &'a [u8])> + Clone,
-) -> Option<(Enc, Depth)> {
-    let mut encs: Vec<Enc> = Enc::all().collect();
-    encs.sort_by_key(|e| e.count());
-    let mut out = Vec::new();
-    let mut tmp = Vec::new();
-    for depth in [Depth::Once, Depth::Twice, Depth::Raw] {
-        for &enc in &encs {
-            let all = cases.clone().all(|(raw, want)| {
-                out.clear();
-                depth.write(enc, raw, &mut out, &mut tmp);
-                out == want
-            });
-            if all {
-                return Some((enc, depth));
-            }
-            if depth == Depth::Raw {
-                break;
-            }
-        }
-    }
-    None
-}
-
-/// The causes a rule stands for.
-fn rule_causes(rule: (Enc, Depth)) -> Vec<Cause> {
-    let mut causes: Vec<Cause> = rule.0.causes().collect();
-    match rule.1 {
-        Depth::Once => {}
-        Depth::Twice => causes.push(Cause::DoubleEncoded),
-        Depth::Raw => causes = vec![Cause::NotEncoded],
-    }
-    causes
-}
-
-/// `scheme`, `host`, `port`, `path` of a base string URI.
-fn split_uri(uri: &str) -> (&str, &str, Option<&str>, &str) {
-    let (scheme, rest) = uri.split_once("://").unwrap_or(("", uri));
-    let (authority, path) = match rest.find('/') {
-        Some(i) => rest.split_at(i),
-        None => (rest, ""),
-    };
-    let colon = match authority.rfind(']') {
-        Some(b) => authority[b..].find(':').map(|i| b + i),
-        None => authority.rfind(':'),
-    };
-    match colon {
-        Some(c) => (scheme, &authority[..c], Some(&authority[c + 1..]), path),
-        None => (scheme, authority, None, path),
-    }
-}
 
 /// Compares our base string (from `model`'s request) with theirs.
 pub(crate) fn compare(model: &Model, ours: &str, theirs: &str) -> Explanation {
@@ -244,11 +99,7 @@ fn compare_uri(o: &Parsed<'_>, t: &Parsed<'_>, out: &mut Vec<Finding>) {
             }
         }
     }
-    let default = if ts.eq_ignore_ascii_case("https") {
-        "443"
-    } else {
-        "80"
-    };
+    let default = default_port(ts.eq_ignore_ascii_case("https")).to_string();
     match (op, tp) {
         (None, Some(p)) if p == default => out.push(uri(
             Cause::DefaultPortKept,
@@ -289,51 +140,5 @@ fn compare_uri(o: &Parsed<'_>, t: &Parsed<'_>, out: &mut Vec<Finding>) {
                 "their base string URI is encoded this way",
             ));
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lenient_decoding_keeps_what_it_cannot_read() {
-        assert_eq!(lenient_decode(b"a%2fb%2Gc%", false), b"a/b%2Gc%");
-        assert_eq!(lenient_decode(b"a+b", true), b"a b");
-        assert_eq!(lenient_decode(b"a+b", false), b"a+b");
-    }
-
-    #[test]
-    fn uris_split_into_their_parts() {
-        assert_eq!(
-            split_uri("https://h:443/p"),
-            ("https", "h", Some("443"), "/p")
-        );
-        assert_eq!(
-            split_uri("http://[::1]:8080/"),
-            ("http", "[::1]", Some("8080"), "/")
-        );
-        assert_eq!(split_uri("http://[::1]"), ("http", "[::1]", None, ""));
-    }
-
-    #[test]
-    fn the_simplest_rule_is_found() {
-        let rule = |raw: &str, enc: &str| {
-            explaining_rule(std::iter::once((raw.as_bytes(), enc.as_bytes())))
-        };
-        assert_eq!(rule("a b", "a%20b"), Some((Enc::default(), Depth::Once)));
-        assert_eq!(
-            rule("a b", "a+b").map(rule_causes),
-            Some(vec![Cause::SpaceAsPlus])
-        );
-        assert_eq!(
-            rule("a b", "a%2520b").map(rule_causes),
-            Some(vec![Cause::DoubleEncoded])
-        );
-        assert_eq!(
-            rule("a/b", "a/b").map(rule_causes),
-            Some(vec![Cause::NotEncoded])
-        );
-        assert_eq!(rule("a b", "zzz"), None);
     }
 }

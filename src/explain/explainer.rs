@@ -9,11 +9,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use super::catalogue::{KeyRule, Mistake, Variant};
-use super::compare::{compare, lenient_decode};
+use super::catalogue::{value_cause, Cause};
+use super::compare::compare;
+use super::finding::{Component, Explanation, Finding};
+use super::lenient::lenient_decode;
 use super::model::{MParam, Model, Scratch, Source};
-use super::search::Keys;
-use super::{Cause, Component, Explanation, Finding, MAX_HEADER_LEN};
+use super::search::{search, signs_as, Keys, Ours};
+use super::tried::key_mistake;
+use super::variant::{KeyRule, Variant};
 use crate::credentials::Secret;
 use crate::error::{Error, ErrorKind, Part};
 use crate::header::parse_authorization_header;
@@ -23,7 +26,12 @@ use crate::signed::Trace;
 use crate::signer::Signer;
 use crate::url::RequestUrl;
 
-const REDACTED: &str = "<redacted: a PLAINTEXT signature is the signing key>";
+/// The longest `Authorization` header [`Explainer::header`] reads: 1 MiB.
+/// Servers refuse far shorter headers (8 to 64 KiB is the usual limit), so
+/// no header a provider answered is longer; a longer one is an error
+/// ([`ErrorKind::TooLong`]), and exit status 2
+/// in `oauth1 explain --their-header`.
+pub const MAX_HEADER_LEN: usize = 1 << 20;
 
 /// Explains why the other side's signature differs from ours, for one request.
 ///
@@ -56,7 +64,7 @@ pub struct Explainer {
     model: Model,
     method: SignatureMethod,
     /// The two secrets, decoded from the trace's key; `None` for RSA.
-    pub(super) secrets: Option<(Secret, Secret)>,
+    secrets: Option<(Secret, Secret)>,
 }
 
 impl fmt::Debug for Explainer {
@@ -109,16 +117,7 @@ impl Explainer {
         let realm = parse_authorization_header(&trace.authorization_header)
             .ok()
             .and_then(|p| p.into_iter().find(|(n, _)| n == "realm").map(|(_, v)| v));
-        let model = Model::new(
-            request.method,
-            scheme,
-            url.is_https(),
-            url.host(),
-            url.port(),
-            url.path(),
-            params,
-            realm,
-        );
+        let model = Model::new(request.method, &url, scheme, params, realm);
         let secrets = trace.signing_key.as_ref().and_then(|key| {
             let (cs, ts) = key.expose().split_once('&')?;
             let dec = |s: &str| {
@@ -165,46 +164,36 @@ impl Explainer {
         if ours_match && ex.matches {
             return ex;
         }
-        let Some((cs, ts)) = &self.secrets else {
+        let ours = self.ours();
+        let Some((cs, ts)) = ours.secrets else {
             return ex;
         };
-        let keys = Keys::new(cs.expose(), ts.expose());
+        let keys = Keys::new(cs, ts);
         let base = base_string.trim().as_bytes();
-        let right = keys
-            .get(KeyRule::Right, self.method)
-            .and_then(|k| k.sign(base));
-        if right.as_deref() == Some(theirs.as_str()) {
+        let right = keys.get(KeyRule::Right, self.method);
+        if right.is_some_and(|k| signs_as(k, base, &theirs)) {
             return ex;
         }
         ex.matches = false;
         let found = keys
             .0
             .iter()
-            .find(|(_, _, k)| k.sign(base).as_deref() == Some(theirs.as_str()));
-        let detail = match found {
-            Some((rule, method, _)) => {
-                let mistake = match rule {
-                    KeyRule::Right => Mistake::KeyMethod(*method),
-                    KeyRule::TokenSecretMissing => Mistake::TokenSecretMissing,
-                    KeyRule::Swapped => Mistake::SecretsSwapped,
-                    KeyRule::NotEncoded => Mistake::SecretsNotEncoded,
-                };
-                let mut d = mistake.describe(None);
+            .find(|(_, _, k)| signs_as(k, base, &theirs))
+            .and_then(|(rule, method, _)| {
+                let mut d = key_mistake(*rule, *method, self.method)?.describe(None);
                 if *method != self.method && *rule != KeyRule::Right {
                     d.push_str(&format!(", with {method}"));
                 }
-                d + ": their signature is that key's over their base string"
-            }
+                Some(d)
+            });
+        let detail = match found {
+            Some(d) => d + ": their signature is that key's over their base string",
             None => "their signature is not ours over their own base string, and no catalogued \
                      key mistake reproduces it: check the consumer secret and the token secret"
                 .to_owned(),
         };
-        ex.findings.push(self.signature_finding(
-            Cause::KeyMismatch,
-            Component::Key,
-            &theirs,
-            detail,
-        ));
+        ex.findings
+            .push(ours.finding(Cause::KeyMismatch, Component::Key, &theirs, detail));
         ex
     }
 
@@ -224,7 +213,7 @@ impl Explainer {
         if self.trace.signature.ct_eq(&theirs) {
             return Explanation::matching();
         }
-        self.search(&self.model, self.method, &theirs, Vec::new())
+        search(self.ours(), &self.model, self.method, &theirs, Vec::new()).0
     }
 
     /// Explains their `Authorization` header: its protocol parameters are
@@ -237,7 +226,7 @@ impl Explainer {
     /// [`MAX_HEADER_LEN`] bytes.
     ///
     /// # Errors
-    /// A header that [`parse_authorization_header`](crate::parse_authorization_header) refuses;
+    /// A header that [`parse_authorization_header`] refuses;
     /// [`ErrorKind::Empty`] for an empty or blank one;
     /// [`ErrorKind::DuplicateProtocolParameter`] naming a parameter given twice
     /// (RFC 5849 §3.5 allows each once: which one a provider checks is a guess);
@@ -282,17 +271,11 @@ impl Explainer {
             if o == t {
                 continue;
             }
-            let cause = match name {
-                "realm" => Cause::RealmDiffers,
-                "oauth_nonce" => Cause::NonceDiffers,
-                "oauth_timestamp" => Cause::TimestampDiffers,
-                "oauth_version" => Cause::OAuthVersionMismatch,
-                "oauth_consumer_key" => Cause::ConsumerKeyDiffers,
-                "oauth_token" => Cause::TokenDiffers,
-                "oauth_signature_method" => Cause::SignatureMethodDiffers,
-                _ if o.is_none() => Cause::ParamExtra,
-                _ if t.is_none() => Cause::ParamMissing,
-                _ => Cause::ValueDiffers,
+            let cause = match value_cause(name.as_bytes()) {
+                _ if name == "realm" => Cause::RealmDiffers,
+                Cause::ValueDiffers if o.is_none() => Cause::ParamExtra,
+                Cause::ValueDiffers if t.is_none() => Cause::ParamMissing,
+                cause => cause,
             };
             let component = if name == "realm" {
                 Component::Header(name.to_owned())
@@ -317,7 +300,7 @@ impl Explainer {
             findings.push(Finding::new(
                 Cause::Unexplained,
                 Component::Signature,
-                self.shown_signature(self.trace.signature.as_str()),
+                self.ours().shown(self.trace.signature.as_str()),
                 "",
                 "their header has no oauth_signature",
             ));
@@ -336,34 +319,21 @@ impl Explainer {
             .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
             .collect();
         let adopted = self.model.with_protocol(&protocol, get(their, "realm"));
-        let mut ex = self.search(&adopted, method, &their_sig, findings);
+        let (mut ex, _) = search(self.ours(), &adopted, method, &their_sig, findings);
         ex.matches = ex.matches && ex.findings.is_empty();
         Ok(ex)
     }
 
-    /// The signature shown in a finding: redacted if it is the key.
-    fn shown_signature(&self, sig: &str) -> String {
-        if self.method == SignatureMethod::Plaintext {
-            REDACTED.to_owned()
-        } else {
-            sig.to_owned()
+    /// Our side of a signature comparison.
+    fn ours(&self) -> Ours<'_> {
+        Ours {
+            signature: self.trace.signature.as_str(),
+            redact: self.method == SignatureMethod::Plaintext,
+            secrets: self
+                .secrets
+                .as_ref()
+                .map(|(cs, ts)| (cs.expose(), ts.expose())),
         }
-    }
-
-    pub(super) fn signature_finding(
-        &self,
-        cause: Cause,
-        component: Component,
-        theirs: &str,
-        detail: String,
-    ) -> Finding {
-        Finding::new(
-            cause,
-            component,
-            self.shown_signature(self.trace.signature.as_str()),
-            self.shown_signature(theirs),
-            detail,
-        )
     }
 }
 
@@ -373,8 +343,7 @@ impl Explainer {
     /// tests: a bounded number, whatever the number of parameters).
     pub fn _signature_search_writes(&self, theirs: &str) -> usize {
         let theirs = normalize_signature(theirs);
-        self.search_counted(&self.model, self.method, &theirs, Vec::new())
-            .1
+        search(self.ours(), &self.model, self.method, &theirs, Vec::new()).1
     }
 
     /// The base string our model writes under no mistake (for tests: it must

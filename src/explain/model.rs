@@ -1,7 +1,8 @@
 //! The request taken apart, and the base string written under a [`Variant`].
 //!
 //! The model holds what a mistaken implementation starts from: the method,
-//! scheme, host, port and path as given, and every signed parameter decoded,
+//! the parts of the base string URI as the stage writes them
+//! ([`BaseStringUri`]) and as given, and every signed parameter decoded,
 //! each marked with where it came from. With the right variant it writes the
 //! bytes the stages write (a test checks this on every vector); with a
 //! mistaken one, the bytes that implementation signs. Each variant costs one
@@ -14,10 +15,12 @@ use std::ops::Range;
 
 use unicode_normalization::UnicodeNormalization as _;
 
-use crate::encode::percent_encode;
+use crate::base_string::BaseStringUri;
+use crate::text::cmp_encoded;
+use crate::url::{default_port, RequestUrl};
 
-use super::catalogue::{BodyRule, Dups, Order, Uni, Variant};
-use super::compare::lenient_decode;
+use super::lenient::{lenient_decode, split_pairs};
+use super::variant::{BodyRule, Dups, Order, Uni, Variant};
 
 /// Where a signed parameter came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,15 +56,25 @@ impl MParam {
     }
 }
 
+/// The base string URI's parts (§3.4.1.2): as the stage writes them, and
+/// as given, for a side that does not lower-case or drop what it should.
+#[derive(Clone, Debug)]
+struct Uri {
+    scheme: &'static str,
+    host: String,
+    port: Option<u16>,
+    path: String,
+    given_scheme: String,
+    given_host: String,
+    /// The port named, or the scheme's default.
+    given_port: u16,
+}
+
 /// The request as a mistaken implementation starts from it.
 #[derive(Clone, Debug)]
 pub(crate) struct Model {
     pub method: String,
-    pub scheme: String,
-    pub https: bool,
-    pub host: String,
-    pub port: Option<u16>,
-    pub path: String,
+    uri: Uri,
     /// Query, protocol, body: the order collected.
     pub params: Vec<MParam>,
     /// Indices of `params` in the right order.
@@ -103,24 +116,27 @@ fn alt(text: &[u8], uni: Uni) -> Option<Vec<u8>> {
 }
 
 impl Model {
-    #[allow(clippy::too_many_arguments)]
+    /// The model of a request to `url`, whose scheme is written `scheme`.
     pub(crate) fn new(
         method: &str,
+        url: &RequestUrl<'_>,
         scheme: &str,
-        https: bool,
-        host: &str,
-        port: Option<u16>,
-        path: &str,
         params: Vec<MParam>,
         realm: Option<String>,
     ) -> Model {
+        let stage = BaseStringUri::new(url);
+        let uri = Uri {
+            scheme: stage.scheme(),
+            host: stage.host(),
+            port: stage.port(),
+            path: stage.path_or_root().to_owned(),
+            given_scheme: scheme.to_owned(),
+            given_host: url.host().to_owned(),
+            given_port: url.port().unwrap_or(default_port(url.is_https())),
+        };
         let mut model = Model {
             method: method.to_owned(),
-            scheme: scheme.to_owned(),
-            https,
-            host: host.to_owned(),
-            port,
-            path: path.to_owned(),
+            uri,
             params,
             sorted: Vec::new(),
             realm,
@@ -153,30 +169,20 @@ impl Model {
                 });
             }
         }
-        // The right order (§3.4.1.3.2), by the stage's encodings.
-        let enc = |b: &[u8]| percent_encode(b).to_string();
-        let keys: Vec<(String, String)> = self
-            .params
-            .iter()
-            .map(|p| (enc(&p.name), enc(&p.value)))
-            .collect();
-        let mut sorted: Vec<usize> = (0..self.params.len()).collect();
-        sorted.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
+        // The right order (§3.4.1.3.2), by the stage's comparison.
+        let params = &self.params;
+        let mut sorted: Vec<usize> = (0..params.len()).collect();
+        sorted.sort_by(|&a, &b| {
+            let (a, b) = (&params[a], &params[b]);
+            cmp_encoded(&a.name, &b.name).then_with(|| cmp_encoded(&a.value, &b.value))
+        });
         self.sorted = sorted;
     }
 
     /// Adds a body that is not signed, for the `body-signed` mistakes.
     pub(crate) fn set_unsigned_body(&mut self, body: &[u8]) {
-        self.body_form = body
-            .split(|&b| b == b'&')
-            .filter(|s| !s.is_empty())
-            .map(|seg| {
-                let (n, v) = match seg.iter().position(|&b| b == b'=') {
-                    Some(i) => (&seg[..i], &seg[i + 1..]),
-                    None => (seg, &seg[seg.len()..]),
-                };
-                (lenient_decode(n, true), lenient_decode(v, true))
-            })
+        self.body_form = split_pairs(body)
+            .map(|(n, v)| (lenient_decode(n, true), lenient_decode(v, true)))
             .collect();
         self.body_json = json_fields(body);
     }
@@ -258,51 +264,43 @@ impl Model {
         v.outer.write(&s.joined, out);
     }
 
-    /// The base string URI under `v`, not yet encoded.
-    fn write_uri(&self, v: &Variant, uri: &mut Vec<u8>) {
-        uri.clear();
-        let case = |text: &str, uri: &mut Vec<u8>| {
-            if v.keep_case {
-                uri.extend_from_slice(text.as_bytes());
-            } else {
-                uri.extend(text.bytes().map(|b| b.to_ascii_lowercase()));
-            }
-        };
-        case(&self.scheme, uri);
-        uri.extend_from_slice(b"://");
-        let host = if v.other_host {
-            other_x_host(&self.host).unwrap_or_else(|| self.host.clone())
+    /// The base string URI under `v`, not yet encoded: the stage's parts,
+    /// but those the mistakes change.
+    fn write_uri(&self, v: &Variant, out: &mut Vec<u8>) {
+        out.clear();
+        let u = &self.uri;
+        let (scheme, host) = if v.keep_case {
+            (u.given_scheme.as_str(), u.given_host.as_str())
         } else {
-            self.host.clone()
+            (u.scheme, u.host.as_str())
         };
-        case(&host, uri);
-        let default = if self.https { 443 } else { 80 };
+        out.extend_from_slice(scheme.as_bytes());
+        out.extend_from_slice(b"://");
+        match v.other_host.then(|| other_x_host(host)).flatten() {
+            Some(other) => out.extend_from_slice(other.as_bytes()),
+            None => out.extend_from_slice(host.as_bytes()),
+        }
         let port = if v.drop_port {
             None
         } else if v.default_port {
-            Some(self.port.unwrap_or(default))
+            Some(u.given_port)
         } else {
-            self.port.filter(|&p| p != default)
+            u.port
         };
         if let Some(port) = port {
-            uri.extend_from_slice(format!(":{port}").as_bytes());
+            out.extend_from_slice(format!(":{port}").as_bytes());
         }
-        let path = if self.path.is_empty() {
-            "/"
-        } else {
-            &self.path
-        };
-        let start = uri.len();
+        let start = out.len();
         if v.path_decoded {
-            uri.extend(lenient_decode(path.as_bytes(), false));
+            out.extend(lenient_decode(u.path.as_bytes(), false));
         } else {
-            uri.extend_from_slice(path.as_bytes());
+            out.extend_from_slice(u.path.as_bytes());
         }
         if v.path_slash {
-            if uri.len() > start + 1 && uri.last() == Some(&b'/') {
-                uri.pop();
-            } else if uri.last() != Some(&b'/') {
-                uri.push(b'/');
+            if out.len() > start + 1 && out.last() == Some(&b'/') {
+                out.pop();
+            } else if out.last() != Some(&b'/') {
+                out.push(b'/');
             }
         }
     }
@@ -431,6 +429,65 @@ fn json_fields(_body: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn uri(url: &str, v: &Variant) -> String {
+        let parsed = RequestUrl::parse(url).unwrap();
+        let scheme = url.split(':').next().unwrap();
+        let model = Model::new("GET", &parsed, scheme, Vec::new(), None);
+        let mut out = Vec::new();
+        model.write_uri(v, &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_right_uri_is_the_stages_and_each_mistake_changes_its_part() {
+        for url in [
+            "HTTP://Example.COM:80",
+            "https://h:443/a%2fb/?q=1",
+            "http://[::1]:8080",
+            "https://API.X.com:8443/p",
+        ] {
+            assert_eq!(
+                uri(url, &Variant::default()),
+                crate::base_string_uri(url).unwrap().to_string(),
+                "{url}"
+            );
+        }
+        let with = |change: fn(&mut Variant)| {
+            let mut v = Variant::default();
+            change(&mut v);
+            v
+        };
+        let url = "HTTPS://API.X.com/a%2Fb/";
+        assert_eq!(
+            uri(url, &with(|v| v.keep_case = true)),
+            "HTTPS://API.X.com/a%2Fb/"
+        );
+        assert_eq!(
+            uri(url, &with(|v| v.default_port = true)),
+            "https://api.x.com:443/a%2Fb/"
+        );
+        assert_eq!(
+            uri(url, &with(|v| v.other_host = true)),
+            "https://api.twitter.com/a%2Fb/"
+        );
+        assert_eq!(
+            uri(url, &with(|v| v.path_decoded = true)),
+            "https://api.x.com/a/b/"
+        );
+        assert_eq!(
+            uri(url, &with(|v| v.path_slash = true)),
+            "https://api.x.com/a%2Fb"
+        );
+        assert_eq!(
+            uri("http://h:8080", &with(|v| v.drop_port = true)),
+            "http://h/"
+        );
+        assert_eq!(
+            uri("http://h:8080", &with(|v| v.path_slash = true)),
+            "http://h:8080/"
+        );
+    }
 
     #[test]
     fn x_hosts_swap() {

@@ -11,7 +11,13 @@
 //!
 //! [OAuth Problem Reporting]: https://wiki.oauth.net/w/page/12238543/ProblemReporting
 
-use super::compare::lenient_decode;
+use super::lenient::lenient_decode;
+
+/// The longest saved response body `oauth1 explain --response-body` reads:
+/// 16 MiB. An error response that echoes a base string is a few kilobytes;
+/// a longer file is refused by name (exit status 2).
+/// [`find_base_string_in_response`] itself takes time linear in any length.
+pub const MAX_RESPONSE_BODY_LEN: usize = 16 << 20;
 
 /// The base string found in a response body, and how it was chosen.
 #[derive(Clone, Debug, PartialEq, Eq)]

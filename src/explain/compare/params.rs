@@ -12,10 +12,13 @@ use std::collections::{HashMap, HashSet};
 
 use unicode_normalization::UnicodeNormalization as _;
 
-use super::{explaining_rule, lenient_decode, rule_causes, show, Pair, Parsed};
 use crate::encode::percent_encode;
+use crate::explain::catalogue::{encoder_causes, is_encoder, rule_causes, value_cause, Cause};
+use crate::explain::finding::{Component, Finding};
+use crate::explain::lenient::{lenient_decode, show, Pair, Parsed};
 use crate::explain::model::{Model, Source};
-use crate::explain::{Cause, Component, EncodingLevel, Finding};
+use crate::explain::tried::EncodingLevel;
+use crate::explain::variant::explaining_rule;
 
 /// How a pair of theirs was matched with one of ours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,19 +78,6 @@ fn latin1(text: &[u8]) -> Option<Vec<u8>> {
         return None;
     }
     s.chars().map(|c| u8::try_from(u32::from(c)).ok()).collect()
-}
-
-/// The cause of a differing value of a parameter with this name.
-fn value_cause(name: &[u8]) -> Cause {
-    match name {
-        b"oauth_nonce" => Cause::NonceDiffers,
-        b"oauth_timestamp" => Cause::TimestampDiffers,
-        b"oauth_version" => Cause::OAuthVersionMismatch,
-        b"oauth_consumer_key" => Cause::ConsumerKeyDiffers,
-        b"oauth_token" => Cause::TokenDiffers,
-        b"oauth_signature_method" => Cause::SignatureMethodDiffers,
-        _ => Cause::ValueDiffers,
-    }
 }
 
 fn same_text(a: &[u8], b: &[u8]) -> bool {
@@ -286,7 +276,7 @@ pub(super) fn compare_params(
                     format!("{}={}", show(&tp[j].name_enc), show(&tp[j].value_enc)),
                     "their parameters are encoded this way",
                 )
-                .with_level(encoder_cause(cause).then_some(EncodingLevel::Values)),
+                .with_level(is_encoder(cause).then_some(EncodingLevel::Values)),
             );
         }
     };
@@ -530,7 +520,7 @@ fn compare_outer(t: &Parsed<'_>, reported: &[Cause], out: &mut Vec<Finding>) {
     else {
         return;
     };
-    for cause in enc.causes() {
+    for cause in encoder_causes(enc) {
         // The same departure in the values and in the outer encoding: one
         // encoder used for both.
         let in_values = out
@@ -554,15 +544,4 @@ fn compare_outer(t: &Parsed<'_>, reported: &[Cause], out: &mut Vec<Finding>) {
             );
         }
     }
-}
-
-/// Whether a cause is one of an encoder's departures (which have a level).
-fn encoder_cause(cause: Cause) -> bool {
-    matches!(
-        cause,
-        Cause::SpaceAsPlus
-            | Cause::LowercaseHex
-            | Cause::ReservedUnencoded
-            | Cause::UnreservedEncoded
-    )
 }

@@ -1,0 +1,283 @@
+//! The library's modules use each other one way: no import circle among the
+//! modules of `src/` (each with its submodules), and inside `src/explain/`
+//! every module uses only those below it in the explainer's own order.
+//!
+//! A module uses another when its code (tests and comments aside) names it:
+//! `crate::other`, `super::other`, or a child it declares (`mod child;`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Every module of the library (not the binaries): its path (`""` for the
+/// crate root, `explain::model`) and its code without tests or comments.
+fn modules() -> BTreeMap<String, String> {
+    fn walk(dir: &Path, out: &mut BTreeMap<String, String>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n != "bin") {
+                    walk(&path, out);
+                }
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+            let rel = path.strip_prefix(&src).unwrap().with_extension("");
+            let mut parts: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
+                parts.pop();
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            out.insert(parts.join("::"), code(&text));
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut out);
+    out
+}
+
+/// `text` without its comments and without its test module (the last
+/// `#[cfg(test)]` before a `mod`, which runs to the end of the file).
+fn code(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let end = (0..lines.len())
+        .find(|&i| {
+            lines[i].trim() == "#[cfg(test)]"
+                && lines
+                    .get(i + 1)
+                    .is_some_and(|l| l.trim_start().starts_with("mod "))
+        })
+        .unwrap_or(lines.len());
+    lines[..end]
+        .iter()
+        .map(|l| match l.trim_start().starts_with("//") {
+            true => "",
+            false => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The modules `module` names in `code`, among `all`.
+fn uses(module: &str, code: &str, all: &BTreeSet<String>) -> BTreeSet<String> {
+    let parent = module.rsplit_once("::").map_or("", |(p, _)| p);
+    let child = |name: &str| match module {
+        "" => name.to_owned(),
+        m => format!("{m}::{name}"),
+    };
+    let mut out = BTreeSet::new();
+    let bytes = code.as_bytes();
+    let ident_at = |at: usize| -> &str {
+        let len = bytes[at..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        &code[at..at + len]
+    };
+    // The longest module path of `all` that `segments` start with.
+    let longest = |segments: &[&str], out: &mut BTreeSet<String>| {
+        for k in (1..=segments.len()).rev() {
+            let path = segments[..k].join("::");
+            if all.contains(&path) {
+                out.insert(path);
+                return;
+            }
+        }
+    };
+    for (at, _) in code.match_indices("crate::") {
+        if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
+            continue;
+        }
+        let mut segments = Vec::new();
+        let mut i = at + "crate::".len();
+        loop {
+            let ident = ident_at(i);
+            if ident.is_empty() {
+                break;
+            }
+            segments.push(ident);
+            i += ident.len();
+            if !code[i..].starts_with("::") {
+                break;
+            }
+            i += 2;
+        }
+        longest(&segments, &mut out);
+        // `crate::{a, b::c}`: each path of the group.
+        if code[i..].starts_with('{') && segments.is_empty() {
+            let group = &code[i + 1..code[i..].find('}').map_or(code.len(), |e| i + e)];
+            for item in group.split(',') {
+                let path: Vec<&str> = item.trim().split("::").collect();
+                longest(&path, &mut out);
+            }
+        }
+    }
+    for (at, _) in code.match_indices("super::") {
+        let ident = ident_at(at + "super::".len());
+        let sibling = match parent {
+            "" => ident.to_owned(),
+            p => format!("{p}::{ident}"),
+        };
+        if all.contains(&sibling) {
+            out.insert(sibling);
+        } else if !parent.is_empty() || !module.is_empty() {
+            // An item of the parent module itself.
+            out.insert(parent.to_owned());
+        }
+    }
+    for line in code.lines() {
+        let line = line.trim_start();
+        let line = line.strip_prefix("pub(crate) ").unwrap_or(line);
+        if let Some(name) = line.strip_prefix("mod ").and_then(|l| l.strip_suffix(';')) {
+            out.insert(child(name));
+        }
+    }
+    // A child named by its path alone (`params::compare_params`).
+    for (at, _) in code.match_indices("::") {
+        let start = code[..at]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |s| s + 1);
+        if start > 0 && code[..start].ends_with("::") {
+            continue;
+        }
+        let name = &code[start..at];
+        if !name.is_empty() && all.contains(&child(name)) {
+            out.insert(child(name));
+        }
+    }
+    out.remove(module);
+    out
+}
+
+/// `module`, or the top-level module it is part of.
+fn top(module: &str) -> &str {
+    module.split("::").next().unwrap_or(module)
+}
+
+/// A cycle of `edges`, if there is one.
+fn cycle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        edges: &BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<String, u8>,
+        path: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        match state.get(node) {
+            Some(2) => return None,
+            Some(1) => {
+                let from = path.iter().position(|n| n == node).unwrap_or(0);
+                let mut found = path[from..].to_vec();
+                found.push(node.to_owned());
+                return Some(found);
+            }
+            _ => {}
+        }
+        state.insert(node.to_owned(), 1);
+        path.push(node.to_owned());
+        for next in edges.get(node).into_iter().flatten() {
+            if let Some(found) = visit(next, edges, state, path) {
+                return Some(found);
+            }
+        }
+        path.pop();
+        state.insert(node.to_owned(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    edges
+        .keys()
+        .find_map(|node| visit(node, edges, &mut state, &mut Vec::new()))
+}
+
+#[test]
+fn no_import_circle_among_the_modules() {
+    let modules = modules();
+    let all: BTreeSet<String> = modules.keys().cloned().collect();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (module, code) in &modules {
+        if module.is_empty() {
+            continue; // lib.rs: docs and re-exports
+        }
+        for used in uses(module, code, &all) {
+            let (from, to) = (top(module), top(&used));
+            if !to.is_empty() && from != to {
+                edges
+                    .entry(from.to_owned())
+                    .or_default()
+                    .insert(to.to_owned());
+            }
+        }
+    }
+    // The graph was read: the pipeline's first stages are used.
+    assert!(edges["normalize"].contains("params"), "{edges:#?}");
+    assert!(edges["base_string"].contains("normalize"), "{edges:#?}");
+    assert_eq!(cycle(&edges), None, "an import circle");
+}
+
+#[test]
+fn the_explainer_modules_use_only_those_below_them() {
+    // From the bottom: the ways a base string can be built, the table of
+    // causes, what a finding says, reading their text; then what uses them.
+    const ORDER: [&str; 12] = [
+        "explain::variant",
+        "explain::catalogue",
+        "explain::tried",
+        "explain::finding",
+        "explain::lenient",
+        "explain::response",
+        "explain::model",
+        "explain::compare::params",
+        "explain::compare",
+        "explain::search",
+        "explain::explainer",
+        "explain",
+    ];
+    let modules = modules();
+    let all: BTreeSet<String> = modules.keys().cloned().collect();
+    let explain: BTreeSet<&str> = all
+        .iter()
+        .map(String::as_str)
+        .filter(|m| top(m) == "explain")
+        .collect();
+    assert_eq!(
+        explain,
+        ORDER.into_iter().collect(),
+        "a module not in ORDER"
+    );
+    for (rank, module) in ORDER.iter().enumerate() {
+        for used in uses(module, &modules[*module], &all) {
+            if let Some(r) = ORDER.iter().position(|m| *m == used) {
+                assert!(r < rank, "{module} uses {used}, which is above it");
+            }
+        }
+    }
+}
+
+#[test]
+fn uses_are_read_from_every_kind_of_path() {
+    let set =
+        |names: &[&str]| -> BTreeSet<String> { names.iter().map(|n| (*n).to_owned()).collect() };
+    let all = set(&["a", "a::b", "a::c", "d", "d::e"]);
+    let text = "mod x;\nuse super::b::X;\nuse crate::d::e::{Y, Z};\n// crate::d\n\
+                fn f() { x::g(); }\n#[cfg(test)]\nmod tests {\n    use crate::d;\n}\n";
+    // A child it declares, a sibling, a module by its whole path; not what
+    // a comment or the tests name.
+    assert_eq!(
+        uses("a::c", &code(text), &all),
+        set(&["a::c::x", "a::b", "d::e"])
+    );
+    // A group under `crate::`, and a child named by its path alone.
+    let text = "use crate::{d, a::c};\nfn f() { b::y() }";
+    assert_eq!(uses("a", text, &all), set(&["d", "a::c", "a::b"]));
+}
