@@ -70,7 +70,10 @@ enum Command {
     Accounts(AccountsArgs),
 }
 
-fn main() -> ExitCode {
+/// Runs `oauth1` on the process's arguments and says how it went: the
+/// binary's `main`. Errors are written to standard error here; the exit code
+/// is 0 done, 2 bad input or usage, 1 an I/O failure.
+pub fn run() -> ExitCode {
     let matches = match Cli::command().try_get_matches() {
         Ok(m) => m,
         Err(e) => return clap_exit(&e),
