@@ -216,10 +216,7 @@ async fn send(
     let mut redirects = Redirects::new();
     let mut response = loop {
         let sent = request.try_clone();
-        let response = client
-            .execute(request)
-            .await
-            .map_err(network_error)?;
+        let response = client.execute(request).await.map_err(network_error)?;
         if args.include {
             out.write(head(&response).as_bytes())?;
         }
