@@ -18,6 +18,17 @@ mod request;
 mod response;
 mod sign;
 
+/// The output code of `oauth1 sign` (the stage JSON, the trace for people,
+/// the curl line, the caret under an error), for the `cli_format` fuzz
+/// target (`fuzz/fuzz_targets/cli_format.rs`). Not an API: it changes with
+/// the tool, whose interface is its command line.
+#[doc(hidden)]
+pub mod _fuzz {
+    pub use crate::caret::{caret_lines, printable, Caret};
+    pub use crate::failure::Failure;
+    pub use crate::output::{curl_line, stages_json, stages_text, Shown};
+}
+
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
