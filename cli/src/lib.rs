@@ -4,6 +4,10 @@
 //! [`Signer::trace`](oauth1_signer::Signer::trace), which runs the signing
 //! stages and keeps each one. Exit codes: 0 done (or the reader of the output
 //! went away), 2 bad input or usage, 1 an I/O failure.
+//!
+//! The tool's interface is its command line; as a library this crate offers
+//! only [`run`], the binary's `main` (and, hidden, the output code for the
+//! `cli_format` fuzz target). It uses only `oauth1_signer`'s public API.
 
 mod authorize;
 mod caret;
