@@ -13,7 +13,7 @@
 //! At the end the run prints that table, from criterion's estimates.
 //!
 //! ```sh
-//! cargo build --release --features cli   # for the cli group; skipped without it
+//! cargo build --release -p oauth1-cli   # for the cli group; skipped without it
 //! cargo bench --bench scaling
 //! ```
 
@@ -224,7 +224,7 @@ fn cli(c: &mut Criterion) {
         .unwrap_or_else(|| target_dir().join("release/oauth1"));
     if !bin.exists() {
         eprintln!(
-            "scaling/cli skipped: no {} (cargo build --release --features cli)",
+            "scaling/cli skipped: no {} (cargo build --release -p oauth1-cli)",
             bin.display()
         );
         return;

@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! export OAUTH_CONSUMER_KEY=... OAUTH_CONSUMER_SECRET=...
-//! cargo run --features cli --example pin_login
+//! cargo run --features reqwest --example pin_login
 //! ```
 //!
 //! (`oauth1 authorize` does the same and saves the tokens to a profile.)

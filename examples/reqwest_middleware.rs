@@ -2,7 +2,7 @@
 //!
 //! ```sh
 //! export OAUTH_CONSUMER_KEY=... OAUTH_CONSUMER_SECRET=... OAUTH_TOKEN=... OAUTH_TOKEN_SECRET=...
-//! cargo run --features cli --example reqwest_middleware -- https://api.x.com/2/users/me
+//! cargo run --features reqwest --example reqwest_middleware -- https://api.x.com/2/users/me
 //! ```
 
 use oauth1_signer::{client_builder, Credentials, OAuth1Middleware, Signer};

@@ -11,7 +11,7 @@
 //!
 //! ```sh
 //! export OAUTH_CONSUMER_KEY=... OAUTH_CONSUMER_SECRET=... OAUTH_TOKEN=... OAUTH_TOKEN_SECRET=...
-//! cargo run --features cli --example x_media_upload -- video.mp4 video/mp4
+//! cargo run --features reqwest --example x_media_upload -- video.mp4 video/mp4
 //! ```
 //!
 //! `X_UPLOAD_URL` replaces the endpoint (the tests point it at a loopback

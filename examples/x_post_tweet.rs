@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! export OAUTH_CONSUMER_KEY=... OAUTH_CONSUMER_SECRET=... OAUTH_TOKEN=... OAUTH_TOKEN_SECRET=...
-//! cargo run --features cli --example x_post_tweet -- 'Hello from Rust'
+//! cargo run --features reqwest --example x_post_tweet -- 'Hello from Rust'
 //! ```
 //!
 //! Without the four variables it signs with placeholder credentials and

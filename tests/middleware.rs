@@ -677,7 +677,6 @@ async fn the_flow_follows_a_same_origin_redirect_signed_afresh_and_no_other() {
     );
 }
 
-#[cfg(feature = "cli")]
 #[allow(dead_code)]
 #[path = "../examples/x_media_upload.rs"]
 mod x_media_upload;
@@ -685,7 +684,6 @@ mod x_media_upload;
 /// X's chunked media upload, as examples/x_media_upload.rs does it, against
 /// the provider: INIT and FINALIZE signed with their form bodies, APPEND's
 /// multipart fields left out of the signature (oauthlib refuses them in).
-#[cfg(feature = "cli")]
 #[tokio::test]
 async fn chunked_media_upload_signs_appends_without_their_multipart_fields() {
     let provider = Provider::start(&[]);

@@ -17,10 +17,11 @@ mod common;
 
 use std::borrow::Cow;
 
+use common::refused::refused_by_signer;
 use common::{
-    byte_multiset, header_multiset, hex_decode, json_pairs, load, refused_by_signer,
-    BuildFromParamsInputs, Bytes, Checker, EncodingInputs, Fixture, NormalizeInputs, ParseInputs,
-    PrimitiveInputs, RequestInputs, UriInputs, Vector,
+    byte_multiset, header_multiset, hex_decode, json_pairs, load, BuildFromParamsInputs, Bytes,
+    Checker, EncodingInputs, Fixture, NormalizeInputs, ParseInputs, PrimitiveInputs, RequestInputs,
+    UriInputs, Vector,
 };
 use oauth1_signer::{
     authorization_header, base_string_uri, key_string, parse_authorization_header, percent_decode,

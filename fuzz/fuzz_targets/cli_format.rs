@@ -1,29 +1,18 @@
 //! The CLI's output code on arbitrary requests: the stage JSON, the trace
 //! for people, the curl line, and the caret under an error, as `oauth1 sign`
-//! prints them. The CLI is a binary, so its clap-free modules are compiled
-//! in here (`output.rs`, `caret.rs`, `failure.rs`).
+//! prints them, through the CLI crate's `oauth1_cli::_fuzz`.
 //!
 //! Input: a flags byte, then `method 0xFF url 0xFF realm 0xFF body`; or, with
 //! both top bits set, `offset (u16 LE) len (u8) text` for the caret alone.
 #![no_main]
-#![allow(dead_code)]
 
 use libfuzzer_sys::fuzz_target;
+use oauth1_cli::_fuzz::{caret_lines, curl_line, printable, stages_json, stages_text, Caret, Shown};
 use oauth1_signer::{Part, RequestSpec, Secret};
-
-#[path = "../../src/bin/oauth1/caret.rs"]
-mod caret;
-#[path = "../../src/bin/oauth1/failure.rs"]
-mod failure;
-#[path = "../../src/bin/oauth1/output.rs"]
-mod output;
 
 mod common;
 
-use caret::{caret_lines, printable, Caret};
 use common::{fields, text};
-use failure::{hex, Failure};
-use output::{curl_line, stages_json, stages_text, Shown};
 
 const CONSUMER_SECRET: &str = "consumer-SECRET";
 const TOKEN_SECRET: &str = "token-SECRET";

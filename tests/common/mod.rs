@@ -23,6 +23,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 pub mod provider;
+pub mod refused;
 
 use std::collections::BTreeSet;
 use std::fmt::Debug;
@@ -386,28 +387,6 @@ pub fn byte_multiset<N: AsRef<[u8]>, V: AsRef<[u8]>>(
 /// `[[name, value], ...]` from JSON.
 pub fn json_pairs(value: &Value) -> Result<Vec<(String, String)>, String> {
     serde_json::from_value(value.clone()).map_err(|e| format!("expected [[name, value], ...]: {e}"))
-}
-
-/// Vectors whose inputs the signer refuses on purpose, and why: their
-/// expected stages are still checked through the stage functions, and the
-/// signer must refuse them with this error.
-pub const REFUSED_BY_SIGNER: [(&str, &str); 2] = [
-    (
-        "oauthlib-client-unicode-body-1",
-        "invalid oauth_timestamp: a timestamp is a positive integer in ASCII digits",
-    ),
-    (
-        "oauthlib-client-unicode-body-2",
-        "invalid oauth_timestamp: a timestamp is a positive integer in ASCII digits",
-    ),
-];
-
-/// Why the signer refuses vector `id`, if it does.
-pub fn refused_by_signer(id: &str) -> Option<&'static str> {
-    REFUSED_BY_SIGNER
-        .iter()
-        .find(|(refused, _)| *refused == id)
-        .map(|&(_, why)| why)
 }
 
 /// The checks of one vector: failures are collected (each naming the file,

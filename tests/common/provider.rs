@@ -4,6 +4,7 @@
 //! pipe closes, so it never outlives the test.
 
 use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -25,9 +26,9 @@ pub struct Provider {
 impl Provider {
     /// Starts the provider with extra `args`, and waits for its one line.
     pub fn start(args: &[&str]) -> Provider {
-        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/provider/server.py");
+        let script = server_script();
         let mut child = Command::new("python3")
-            .arg(script)
+            .arg(&script)
             .args(["--port", "0", "--max-seconds", "120"])
             .args(args)
             .stdin(Stdio::piped())
@@ -36,8 +37,9 @@ impl Provider {
             .spawn()
             .unwrap_or_else(|e| {
                 panic!(
-                    "cannot start python3 {script}: {e}\n\
-                     install the peers: python3 -m pip install -r tests/peers/requirements.txt"
+                    "cannot start python3 {}: {e}\n\
+                     install the peers: python3 -m pip install -r tests/peers/requirements.txt",
+                    script.display()
                 )
             });
         let stdout = child.stdout.take().expect("piped stdout");
@@ -95,4 +97,21 @@ impl Drop for Provider {
         }
         let _ = self.child.wait();
     }
+}
+
+/// `tests/provider/server.py`, found from the package whose tests include
+/// this file: the library (the repository's root) or the CLI crate (`cli/`).
+fn server_script() -> PathBuf {
+    let script = Path::new("tests/provider/server.py");
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|dir| dir.join(script))
+        .find(|path| path.is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "no {} above {}",
+                script.display(),
+                env!("CARGO_MANIFEST_DIR")
+            )
+        })
 }

@@ -4,6 +4,10 @@
 //! [`Signer::trace`](oauth1_signer::Signer::trace), which runs the signing
 //! stages and keeps each one. Exit codes: 0 done (or the reader of the output
 //! went away), 2 bad input or usage, 1 an I/O failure.
+//!
+//! The tool's interface is its command line; as a library this crate offers
+//! only [`run`], the binary's `main` (and, hidden, the output code for the
+//! `cli_format` fuzz target). It uses only `oauth1_signer`'s public API.
 
 mod authorize;
 mod caret;
@@ -17,6 +21,17 @@ mod profile;
 mod request;
 mod response;
 mod sign;
+
+/// The output code of `oauth1 sign` (the stage JSON, the trace for people,
+/// the curl line, the caret under an error), for the `cli_format` fuzz
+/// target (`fuzz/fuzz_targets/cli_format.rs`). Not an API: it changes with
+/// the tool, whose interface is its command line.
+#[doc(hidden)]
+pub mod _fuzz {
+    pub use crate::caret::{caret_lines, printable, Caret};
+    pub use crate::failure::Failure;
+    pub use crate::output::{curl_line, stages_json, stages_text, Shown};
+}
 
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
@@ -70,7 +85,10 @@ enum Command {
     Accounts(AccountsArgs),
 }
 
-fn main() -> ExitCode {
+/// Runs `oauth1` on the process's arguments and says how it went: the
+/// binary's `main`. Errors are written to standard error here; the exit code
+/// is 0 done, 2 bad input or usage, 1 an I/O failure.
+pub fn run() -> ExitCode {
     let matches = match Cli::command().try_get_matches() {
         Ok(m) => m,
         Err(e) => return clap_exit(&e),

@@ -12,7 +12,7 @@ use crate::{emit, read_stdin, Failure};
 
 /// The X developer docs' "Creating a signature" request (vector
 /// `x-docs-creating-a-signature`), for `sign --example`.
-const EXAMPLE: &str = include_str!("../../../examples/x-docs-creating-a-signature.json");
+const EXAMPLE: &str = include_str!("../../examples/x-docs-creating-a-signature.json");
 
 pub(crate) const SIGN_HELP: &str = "\
 Without --request or --example, the request is made from the flags: the nonce and the timestamp

@@ -1,6 +1,6 @@
 //! Why a command stopped, and the one hex writer: the clap-free pieces the
-//! output code shares with `main.rs` (and with the `cli_format` fuzz target,
-//! which compiles them in).
+//! output code shares with `run` (and with the `cli_format` fuzz target,
+//! through `_fuzz`).
 
 use std::fmt::Write as _;
 
@@ -8,7 +8,7 @@ use crate::caret::Caret;
 
 /// Why the command stopped.
 #[derive(Debug)]
-pub(crate) enum Failure {
+pub enum Failure {
     /// Bad input or usage (exit 2): the message, and the text an offset points into.
     Input(String, Option<Caret>),
     /// Could not read or write where no input was at fault (exit 1).
@@ -23,6 +23,7 @@ impl Failure {
     }
 }
 
+/// `bytes` in lowercase hex, two digits a byte.
 pub(crate) fn hex(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len() * 2);
     for b in bytes {

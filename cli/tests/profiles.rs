@@ -5,7 +5,6 @@
 //! and bad endpoint URLs refused as usage errors. The real binary, against
 //! the loopback provider (`tests/provider/server.py`) where a flow is run.
 
-#![cfg(feature = "cli")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;

@@ -2,7 +2,6 @@
 //! binary against the real loopback provider (`tests/provider/server.py`,
 //! whose checks are Python oauthlib's).
 
-#![cfg(feature = "cli")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
@@ -492,7 +491,7 @@ fn request_writes_the_body_as_it_arrives() {
 
 #[test]
 fn request_signs_with_an_rsa_key_as_sign_does() {
-    let keys = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/keys/");
+    let keys = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/keys/");
     let public = format!("{keys}oauthlib_tests_rsa_public.pem");
     let provider = Provider::start(&["--rsa-public-key", &public]);
     let dir = TempDir::new("rsa");

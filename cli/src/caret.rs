@@ -14,7 +14,7 @@ const WINDOW: usize = 4 * CONTEXT + 8;
 /// Where in which text an error points: only the bytes around the spot are
 /// kept, so an error in a 10 MB body costs what it prints, not 10 MB.
 #[derive(Debug)]
-pub(crate) struct Caret {
+pub struct Caret {
     /// The bytes around the spot, starting on a character boundary.
     window: Vec<u8>,
     /// The spot, counted in `window`.
@@ -24,7 +24,7 @@ pub(crate) struct Caret {
 
 impl Caret {
     /// Points at `text[offset..offset + len]` (which may run past the end).
-    pub(crate) fn new(text: &[u8], offset: usize, len: usize) -> Caret {
+    pub fn new(text: &[u8], offset: usize, len: usize) -> Caret {
         let at = offset.min(text.len());
         let mut start = at.saturating_sub(WINDOW);
         // Do not start inside a UTF-8 sequence (at most three continuation bytes).
@@ -50,7 +50,7 @@ impl Caret {
 /// The input on one line (control characters and non-UTF-8 bytes escaped, a
 /// long input cut around the spot) and a line of carets under
 /// `offset..offset + len`.
-pub(crate) fn caret_lines(caret: &Caret) -> String {
+pub fn caret_lines(caret: &Caret) -> String {
     let (text, offset, len) = (caret.window.as_slice(), caret.offset, caret.len);
     // Each piece is the rendering of the bytes from `start` on.
     let mut pieces: Vec<(usize, String)> = Vec::new();
@@ -106,7 +106,7 @@ pub(crate) fn caret_lines(caret: &Caret) -> String {
 }
 
 /// Text for a human: control characters escaped, non-UTF-8 bytes as `\xNN`.
-pub(crate) fn printable(bytes: &[u8]) -> String {
+pub fn printable(bytes: &[u8]) -> String {
     printable_keeping(bytes, &[])
 }
 

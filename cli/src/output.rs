@@ -10,18 +10,28 @@ use crate::caret::printable;
 use crate::{hex, Failure};
 
 /// What may be shown of the secret-bearing stages.
-pub(crate) struct Shown {
+pub struct Shown {
     signing_key: Option<String>,
     /// `None` when the signature is a PLAINTEXT one being hidden.
     signature: Option<String>,
     header: String,
 }
 
+/// Never the key or the signature, which may be secret.
+impl std::fmt::Debug for Shown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shown").finish_non_exhaustive()
+    }
+}
+
 const HIDDEN: &str =
     "<hidden: the PLAINTEXT signature is the signing key; --show-secrets shows it>";
 
 impl Shown {
-    pub(crate) fn new(trace: &Trace, show_secrets: bool) -> Shown {
+    /// What of `trace` may be shown: the signing key only with
+    /// `show_secrets`, and a PLAINTEXT signature (which is the key) hidden
+    /// in the signature and the header without it.
+    pub fn new(trace: &Trace, show_secrets: bool) -> Shown {
         let plaintext = trace.signature.is_secret();
         let signature = trace.signature.as_str();
         if show_secrets || !plaintext {
@@ -68,7 +78,7 @@ impl<'a> Bytes<'a> {
 
 /// Every stage as one JSON object, with the test vectors' field names, one
 /// collected pair per line.
-pub(crate) fn stages_json(trace: &Trace, shown: &Shown) -> Result<String, Failure> {
+pub fn stages_json(trace: &Trace, shown: &Shown) -> Result<String, Failure> {
     let json = |value: &dyn erased::Json| value.to_json().map_err(|e| Failure::Io(e.to_string()));
     let mut out = String::from("{\n  \"collected_params\": [");
     for (i, (name, value)) in trace.collected_params.iter().enumerate() {
@@ -108,7 +118,9 @@ mod erased {
     }
 }
 
-pub(crate) fn stages_text(spec: &RequestSpec, trace: &Trace, shown: &Shown) -> String {
+/// Every stage as a trace for people: a heading per stage, its lines
+/// indented, request text escaped, the base string broken at each `&`.
+pub fn stages_text(spec: &RequestSpec, trace: &Trace, shown: &Shown) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "request:\n  {} {}", spec.method, spec.url);
     if let Some(body) = &spec.form_body {
@@ -172,7 +184,7 @@ pub(crate) fn stages_text(spec: &RequestSpec, trace: &Trace, shown: &Shown) -> S
 }
 
 /// A curl command line that sends exactly the signed request.
-pub(crate) fn curl_line(spec: &RequestSpec, header: &str) -> String {
+pub fn curl_line(spec: &RequestSpec, header: &str) -> String {
     // With -X HEAD curl waits for a body that never comes; -I sends a HEAD.
     let method = if spec.method.eq_ignore_ascii_case("HEAD") {
         "-I".to_owned()
@@ -199,4 +211,29 @@ pub(crate) fn curl_line(spec: &RequestSpec, header: &str) -> String {
 /// One POSIX shell word: single-quoted, each `'` written as `'\''`.
 fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use oauth1_signer::{RequestSpec, Secret};
+
+    use super::Shown;
+
+    /// `Shown` is public (for the fuzz target), so its Debug must not be a
+    /// way around --show-secrets: PLAINTEXT's signature is the key.
+    #[test]
+    fn debug_shows_neither_the_key_nor_the_signature() {
+        let mut spec = RequestSpec::default();
+        spec.method = "GET".into();
+        spec.url = "https://h/".into();
+        spec.consumer_key = "ck".into();
+        spec.consumer_secret = Some(Secret::new("consumer-SECRET"));
+        spec.signature_method = Some("PLAINTEXT".into());
+        let trace = spec.trace().unwrap();
+        let shown = Shown::new(&trace, true);
+        assert_eq!(shown.signing_key.as_deref(), Some("consumer-SECRET&"));
+        assert_eq!(format!("{shown:?}"), "Shown { .. }");
+    }
 }
