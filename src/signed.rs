@@ -237,13 +237,14 @@ mod tests {
     use crate::{Credentials, OAuthRequest, SignatureMethod, Signer};
 
     fn signer(method: SignatureMethod) -> Signer {
-        Signer::new(Credentials::new("ck-PUBLIC", "cs-SECRET").with_token("tk-PUBLIC", "ts-SECRET"))
-            .with_method(method)
-            .unwrap()
-            .with_nonce("n")
-            .unwrap()
-            .with_timestamp("1")
-            .unwrap()
+        Signer::builder(
+            Credentials::new("ck-PUBLIC", "cs-SECRET").with_token("tk-PUBLIC", "ts-SECRET"),
+        )
+        .with_method(method)
+        .with_nonce("n")
+        .with_timestamp("1")
+        .build()
+        .unwrap()
     }
 
     #[test]

@@ -107,10 +107,10 @@ fn signing_allocates_only_the_header_and_nothing_grows() {
     let get20 = get20_url();
     let x_docs = OAuthRequest::post(X_DOCS_URL).form_body(X_DOCS_BODY);
     let get20 = OAuthRequest::get(&get20);
-    let signer = Signer::new(credentials())
+    let signer = Signer::builder(credentials())
         .with_nonce(NONCE)
-        .unwrap()
         .with_timestamp(TIMESTAMP)
+        .build()
         .unwrap();
     // A signer renders its own protocol parameters when it signs its second
     // request: once per signer, not per request.

@@ -268,12 +268,11 @@ fn the_model_rebuilds_every_vector_exactly_as_the_stages_sign_it() {
 
 #[test]
 fn explanations_never_show_a_plaintext_signature() {
-    let signer = Signer::new(Credentials::new("ck", "cs-SECRET").with_token("tk", "ts-SECRET"))
+    let signer = Signer::builder(Credentials::new("ck", "cs-SECRET").with_token("tk", "ts-SECRET"))
         .with_method(SignatureMethod::Plaintext)
-        .unwrap()
         .with_nonce("n")
-        .unwrap()
         .with_timestamp("1")
+        .build()
         .unwrap();
     let ex = Explainer::new(&signer, &OAuthRequest::get("https://h/")).unwrap();
     let got = ex.signature("cs-SECRET&");
@@ -424,9 +423,10 @@ proptest! {
         };
         let url = format!("https://{host}/1.1/x.json?{}", form(&query));
         let body_text = form(&body);
-        let signer = Signer::new(Credentials::new("ck", "cs").with_token("tk", "ts"))
-            .with_nonce("n0nce").unwrap()
-            .with_timestamp("1700000000").unwrap();
+        let signer = Signer::builder(Credentials::new("ck", "cs").with_token("tk", "ts"))
+            .with_nonce("n0nce")
+            .with_timestamp("1700000000")
+            .build().unwrap();
         let request = OAuthRequest::post(&url).form_body(body_text.as_bytes());
         let ex = Explainer::new(&signer, &request).unwrap();
         let protocol = [
@@ -460,10 +460,10 @@ const NONCE: &str = "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg";
 const TIMESTAMP: &str = "1318622958";
 
 fn x_signer() -> Signer {
-    Signer::new(Credentials::new(CK, CS).with_token(TK, TS))
+    Signer::builder(Credentials::new(CK, CS).with_token(TK, TS))
         .with_nonce(NONCE)
-        .unwrap()
         .with_timestamp(TIMESTAMP)
+        .build()
         .unwrap()
 }
 
@@ -643,8 +643,9 @@ fn now() -> String {
 }
 
 fn warnings(request: &OAuthRequest<'_>, timestamp: &str) -> Vec<Warning> {
-    Signer::new(Credentials::new("ck", "cs"))
+    Signer::builder(Credentials::new("ck", "cs"))
         .with_timestamp(timestamp)
+        .build()
         .unwrap()
         .trace(request)
         .unwrap()
