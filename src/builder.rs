@@ -45,7 +45,7 @@ pub(crate) enum Fill {
 #[derive(Clone, Debug)]
 #[must_use = "a builder does nothing until `.build()`"]
 pub struct SignerBuilder {
-    pub(crate) credentials: Credentials,
+    credentials: Credentials,
     method: Option<SignatureMethod>,
     key: Option<SigningKey>,
     realm: Option<String>,
@@ -75,7 +75,7 @@ impl SignerBuilder {
         self
     }
 
-    /// Signs with an RSA private key (from [`SigningKey::rsa_pem`]), in
+    /// Signs with an RSA private key (from `SigningKey::rsa_pem`, feature `rsa`), in
     /// place of the credentials' secrets; the signer's method is the key's.
     ///
     /// Only an RSA key is taken: the key of an HMAC method or PLAINTEXT is

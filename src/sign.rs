@@ -195,6 +195,11 @@ impl fmt::Debug for Signature {
 /// A prepared key for one signature method: the keyed HMAC state, the
 /// PLAINTEXT key, or an RSA private key. Build it once, sign many times.
 ///
+/// An HMAC or PLAINTEXT key keeps the two secrets it was made from and its
+/// [`key_string`](Self::key_string) (never shown by `Debug`), so that what
+/// reports on a key (a [`Trace`](crate::Trace), the explainer) reads the key
+/// that signed.
+///
 /// ```
 /// use oauth1_signer::{SignatureMethod, SigningKey};
 ///
@@ -269,7 +274,7 @@ impl SigningKey {
     ///
     /// # Errors
     /// [`ErrorKind::MissingKey`] for an RSA method: use
-    /// [`rsa_pem`](Self::rsa_pem) (feature `rsa`).
+    /// `SigningKey::rsa_pem` (feature `rsa`).
     pub fn new(
         method: SignatureMethod,
         consumer_secret: &str,

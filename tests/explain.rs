@@ -282,6 +282,35 @@ fn explanations_never_show_a_plaintext_signature() {
 }
 
 #[test]
+fn the_key_mistake_is_named_from_the_secrets_that_signed_even_when_they_need_encoding() {
+    // Secrets holding '&', '%', ' ', '+' and '/': the explainer works from the
+    // two secrets of the key that signed, whatever their encoded key text.
+    let signer = Signer::builder(Credentials::new("ck", "c&s %").with_token("tk", "t+s/"))
+        .with_nonce("n")
+        .with_timestamp("1")
+        .build()
+        .unwrap();
+    let ex = Explainer::new(&signer, &OAuthRequest::get("https://h/")).unwrap();
+    let base = ex.trace().base_string.clone();
+    // Their signature: HMAC-SHA1 keyed without the token secret, the consumer
+    // secret encoded by hand (RFC 5849 §3.6): "c%26s%20%25&".
+    let theirs = {
+        use base64::Engine as _;
+        use hmac::{KeyInit as _, Mac as _};
+        let mut mac = hmac::Hmac::<sha1::Sha1>::new_from_slice(b"c%26s%20%25&").unwrap();
+        mac.update(base.as_bytes());
+        base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes())
+    };
+    let got = ex.base_string_and_signature(&base, &theirs);
+    assert_eq!(got.causes(), [Cause::KeyMismatch]);
+    assert!(
+        got.findings[0].detail.contains("without the token secret"),
+        "{}",
+        got.findings[0].detail
+    );
+}
+
+#[test]
 fn base_strings_are_found_in_saved_responses() {
     let (ex, case) = cases().into_iter().next().unwrap();
     let theirs = case["theirs"]["base_string"].as_str().unwrap();
