@@ -148,7 +148,7 @@ impl SignerBuilder {
     ///     .unwrap_err();
     /// assert!(matches!(e.kind(), ErrorKind::InvalidProtocolValue { name: "oauth_nonce", .. }));
     /// ```
-    pub fn build(self) -> Result<Signer, Error> {
+    pub fn build(mut self) -> Result<Signer, Error> {
         let key = self.key()?;
         if let Some(realm) = &self.realm {
             check_realm(realm)?;
@@ -162,20 +162,25 @@ impl SignerBuilder {
         if let Fill::Pinned(timestamp) = &self.timestamp {
             check_timestamp(timestamp)?;
         }
-        Ok(Signer::assemble(
+        Ok(self.assemble(key))
+    }
+
+    /// The signer of these settings, already checked, and `key`.
+    pub(crate) fn assemble(self, key: SigningKey) -> Signer {
+        Signer::assemble(
             self.credentials,
             key,
             self.realm,
             self.version,
             self.nonce,
             self.timestamp,
-        ))
+        )
     }
 
     /// The key: the RSA key given, or the one the method makes from the
     /// credentials' secrets.
-    fn key(&self) -> Result<SigningKey, Error> {
-        let Some(key) = &self.key else {
+    fn key(&mut self) -> Result<SigningKey, Error> {
+        let Some(key) = self.key.take() else {
             let credentials = &self.credentials;
             return SigningKey::new(
                 self.method.unwrap_or_default(),
@@ -192,7 +197,7 @@ impl SignerBuilder {
             Some(method) if method != key.method() => {
                 format!("the RSA private key is for {}, not {method}", key.method())
             }
-            _ => return Ok(key.clone()),
+            _ => return Ok(key),
         };
         Err(Error::new(ErrorKind::InvalidKey { reason }))
     }

@@ -82,7 +82,8 @@ impl Signer {
             credentials.consumer_secret().expose(),
             credentials.token_secret().expose(),
         );
-        Signer::assemble(credentials, key, None, true, Fill::Fresh, Fill::Fresh)
+        // The builder's defaults, which cannot fail: no need to check them.
+        SignerBuilder::new(credentials).assemble(key)
     }
 
     /// A builder to choose the method, an RSA key, the realm, whether to send
