@@ -9,7 +9,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use oauth1_signer::{Credentials, Explainer, OAuthRequest, Signer};
 
 fn signer() -> Signer {
-    Signer::new(
+    Signer::builder(
         Credentials::new(
             "xvz1evFS4wEEPTGEFPHBog",
             "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw",
@@ -20,8 +20,8 @@ fn signer() -> Signer {
         ),
     )
     .with_nonce("kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg")
-    .unwrap()
     .with_timestamp("1318622958")
+    .build()
     .unwrap()
 }
 

@@ -98,10 +98,10 @@ fn protocol_params(n: usize) -> Vec<(String, String)> {
 }
 
 fn signer() -> Signer {
-    Signer::new(Credentials::new(CONSUMER_KEY, CONSUMER_SECRET).with_token(TOKEN, TOKEN_SECRET))
+    Signer::builder(Credentials::new(CONSUMER_KEY, CONSUMER_SECRET).with_token(TOKEN, TOKEN_SECRET))
         .with_nonce(NONCE)
-        .unwrap()
         .with_timestamp(TIMESTAMP)
+        .build()
         .unwrap()
 }
 

@@ -150,10 +150,10 @@ fn credentials() -> Credentials {
 }
 
 fn signer() -> Signer {
-    Signer::new(credentials())
+    Signer::builder(credentials())
         .with_nonce(NONCE)
-        .unwrap()
         .with_timestamp(TIMESTAMP)
+        .build()
         .unwrap()
 }
 
@@ -271,10 +271,10 @@ fn signing(c: &mut Criterion) {
         });
         g.bench_function("ours_fresh", |b| {
             b.iter(|| {
-                Signer::new(credentials())
+                Signer::builder(credentials())
                     .with_nonce(NONCE)
-                    .unwrap()
                     .with_timestamp(TIMESTAMP)
+                    .build()
                     .unwrap()
                     .authorization(black_box(&request))
                     .unwrap()

@@ -71,12 +71,12 @@ fn main() {
     let case = args.next().unwrap_or_else(|| "x_docs".into());
     let n: usize = args.next().map_or(1000, |s| s.parse().unwrap());
 
-    let signer = Signer::new(
+    let signer = Signer::builder(
         Credentials::new(CONSUMER_KEY, CONSUMER_SECRET).with_token(TOKEN, TOKEN_SECRET),
     )
     .with_nonce(NONCE)
-    .unwrap()
     .with_timestamp(TIMESTAMP)
+    .build()
     .unwrap();
     let get20 = get20_url();
     let x_docs = OAuthRequest::post(X_DOCS_URL).form_body(X_DOCS_BODY);
@@ -124,12 +124,12 @@ fn main() {
         "x_docs" => Box::new(|| signer.authorization(black_box(&x_docs)).unwrap().len()),
         // A signer built for each request, as `ours_fresh` in the bench.
         "fresh_x_docs" => Box::new(|| {
-            Signer::new(
+            Signer::builder(
                 Credentials::new(CONSUMER_KEY, CONSUMER_SECRET).with_token(TOKEN, TOKEN_SECRET),
             )
             .with_nonce(NONCE)
-            .unwrap()
             .with_timestamp(TIMESTAMP)
+            .build()
             .unwrap()
             .authorization(black_box(&x_docs))
             .unwrap()

@@ -10,7 +10,7 @@ use oauth1_signer::{Credentials, Error, OAuthRequest, Signer};
 fn main() -> Result<(), Error> {
     // The credentials, nonce and timestamp printed in the X docs (public test
     // values, not real secrets).
-    let signer = Signer::new(
+    let signer = Signer::builder(
         Credentials::new(
             "xvz1evFS4wEEPTGEFPHBog",
             "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw",
@@ -20,8 +20,9 @@ fn main() -> Result<(), Error> {
             "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE",
         ),
     )
-    .with_nonce("kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg")?
-    .with_timestamp("1318622958")?;
+    .with_nonce("kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg")
+    .with_timestamp("1318622958")
+    .build()?;
     let request =
         OAuthRequest::post("https://api.x.com/1.1/statuses/update.json?include_entities=true")
             .form_body(

@@ -384,10 +384,10 @@ mod tests {
     use crate::credentials::Credentials;
 
     fn signer() -> Signer {
-        Signer::new(Credentials::new("ck", "cs").with_token("tk", "ts"))
+        Signer::builder(Credentials::new("ck", "cs").with_token("tk", "ts"))
             .with_nonce("nonce")
-            .unwrap()
             .with_timestamp("1")
+            .build()
             .unwrap()
     }
 

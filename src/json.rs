@@ -249,25 +249,26 @@ impl RequestSpec {
             Some(name) => name.parse()?,
             None => SignatureMethod::default(),
         };
-        let mut signer = Signer::new(credentials).with_version(self.version);
-        signer = match &self.rsa_private_key {
-            Some(pem) => signer.with_key(rsa_key(method, pem.expose())?),
-            None => signer.with_method(method)?,
-        };
+        let mut signer = Signer::builder(credentials)
+            .with_version(self.version)
+            .with_method(method);
+        if let Some(pem) = &self.rsa_private_key {
+            signer = signer.with_key(rsa_key(method, pem.expose())?);
+        }
         if let Some(realm) = &self.realm {
-            signer = signer.with_realm(realm.as_str())?;
+            signer = signer.with_realm(realm.as_str());
         }
         signer = match (&self.nonce, fresh) {
-            (Some(nonce), _) => signer.with_nonce(nonce.as_str())?,
+            (Some(nonce), _) => signer.with_nonce(nonce.as_str()),
             (None, false) => signer.without_nonce(),
             (None, true) => signer,
         };
         signer = match (&self.timestamp, fresh) {
-            (Some(timestamp), _) => signer.with_timestamp(timestamp.as_str())?,
+            (Some(timestamp), _) => signer.with_timestamp(timestamp.as_str()),
             (None, false) => signer.without_timestamp(),
             (None, true) => signer,
         };
-        Ok(signer)
+        signer.build()
     }
 
     /// The request: method, URL, form body, callback, verifier, and the

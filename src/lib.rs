@@ -4,6 +4,7 @@
 // One module per stage, each private: every public item is re-exported here,
 // at exactly one path.
 mod base_string;
+mod builder;
 mod credentials;
 mod decode;
 mod encode;
@@ -38,6 +39,7 @@ mod warnings;
 #[cfg(feature = "http")]
 pub use self::http::{sign_http_request, trace_http_request, BodyBytes, HttpError, HttpOptions};
 pub use base_string::{base_string_uri, BaseString, BaseStringUri};
+pub use builder::SignerBuilder;
 pub use credentials::{Credentials, Secret};
 pub use decode::{form_decode, percent_decode, Decoded};
 pub use encode::{percent_encode, percent_encode_str, PercentEncode};

@@ -257,10 +257,10 @@ mod tests {
     use crate::credentials::Credentials;
 
     fn signer(key: &str) -> Signer {
-        Signer::new(Credentials::new(key, "consumer-SECRET").with_token("tk", "token-SECRET"))
+        Signer::builder(Credentials::new(key, "consumer-SECRET").with_token("tk", "token-SECRET"))
             .with_nonce("nonce")
-            .unwrap()
             .with_timestamp("1")
+            .build()
             .unwrap()
     }
 

@@ -9,7 +9,7 @@
 //!
 //! Of a signer's own parameters, the consumer key, the token, the signature
 //! method, the version and a pinned nonce or timestamp are the same on every
-//! request: they are encoded once, the first time the signer signs, for the
+//! request: they are encoded once, when the signer is built, for the
 //! parameter string, the base string and the header ([`Own`]), and copied
 //! from then on. A fresh nonce or timestamp, a callback, a verifier and the
 //! request's extra parameters are filled in per request.

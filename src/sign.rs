@@ -195,6 +195,11 @@ impl fmt::Debug for Signature {
 /// A prepared key for one signature method: the keyed HMAC state, the
 /// PLAINTEXT key, or an RSA private key. Build it once, sign many times.
 ///
+/// An HMAC or PLAINTEXT key keeps the two secrets it was made from and its
+/// [`key_string`](Self::key_string) (never shown by `Debug`), so that what
+/// reports on a key (a [`Trace`](crate::Trace), the explainer) reads the key
+/// that signed.
+///
 /// ```
 /// use oauth1_signer::{SignatureMethod, SigningKey};
 ///
@@ -206,6 +211,19 @@ impl fmt::Debug for Signature {
 #[derive(Clone)]
 pub struct SigningKey {
     inner: Key,
+    /// What an HMAC or PLAINTEXT key is made of; `None` for RSA.
+    secrets: Option<Box<Secrets>>,
+}
+
+/// The two secrets of an HMAC or PLAINTEXT key and the key text made of them
+/// (§3.4.2), kept with the key so that whatever reports on the key (a trace,
+/// the explainer) reads it from the key that signed.
+#[derive(Clone)]
+struct Secrets {
+    /// The consumer and token secrets, as given; `None` for a key made from
+    /// its text alone (a mistaken key text the explainer tries).
+    parts: Option<(Secret, Secret)>,
+    text: Secret,
 }
 
 #[derive(Clone)]
@@ -213,7 +231,7 @@ enum Key {
     HmacSha1(Hmac<Sha1>),
     HmacSha256(Hmac<Sha256>),
     HmacSha512(Hmac<Sha512>),
-    Plaintext(Secret),
+    Plaintext,
     #[cfg(feature = "rsa")]
     Rsa(Box<rsa::PrivateKey>, bool),
 }
@@ -233,11 +251,22 @@ fn hmac<M: KeyInit>(key: &Secret) -> M {
         .unwrap_or_else(|_| <M as KeyInit>::new(&Default::default()))
 }
 
+impl Secrets {
+    fn new(consumer_secret: &str, token_secret: &str) -> Secrets {
+        Secrets {
+            parts: Some((Secret::new(consumer_secret), Secret::new(token_secret))),
+            text: key_string(consumer_secret, token_secret),
+        }
+    }
+}
+
 impl SigningKey {
     /// The HMAC-SHA1 key, which cannot fail.
     pub(crate) fn hmac_sha1(consumer_secret: &str, token_secret: &str) -> SigningKey {
+        let secrets = Secrets::new(consumer_secret, token_secret);
         SigningKey {
-            inner: Key::HmacSha1(hmac(&key_string(consumer_secret, token_secret))),
+            inner: Key::HmacSha1(hmac(&secrets.text)),
+            secrets: Some(Box::new(secrets)),
         }
     }
 
@@ -245,13 +274,13 @@ impl SigningKey {
     ///
     /// # Errors
     /// [`ErrorKind::MissingKey`] for an RSA method: use
-    /// [`rsa_pem`](Self::rsa_pem) (feature `rsa`).
+    /// `SigningKey::rsa_pem` (feature `rsa`).
     pub fn new(
         method: SignatureMethod,
         consumer_secret: &str,
         token_secret: &str,
     ) -> Result<SigningKey, Error> {
-        SigningKey::from_key_string(method, key_string(consumer_secret, token_secret))
+        SigningKey::with_secrets(method, Secrets::new(consumer_secret, token_secret))
     }
 
     /// [`new`](Self::new) from the key text itself: [`key_string`]'s, or
@@ -260,18 +289,30 @@ impl SigningKey {
         method: SignatureMethod,
         key: Secret,
     ) -> Result<SigningKey, Error> {
+        let secrets = Secrets {
+            parts: None,
+            text: key,
+        };
+        SigningKey::with_secrets(method, secrets)
+    }
+
+    /// The HMAC or PLAINTEXT key of `method` made of `secrets`.
+    fn with_secrets(method: SignatureMethod, secrets: Secrets) -> Result<SigningKey, Error> {
         let inner = match method {
-            SignatureMethod::HmacSha1 => Key::HmacSha1(hmac(&key)),
-            SignatureMethod::HmacSha256 => Key::HmacSha256(hmac(&key)),
-            SignatureMethod::HmacSha512 => Key::HmacSha512(hmac(&key)),
-            SignatureMethod::Plaintext => Key::Plaintext(key),
+            SignatureMethod::HmacSha1 => Key::HmacSha1(hmac(&secrets.text)),
+            SignatureMethod::HmacSha256 => Key::HmacSha256(hmac(&secrets.text)),
+            SignatureMethod::HmacSha512 => Key::HmacSha512(hmac(&secrets.text)),
+            SignatureMethod::Plaintext => Key::Plaintext,
             SignatureMethod::RsaSha1 | SignatureMethod::RsaSha256 => {
                 return Err(Error::new(ErrorKind::MissingKey {
                     method: method.as_str(),
                 }))
             }
         };
-        Ok(SigningKey { inner })
+        Ok(SigningKey {
+            inner,
+            secrets: Some(Box::new(secrets)),
+        })
     }
 
     /// An RSA key for `RSA-SHA1` or `RSA-SHA256`.
@@ -290,6 +331,7 @@ impl SigningKey {
         };
         Ok(SigningKey {
             inner: Key::Rsa(Box::new(key), sha256),
+            secrets: None,
         })
     }
 
@@ -317,7 +359,7 @@ impl SigningKey {
             Key::HmacSha1(_) => SignatureMethod::HmacSha1,
             Key::HmacSha256(_) => SignatureMethod::HmacSha256,
             Key::HmacSha512(_) => SignatureMethod::HmacSha512,
-            Key::Plaintext(_) => SignatureMethod::Plaintext,
+            Key::Plaintext => SignatureMethod::Plaintext,
             #[cfg(feature = "rsa")]
             Key::Rsa(_, false) => SignatureMethod::RsaSha1,
             #[cfg(feature = "rsa")]
@@ -341,13 +383,36 @@ impl SigningKey {
         None
     }
 
+    /// The key text of an HMAC or PLAINTEXT key,
+    /// `encode(consumer_secret) & encode(token_secret)` (see [`key_string`]);
+    /// `None` for RSA, which signs with the private key.
+    ///
+    /// ```
+    /// use oauth1_signer::{SignatureMethod, SigningKey};
+    ///
+    /// let key = SigningKey::new(SignatureMethod::HmacSha1, "a b", "c&d")?;
+    /// assert_eq!(key.key_string().map(|k| k.expose()), Some("a%20b&c%26d"));
+    /// # Ok::<(), oauth1_signer::Error>(())
+    /// ```
+    pub fn key_string(&self) -> Option<&Secret> {
+        self.secrets.as_deref().map(|s| &s.text)
+    }
+
+    /// The consumer secret and the token secret an HMAC or PLAINTEXT key is
+    /// made of; `None` for RSA, and for a key made from its text alone.
+    #[cfg_attr(not(feature = "explain"), allow(dead_code))]
+    pub(crate) fn secrets(&self) -> Option<(&Secret, &Secret)> {
+        let (consumer, token) = self.secrets.as_deref()?.parts.as_ref()?;
+        Some((consumer, token))
+    }
+
     /// Starts a signature: a [`Sink`] to stream the base string into.
     fn begin(&self) -> Signing<'_> {
         let state = match &self.inner {
             Key::HmacSha1(m) => State::HmacSha1(m.clone()),
             Key::HmacSha256(m) => State::HmacSha256(m.clone()),
             Key::HmacSha512(m) => State::HmacSha512(m.clone()),
-            Key::Plaintext(_) => State::Plaintext,
+            Key::Plaintext => State::Plaintext,
             #[cfg(feature = "rsa")]
             Key::Rsa(_, false) => State::Sha1(<Sha1 as sha1::Digest>::new()),
             #[cfg(feature = "rsa")]
@@ -427,13 +492,8 @@ impl Signing<'_> {
             State::HmacSha1(m) => Signature::base64(&m.finalize().into_bytes()),
             State::HmacSha256(m) => Signature::base64(&m.finalize().into_bytes()),
             State::HmacSha512(m) => Signature::base64(&m.finalize().into_bytes()),
-            State::Plaintext => match &self.key.inner {
-                Key::Plaintext(k) => Signature {
-                    repr: Repr::Plaintext(k.clone()),
-                },
-                _ => Signature {
-                    repr: Repr::Base64(String::new()),
-                },
+            State::Plaintext => Signature {
+                repr: Repr::Plaintext(self.key.key_string().cloned().unwrap_or_default()),
             },
             #[cfg(feature = "rsa")]
             State::Sha1(d) => rsa_sign::<Sha1>(self.key, &sha1::Digest::finalize(d))?,

@@ -79,8 +79,9 @@ pub struct Trace {
     pub base_string_uri: String,
     /// The signature base string (§3.4.1.1), exactly the bytes that were signed.
     pub base_string: String,
-    /// The HMAC / PLAINTEXT key (see [`key_string`](crate::key_string));
-    /// `None` for RSA methods.
+    /// The text of the HMAC / PLAINTEXT key that signed
+    /// ([`SigningKey::key_string`](crate::SigningKey::key_string)); `None`
+    /// for RSA methods.
     pub signing_key: Option<Secret>,
     /// The signature.
     pub signature: Signature,
@@ -237,13 +238,14 @@ mod tests {
     use crate::{Credentials, OAuthRequest, SignatureMethod, Signer};
 
     fn signer(method: SignatureMethod) -> Signer {
-        Signer::new(Credentials::new("ck-PUBLIC", "cs-SECRET").with_token("tk-PUBLIC", "ts-SECRET"))
-            .with_method(method)
-            .unwrap()
-            .with_nonce("n")
-            .unwrap()
-            .with_timestamp("1")
-            .unwrap()
+        Signer::builder(
+            Credentials::new("ck-PUBLIC", "cs-SECRET").with_token("tk-PUBLIC", "ts-SECRET"),
+        )
+        .with_method(method)
+        .with_nonce("n")
+        .with_timestamp("1")
+        .build()
+        .unwrap()
     }
 
     #[test]

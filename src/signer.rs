@@ -10,42 +10,35 @@
 //! only in what they keep.
 
 use std::fmt;
-use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use smallvec::SmallVec;
 
 use crate::base_string::{BaseString, BaseStringUri};
+use crate::builder::{Fill, SignerBuilder};
 use crate::credentials::Credentials;
 use crate::decode::form_decode;
 use crate::error::{Error, ErrorKind, Part};
-use crate::header::{check_realm, header_string};
+use crate::header::header_string;
 use crate::normalize::{Normalized, Piece};
 use crate::params::{Param, Params};
 use crate::protocol::{Name, Own, Sent, Value};
 use crate::request::OAuthRequest;
-use crate::sign::{key_string, SignatureMethod, SigningKey};
+use crate::sign::{SignatureMethod, SigningKey};
 use crate::signed::{Signed, Trace, Warning};
 use crate::sink::decimal;
 use crate::url::RequestUrl;
 use crate::warnings::{not_utf8, risky};
 
-/// How the signer fills `oauth_nonce` or `oauth_timestamp`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Fill {
-    Fresh,
-    Pinned(String),
-    Omitted,
-}
-
 /// Signs requests with one set of credentials.
 ///
-/// The keyed HMAC state is computed when the signer is built, and its own
-/// protocol parameters are encoded the first time it signs; both are reused
-/// for every request after that, so keep a signer rather than building one
-/// per request. Nonces are 32 alphanumeric characters from a
-/// cryptographically secure generator; timestamps are Unix seconds; both can
-/// be pinned for reproducible output.
+/// A signer is built once and never changes: the keyed HMAC state and its
+/// own protocol parameters, encoded, are computed when it is built and reused
+/// for every request, so keep a signer rather than building one per request.
+/// [`Signer::new`] takes the defaults; [`Signer::builder`] changes them, with
+/// one `?` at [`build`](SignerBuilder::build). Nonces are 32 alphanumeric
+/// characters from a cryptographically secure generator; timestamps are Unix
+/// seconds; both can be pinned for reproducible output.
 ///
 /// ```
 /// use oauth1_signer::{Credentials, OAuthRequest, Signer};
@@ -58,13 +51,14 @@ enum Fill {
 #[derive(Clone)]
 pub struct Signer {
     credentials: Credentials,
+    /// Made from `credentials` (HMAC, PLAINTEXT) or given in their place (RSA).
     key: SigningKey,
     realm: Option<String>,
     version: bool,
     nonce: Fill,
     timestamp: Fill,
-    /// The signer's own protocol parameters, encoded on first use.
-    own: OnceLock<Own>,
+    /// The signer's own protocol parameters, encoded.
+    own: Own,
 }
 
 impl fmt::Debug for Signer {
@@ -81,118 +75,81 @@ impl fmt::Debug for Signer {
 }
 
 impl Signer {
-    /// An HMAC-SHA1 signer that sends `oauth_version="1.0"`, as the X API expects.
+    /// An HMAC-SHA1 signer that sends `oauth_version="1.0"`, as the X API
+    /// expects, with a fresh nonce and timestamp for every request.
     pub fn new(credentials: Credentials) -> Signer {
-        Signer {
-            key: SigningKey::hmac_sha1(
-                credentials.consumer_secret().expose(),
-                credentials.token_secret().expose(),
-            ),
-            credentials,
-            realm: None,
-            version: true,
-            nonce: Fill::Fresh,
-            timestamp: Fill::Fresh,
-            own: OnceLock::new(),
-        }
+        let key = SigningKey::hmac_sha1(
+            credentials.consumer_secret().expose(),
+            credentials.token_secret().expose(),
+        );
+        // The builder's defaults, which cannot fail: no need to check them.
+        SignerBuilder::new(credentials).assemble(key)
     }
 
-    /// Forgets the encoded protocol parameters, after a change to them.
-    fn changed(mut self) -> Signer {
-        self.own = OnceLock::new();
-        self
-    }
-
-    /// Uses another HMAC method or PLAINTEXT.
+    /// A builder to choose the method, an RSA key, the realm, whether to send
+    /// `oauth_version`, and a pinned or omitted nonce or timestamp; its
+    /// [`build`](SignerBuilder::build) checks them all at once.
     ///
-    /// # Errors
-    /// [`ErrorKind::MissingKey`] for an RSA method: give the key with
-    /// [`with_key`](Self::with_key) and [`SigningKey::rsa_pem`] instead.
-    pub fn with_method(mut self, method: SignatureMethod) -> Result<Signer, Error> {
-        self.key = SigningKey::new(
-            method,
-            self.credentials.consumer_secret().expose(),
-            self.credentials.token_secret().expose(),
-        )?;
-        Ok(self.changed())
-    }
-
-    /// Uses a prepared key (for instance an RSA key from `SigningKey::rsa_pem`).
-    pub fn with_key(mut self, key: SigningKey) -> Signer {
-        self.key = key;
-        self.changed()
-    }
-
-    /// Sends `realm="..."` first in the header (never signed).
+    /// ```
+    /// use oauth1_signer::{Credentials, OAuthRequest, Signer};
     ///
-    /// # Errors
-    /// A realm that [`check_realm`](crate::check_realm) refuses.
-    pub fn with_realm(mut self, realm: impl Into<String>) -> Result<Signer, Error> {
-        let realm = realm.into();
-        check_realm(&realm)?;
-        self.realm = Some(realm);
-        Ok(self.changed())
+    /// let signer = Signer::builder(Credentials::new("key", "secret"))
+    ///     .with_version(false)
+    ///     .without_nonce()
+    ///     .with_timestamp("1318622958")
+    ///     .build()?;
+    /// let header = signer.authorization(&OAuthRequest::get("https://h/"))?;
+    /// assert!(!header.contains("oauth_nonce") && !header.contains("oauth_version"));
+    /// # Ok::<(), oauth1_signer::Error>(())
+    /// ```
+    pub fn builder(credentials: Credentials) -> SignerBuilder {
+        SignerBuilder::new(credentials)
     }
 
-    /// Whether to send `oauth_version="1.0"` (default: yes; it is optional).
-    pub fn with_version(mut self, send: bool) -> Signer {
-        self.version = send;
-        self.changed()
-    }
-
-    /// Pins the nonce, for reproducible output (tests, bug reports).
-    ///
-    /// # Errors
-    /// [`ErrorKind::InvalidProtocolValue`] for an empty nonce (RFC 5849 §3.3).
-    pub fn with_nonce(mut self, nonce: impl Into<String>) -> Result<Signer, Error> {
-        let nonce = nonce.into();
-        if nonce.is_empty() {
-            return Err(Error::new(ErrorKind::InvalidProtocolValue {
-                name: Name::Nonce.as_str(),
-                reason: "a nonce cannot be empty",
-            }));
-        }
-        self.nonce = Fill::Pinned(nonce);
-        Ok(self.changed())
-    }
-
-    /// Sends no `oauth_nonce` at all (PLAINTEXT over TLS may omit it).
-    pub fn without_nonce(mut self) -> Signer {
-        self.nonce = Fill::Omitted;
-        self.changed()
-    }
-
-    /// Pins the timestamp, for reproducible output: seconds since 1970 in
-    /// ASCII digits, sent as given.
-    ///
-    /// # Errors
-    /// [`ErrorKind::InvalidProtocolValue`] unless it is a positive integer
-    /// (RFC 5849 §3.3) of at most 20 digits that fits in 64 bits.
-    pub fn with_timestamp(mut self, timestamp: impl Into<String>) -> Result<Signer, Error> {
-        let timestamp = timestamp.into();
-        let reason = if !timestamp.bytes().all(|b| b.is_ascii_digit()) || timestamp.is_empty() {
-            Some("a timestamp is a positive integer in ASCII digits")
-        } else {
-            match timestamp.parse::<u64>() {
-                Ok(0) => Some("a timestamp is a positive integer (0 is not)"),
-                Ok(_) => None,
-                Err(_) => Some("a timestamp must fit in 64 bits"),
+    /// The signer of settings already checked: its own protocol parameters
+    /// are encoded here, once.
+    pub(crate) fn assemble(
+        credentials: Credentials,
+        key: SigningKey,
+        realm: Option<String>,
+        version: bool,
+        nonce: Fill,
+        timestamp: Fill,
+    ) -> Signer {
+        fn fill(fill: &Fill) -> Option<Value<'_>> {
+            match fill {
+                Fill::Fresh => Some(Value::Fresh),
+                Fill::Pinned(v) => Some(Value::Fixed(v)),
+                Fill::Omitted => None,
             }
-        };
-        if let Some(reason) = reason {
-            return Err(Error::new(ErrorKind::InvalidProtocolValue {
-                name: Name::Timestamp.as_str(),
-                reason,
-            }));
         }
-        self.timestamp = Fill::Pinned(timestamp);
-        Ok(self.changed())
-    }
-
-    /// Sends no `oauth_timestamp` at all.
-    pub fn without_timestamp(mut self) -> Signer {
-        self.timestamp = Fill::Omitted;
-        self.changed()
+        let own = Own::new(
+            [
+                (
+                    Name::ConsumerKey,
+                    Some(Value::Fixed(credentials.consumer_key())),
+                ),
+                (Name::Nonce, fill(&nonce)),
+                (
+                    Name::SignatureMethod,
+                    Some(Value::Fixed(key.method().as_str())),
+                ),
+                (Name::Timestamp, fill(&timestamp)),
+                (Name::Token, credentials.token().map(Value::Fixed)),
+                (Name::Version, version.then_some(Value::Fixed("1.0"))),
+            ]
+            .into_iter()
+            .filter_map(|(name, value)| Some((name, value?))),
+        );
+        Signer {
+            credentials,
+            key,
+            realm,
+            version,
+            nonce,
+            timestamp,
+            own,
+        }
     }
 
     /// The credentials this signer uses.
@@ -205,8 +162,9 @@ impl Signer {
         self.key.method()
     }
 
-    /// The prepared key this signer signs with (to check an RSA key's size
-    /// with [`SigningKey::rsa_bits`], say).
+    /// The key this signer signs with (to check an RSA key's size with
+    /// [`SigningKey::rsa_bits`], say): made from the credentials' secrets for
+    /// HMAC and PLAINTEXT, the RSA private key given for RSA.
     pub fn signing_key(&self) -> &SigningKey {
         &self.key
     }
@@ -239,7 +197,7 @@ impl Signer {
         self.run(request, |run| {
             let signature = self.key.sign(&run.base_string()?)?;
             let params = run
-                .sent(self.own())?
+                .sent(&self.own)?
                 .iter()
                 .map(|&(n, v, piece)| match piece {
                     Piece::Signature => (n.to_owned(), signature.as_str().to_owned()),
@@ -281,7 +239,7 @@ impl Signer {
                 },
             ));
             let collected_params = {
-                let protocol = run.sent(self.own())?;
+                let protocol = run.sent(&self.own)?;
                 query
                     .iter()
                     .map(decoded)
@@ -301,12 +259,8 @@ impl Signer {
             let signature = self.key.sign(&base)?;
             let authorization_header =
                 header_string(self.realm.as_deref(), &run.pieces, signature.as_str());
-            let signing_key = (!self.key.method().is_rsa()).then(|| {
-                key_string(
-                    self.credentials.consumer_secret().expose(),
-                    self.credentials.token_secret().expose(),
-                )
-            });
+            // The key that signed, not one rebuilt from the credentials.
+            let signing_key = self.key.key_string().cloned();
             Ok(Trace {
                 collected_params,
                 normalized_params,
@@ -320,45 +274,13 @@ impl Signer {
         })
     }
 
-    /// The signer's own protocol parameters, encoded (on first use).
-    fn own(&self) -> &Own {
-        self.own.get_or_init(|| {
-            fn fill(fill: &Fill) -> Option<Value<'_>> {
-                match fill {
-                    Fill::Fresh => Some(Value::Fresh),
-                    Fill::Pinned(v) => Some(Value::Fixed(v)),
-                    Fill::Omitted => None,
-                }
-            }
-            let credentials = &self.credentials;
-            Own::new(
-                [
-                    (
-                        Name::ConsumerKey,
-                        Some(Value::Fixed(credentials.consumer_key())),
-                    ),
-                    (Name::Nonce, fill(&self.nonce)),
-                    (
-                        Name::SignatureMethod,
-                        Some(Value::Fixed(self.key.method().as_str())),
-                    ),
-                    (Name::Timestamp, fill(&self.timestamp)),
-                    (Name::Token, credentials.token().map(Value::Fixed)),
-                    (Name::Version, self.version.then_some(Value::Fixed("1.0"))),
-                ]
-                .into_iter()
-                .filter_map(|(name, value)| Some((name, value?))),
-            )
-        })
-    }
-
     /// Runs the stages every request goes through, then `f` on the result.
     fn run<R>(
         &self,
         request: &OAuthRequest<'_>,
         f: impl FnOnce(&mut Run<'_>) -> Result<R, Error>,
     ) -> Result<R, Error> {
-        let own = self.own();
+        let own = &self.own;
         let (mut nonce_buf, mut timestamp_buf) = ([0u8; 32], [0u8; 20]);
         let nonce = match self.nonce {
             Fill::Fresh => fresh_nonce(&mut nonce_buf),
@@ -509,36 +431,40 @@ fn now(buf: &mut [u8; 20]) -> Result<&str, Error> {
 mod tests {
     use super::*;
 
-    fn signer() -> Signer {
-        Signer::new(Credentials::new("ck", "cs").with_token("tk", "ts"))
+    fn builder() -> SignerBuilder {
+        Signer::builder(Credentials::new("ck", "cs").with_token("tk", "ts"))
             .with_nonce("n")
-            .unwrap()
             .with_timestamp("1")
-            .unwrap()
+    }
+
+    fn signer() -> Signer {
+        builder().build().unwrap()
     }
 
     #[test]
-    fn a_changed_signer_encodes_its_parameters_again() {
+    fn every_setting_is_in_what_is_signed() {
         let request = OAuthRequest::get("https://api.x.com/2/users/me?a=1");
-        let used = signer().with_realm("R").unwrap();
-        let first = used.authorization(&request).unwrap();
-        assert_eq!(used.authorization(&request).unwrap(), first);
-        // Every builder method forgets what was encoded: a clone of a
-        // signer that has signed, changed, signs with its new settings.
+        let used = builder().with_realm("R");
+        let first = used
+            .clone()
+            .build()
+            .unwrap()
+            .authorization(&request)
+            .unwrap();
+        // Each setting changed from a clone of the same builder: the signer
+        // built signs with it, its header the same as its trace's.
         let changed = [
-            used.clone().with_nonce("other").unwrap(),
-            used.clone().with_timestamp("2").unwrap(),
+            used.clone().with_nonce("other"),
+            used.clone().with_timestamp("2"),
             used.clone().without_nonce(),
             used.clone().without_timestamp(),
             used.clone().with_version(false),
-            used.clone().with_realm("S").unwrap(),
-            used.clone()
-                .with_method(SignatureMethod::HmacSha256)
-                .unwrap(),
-            used.clone()
-                .with_key(SigningKey::new(SignatureMethod::Plaintext, "cs", "ts").unwrap()),
+            used.clone().with_realm("S"),
+            used.clone().with_method(SignatureMethod::HmacSha256),
+            used.clone().with_method(SignatureMethod::Plaintext),
         ];
-        for signer in changed {
+        for builder in changed {
+            let signer = builder.build().unwrap();
             let want = signer.trace(&request).unwrap().authorization_header;
             assert_ne!(want, first);
             assert_eq!(signer.authorization(&request).unwrap(), want);
@@ -601,7 +527,7 @@ mod tests {
                 4,
             ),
         ] {
-            for s in [signer(), signer().without_nonce()] {
+            for s in [signer(), builder().without_nonce().build().unwrap()] {
                 let e = s.authorization(&request).unwrap_err();
                 assert_eq!(
                     e.kind(),
@@ -657,7 +583,12 @@ mod tests {
                 ("oauth_signature", "ignored"),
                 ("oauth_a", "y"),
             ]);
-        let t = signer().with_realm("r").unwrap().trace(&req).unwrap();
+        let t = builder()
+            .with_realm("r")
+            .build()
+            .unwrap()
+            .trace(&req)
+            .unwrap();
         let names: Vec<&[u8]> = t.collected_params.iter().map(|(n, _)| &n[..]).collect();
         // The query's, the protocol parameters sorted (as sent), the body's.
         let want: [&[u8]; 12] = [
@@ -684,14 +615,15 @@ mod tests {
         assert!(sent.contains(&"oauth_signature".to_string()));
         assert_eq!(
             t.authorization_header,
-            signer()
+            builder()
                 .with_realm("r")
+                .build()
                 .unwrap()
                 .authorization(&req)
                 .unwrap()
         );
         // An extra may use a name the signer leaves out.
-        let s = signer().without_nonce();
+        let s = builder().without_nonce().build().unwrap();
         let t = s
             .trace(&OAuthRequest::get("https://h/").protocol_params(&[("oauth_nonce", "n2")]))
             .unwrap();
@@ -716,7 +648,7 @@ mod tests {
             .duration_since(UNIX_EPOCH)
             .unwrap()
             .as_secs();
-        let signer = || signer().with_timestamp(now.to_string()).unwrap();
+        let signer = || builder().with_timestamp(now.to_string()).build().unwrap();
         let t = signer().trace(&request).unwrap();
         // Signed as their bytes: %E9 and %FF, each encoded once more.
         assert!(t.base_string.contains("x%3D%25E9"), "{}", t.base_string);
@@ -799,10 +731,12 @@ mod tests {
 
     #[test]
     fn debug_never_shows_secrets() {
-        let s =
-            Signer::new(Credentials::new("ck", "consumer-SECRET").with_token("tk", "token-SECRET"))
-                .with_method(SignatureMethod::Plaintext)
-                .unwrap();
+        let s = Signer::builder(
+            Credentials::new("ck", "consumer-SECRET").with_token("tk", "token-SECRET"),
+        )
+        .with_method(SignatureMethod::Plaintext)
+        .build()
+        .unwrap();
         let req = OAuthRequest::get("https://h/");
         for shown in [
             format!("{s:?}"),
@@ -837,17 +771,20 @@ mod tests {
 
     #[test]
     fn debug_shows_the_settings_but_not_the_secrets() {
-        let s = Signer::new(
+        let b = Signer::builder(
             Credentials::new("ck-PUBLIC", "cs-SECRET").with_token("tk-PUBLIC", "ts-SECRET"),
         )
         .with_method(SignatureMethod::HmacSha256)
-        .unwrap()
         .with_realm("realm-PUBLIC")
-        .unwrap()
         .with_nonce("nonce-PUBLIC")
-        .unwrap()
         .without_timestamp();
-        let shown = format!("{s:?}");
+        // The builder's too: it holds the same settings.
+        let builder = format!("{b:?}");
+        assert!(
+            builder.contains("ck-PUBLIC") && !builder.contains("SECRET"),
+            "{builder}"
+        );
+        let shown = format!("{:?}", b.build().unwrap());
         for want in [
             "consumer_key: \"ck-PUBLIC\"",
             "token: Some(\"tk-PUBLIC\")",

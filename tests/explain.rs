@@ -250,10 +250,10 @@ fn secrets_joined_without_encoding_are_named_from_the_signature() {
     // `hmac` crate, over our base string.
     use base64::Engine as _;
     use hmac::{KeyInit, Mac};
-    let signer = Signer::new(Credentials::new("ck", "c s").with_token("tk", "t/s"))
+    let signer = Signer::builder(Credentials::new("ck", "c s").with_token("tk", "t/s"))
         .with_nonce("n")
-        .unwrap()
         .with_timestamp("1")
+        .build()
         .unwrap();
     let ex = Explainer::new(
         &signer,
@@ -297,18 +297,46 @@ fn the_model_rebuilds_every_vector_exactly_as_the_stages_sign_it() {
 
 #[test]
 fn explanations_never_show_a_plaintext_signature() {
-    let signer = Signer::new(Credentials::new("ck", "cs-SECRET").with_token("tk", "ts-SECRET"))
+    let signer = Signer::builder(Credentials::new("ck", "cs-SECRET").with_token("tk", "ts-SECRET"))
         .with_method(SignatureMethod::Plaintext)
-        .unwrap()
         .with_nonce("n")
-        .unwrap()
         .with_timestamp("1")
+        .build()
         .unwrap();
     let ex = Explainer::new(&signer, &OAuthRequest::get("https://h/")).unwrap();
     let got = ex.signature("cs-SECRET&");
     assert!(got.names(Cause::KeyMismatch), "{got:?}");
     let shown = format!("{got:?}{ex:?}");
     assert!(!shown.contains("SECRET"), "{shown}");
+}
+
+#[test]
+fn the_key_mistake_is_named_from_the_secrets_that_signed_even_when_they_need_encoding() {
+    // Secrets holding '&', '%', ' ', '+' and '/': the explainer works from the
+    // two secrets of the key that signed, whatever their encoded key text.
+    let signer = Signer::builder(Credentials::new("ck", "c&s %").with_token("tk", "t+s/"))
+        .with_nonce("n")
+        .with_timestamp("1")
+        .build()
+        .unwrap();
+    let ex = Explainer::new(&signer, &OAuthRequest::get("https://h/")).unwrap();
+    let base = ex.trace().base_string.clone();
+    // Their signature: HMAC-SHA1 keyed without the token secret, the consumer
+    // secret encoded by hand (RFC 5849 §3.6): "c%26s%20%25&".
+    let theirs = {
+        use base64::Engine as _;
+        use hmac::{KeyInit as _, Mac as _};
+        let mut mac = hmac::Hmac::<sha1::Sha1>::new_from_slice(b"c%26s%20%25&").unwrap();
+        mac.update(base.as_bytes());
+        base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes())
+    };
+    let got = ex.base_string_and_signature(&base, &theirs);
+    assert_eq!(got.causes(), [Cause::KeyMismatch]);
+    assert!(
+        got.findings[0].detail.contains("without the token secret"),
+        "{}",
+        got.findings[0].detail
+    );
 }
 
 #[test]
@@ -453,9 +481,10 @@ proptest! {
         };
         let url = format!("https://{host}/1.1/x.json?{}", form(&query));
         let body_text = form(&body);
-        let signer = Signer::new(Credentials::new("ck", "cs").with_token("tk", "ts"))
-            .with_nonce("n0nce").unwrap()
-            .with_timestamp("1700000000").unwrap();
+        let signer = Signer::builder(Credentials::new("ck", "cs").with_token("tk", "ts"))
+            .with_nonce("n0nce")
+            .with_timestamp("1700000000")
+            .build().unwrap();
         let request = OAuthRequest::post(&url).form_body(body_text.as_bytes());
         let ex = Explainer::new(&signer, &request).unwrap();
         let protocol = [
@@ -489,10 +518,10 @@ const NONCE: &str = "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg";
 const TIMESTAMP: &str = "1318622958";
 
 fn x_signer() -> Signer {
-    Signer::new(Credentials::new(CK, CS).with_token(TK, TS))
+    Signer::builder(Credentials::new(CK, CS).with_token(TK, TS))
         .with_nonce(NONCE)
-        .unwrap()
         .with_timestamp(TIMESTAMP)
+        .build()
         .unwrap()
 }
 
@@ -672,8 +701,9 @@ fn now() -> String {
 }
 
 fn warnings(request: &OAuthRequest<'_>, timestamp: &str) -> Vec<Warning> {
-    Signer::new(Credentials::new("ck", "cs"))
+    Signer::builder(Credentials::new("ck", "cs"))
         .with_timestamp(timestamp)
+        .build()
         .unwrap()
         .trace(request)
         .unwrap()

@@ -313,10 +313,10 @@ async fn the_provider_refuses_a_wrong_secret_and_a_replayed_nonce() {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs();
-    let pinned = Signer::new(good)
+    let pinned = Signer::builder(good)
         .with_nonce("pinnedNonce0001")
-        .unwrap()
         .with_timestamp(now.to_string())
+        .build()
         .unwrap();
     let client = signed_client(pinned);
     let (first, _) = json_of(client.get(&url).send().await.unwrap()).await;

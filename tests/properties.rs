@@ -211,7 +211,7 @@ proptest! {
         realm in "[ -~]{0,12}[\"\\\\\t\r\n\u{0}\u{7f}é][ -~]{0,12}|[ -!#-\\[\\]-~]{0,24}",
     ) {
         let bad = realm.bytes().position(|b| b == b'"' || b == b'\\' || !(b' '..=b'~').contains(&b));
-        let signer = Signer::new(Credentials::new("k", "s")).with_realm(realm.clone());
+        let signer = Signer::builder(Credentials::new("k", "s")).with_realm(realm.clone()).build();
         match (bad, authorization_header(Some(&realm), [("oauth_a", "1")])) {
             (None, Ok(header)) => {
                 prop_assert!(signer.is_ok());
@@ -250,7 +250,7 @@ proptest! {
         within(form_decode(&bytes).map(|_| ()), bytes.len());
         let uri = BaseStringUri::new(&RequestUrl::parse("http://h/").unwrap());
         within(BaseString::new(&input, uri, Params::new().normalize()).map(|_| ()), input.len());
-        let signer = Signer::new(Credentials::new("k", "s")).with_nonce("n").unwrap().with_timestamp("1").unwrap();
+        let signer = Signer::builder(Credentials::new("k", "s")).with_nonce("n").with_timestamp("1").build().unwrap();
         within(signer.authorization(&OAuthRequest::new(&input, &url).form_body(&bytes)).map(|_| ()), url.len().max(bytes.len()));
     }
 }
@@ -302,19 +302,22 @@ proptest! {
         if let Some(token) = token {
             credentials = credentials.with_token(token, "ts");
         }
-        let mut signer = Signer::new(credentials).with_version(version);
+        let mut signer = Signer::builder(credentials).with_version(version);
         // Outer None: fresh; Some(None): omitted; Some(Some(v)): pinned.
+        // Every value is taken as given, and `build` refuses the bad one.
+        let mut refused = None;
         signer = match nonce {
             None => signer,
             Some(None) => signer.without_nonce(),
-            Some(Some(ref n)) if n.is_empty() => {
-                prop_assert!(signer.with_nonce(n.clone()).is_err());
-                return Ok(());
+            Some(Some(ref n)) => {
+                if n.is_empty() {
+                    refused = Some("oauth_nonce");
+                }
+                signer.with_nonce(n.clone())
             }
-            Some(Some(ref n)) => signer.with_nonce(n.clone()).unwrap(),
         };
         signer = match timestamp {
-            None => signer.with_timestamp("1318622958").unwrap(),
+            None => signer.with_timestamp("1318622958"),
             Some(None) => signer.without_timestamp(),
             Some(Some(t)) => {
                 let positive = !t.is_empty()
@@ -322,31 +325,33 @@ proptest! {
                     && t.bytes().any(|b| b != b'0')
                     && t.trim_start_matches('0').len() <= 20
                     && (t.trim_start_matches('0').len() < 20 || t.trim_start_matches('0') <= "18446744073709551615");
-                match signer.with_timestamp(t.clone()) {
-                    Ok(s) if positive => s,
-                    Ok(_) => return Err(TestCaseError::fail(format!("timestamp {t:?} accepted"))),
-                    Err(e) => {
-                        prop_assert!(!positive, "timestamp {:?} refused: {}", t, e);
-                        prop_assert!(matches!(e.kind(), ErrorKind::InvalidProtocolValue { name: "oauth_timestamp", .. }), "{:?}", e.kind());
-                        return Ok(());
-                    }
+                if !positive && refused.is_none() {
+                    refused = Some("oauth_timestamp");
                 }
+                signer.with_timestamp(t)
             }
         };
+        // The realm is checked before the nonce and the timestamp.
+        let bad_realm = realm.as_deref().and_then(|r| r.find(['"', '\\']));
         if let Some(realm) = realm {
-            let bad = realm.find(['"', '\\']);
-            match signer.with_realm(realm.clone()) {
-                Ok(s) if bad.is_none() => signer = s,
-                Ok(_) => return Err(TestCaseError::fail(format!("realm {realm:?} accepted"))),
-                Err(e) => {
-                    prop_assert_eq!(e.offset(), bad.map(|at| (Part::Realm, at)), "realm {:?}: {}", realm, e);
-                    return Ok(());
-                }
-            }
+            signer = signer.with_realm(realm);
         }
         if let Some(method) = method {
-            signer = signer.with_method(method).unwrap();
+            signer = signer.with_method(method);
         }
+        let signer = match (signer.build(), bad_realm, refused) {
+            (Ok(s), None, None) => s,
+            (Ok(_), _, _) => return Err(TestCaseError::fail(format!("accepted: realm at {bad_realm:?}, {refused:?}"))),
+            (Err(e), Some(at), _) => {
+                prop_assert_eq!(e.offset(), Some((Part::Realm, at)), "{}", e);
+                return Ok(());
+            }
+            (Err(e), None, Some(name)) => {
+                prop_assert!(matches!(e.kind(), ErrorKind::InvalidProtocolValue { name: n, .. } if *n == name), "{:?}", e.kind());
+                return Ok(());
+            }
+            (Err(e), None, None) => return Err(TestCaseError::fail(format!("refused: {e}"))),
+        };
         let url = if query.is_empty() {
             "https://api.x.com/1.1/statuses/update.json".to_string()
         } else {

@@ -30,9 +30,10 @@ fuzz_target!(|data: &[u8]| {
         out.extend_from_slice(suffix);
         out
     };
-    let signer = Signer::new(Credentials::new("ck", "cs").with_token("tk", "ts"))
+    let signer = Signer::builder(Credentials::new("ck", "cs").with_token("tk", "ts"))
         .with_nonce("nonce")
-        .and_then(|s| s.with_timestamp("1"))
+        .with_timestamp("1")
+        .build()
         .unwrap();
     let (url, body, extras): (String, Option<Vec<u8>>, Vec<(String, String)>) = match shape % 4 {
         // A big form body.

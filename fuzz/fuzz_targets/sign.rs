@@ -11,10 +11,11 @@ use common::{fields, text};
 fuzz_target!(|data: &[u8]| {
     let [method, url, realm, body] = fields(data);
     let (method, url, realm) = (text(method), text(url), text(realm));
-    let Ok(signer) = Signer::new(Credentials::new("ck", "cs").with_token("tk", "ts"))
+    let Ok(signer) = Signer::builder(Credentials::new("ck", "cs").with_token("tk", "ts"))
         .with_nonce("nonce")
-        .and_then(|s| s.with_timestamp("1"))
-        .and_then(|s| s.with_realm(realm))
+        .with_timestamp("1")
+        .with_realm(realm)
+        .build()
     else {
         return;
     };

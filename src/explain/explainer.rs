@@ -43,9 +43,10 @@ pub const MAX_HEADER_LEN: usize = 1 << 20;
 /// ```
 /// use oauth1_signer::{Cause, Credentials, Explainer, OAuthRequest, Signer};
 ///
-/// let signer = Signer::new(Credentials::new("ck", "cs").with_token("tk", "ts"))
-///     .with_nonce("n")?
-///     .with_timestamp("1")?;
+/// let signer = Signer::builder(Credentials::new("ck", "cs").with_token("tk", "ts"))
+///     .with_nonce("n")
+///     .with_timestamp("1")
+///     .build()?;
 /// let request = OAuthRequest::post("https://api.x.com/1.1/statuses/update.json")
 ///     .form_body(b"status=hello%20world");
 /// let explainer = Explainer::new(&signer, &request)?;
@@ -118,13 +119,12 @@ impl Explainer {
             .ok()
             .and_then(|p| p.into_iter().find(|(n, _)| n == "realm").map(|(_, v)| v));
         let model = Model::new(request.method, &url, scheme, params, realm);
-        let secrets = trace.signing_key.as_ref().and_then(|key| {
-            let (cs, ts) = key.expose().split_once('&')?;
-            let dec = |s: &str| {
-                String::from_utf8_lossy(&lenient_decode(s.as_bytes(), false)).into_owned()
-            };
-            Some((Secret::new(dec(cs)), Secret::new(dec(ts))))
-        });
+        // The secrets of the key that signed, as given (not split back out
+        // of the key text).
+        let secrets = signer
+            .signing_key()
+            .secrets()
+            .map(|(cs, ts)| (cs.clone(), ts.clone()));
         Ok(Explainer {
             trace,
             model,

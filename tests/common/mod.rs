@@ -8,7 +8,7 @@
 //! |---|---|
 //! | `consumer_key`, `consumer_secret` | `Credentials::new` (absent secret = `""`) |
 //! | `token`, `token_secret` | `Credentials::with_token`; a secret alone: `with_token_secret` |
-//! | `signature_method` | `SignatureMethod::from_str`; RSA: `SigningKey::rsa_pem` + `Signer::with_key` |
+//! | `signature_method` | `SignatureMethod::from_str`; RSA: `SigningKey::rsa_pem` + `SignerBuilder::with_key` |
 //! | `version` | `"1.0"`: `with_version(true)`; absent: `with_version(false)` |
 //! | `nonce`, `timestamp` | `with_nonce` / `with_timestamp`; absent: `without_nonce` / `without_timestamp` |
 //! | `realm` | `Signer::with_realm` |
@@ -30,7 +30,7 @@ use std::fmt::Debug;
 use std::path::PathBuf;
 
 use oauth1_signer::{
-    parse_authorization_header, Credentials, OAuthRequest, SignatureMethod, Signer,
+    parse_authorization_header, Credentials, OAuthRequest, SignatureMethod, Signer, SignerBuilder,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -188,39 +188,36 @@ impl RequestInputs {
     /// feature; without it this is an error saying so.
     pub fn signer(&self) -> Result<Signer, String> {
         let method = self.signature_method()?;
-        let mut signer = Signer::new(self.credentials()?).with_version(self.sends_version()?);
-        signer = if method.is_rsa() {
-            self.with_rsa_key(signer, method)?
-        } else {
-            if self.rsa_private_key.is_some() {
-                return Err(format!("rsa_private_key given for {method}"));
-            }
-            signer
-                .with_method(method)
-                .map_err(|e| format!("Signer::with_method({method}): {e}"))?
-        };
+        let mut signer = Signer::builder(self.credentials()?)
+            .with_version(self.sends_version()?)
+            .with_method(method);
+        if method.is_rsa() {
+            signer = self.with_rsa_key(signer, method)?;
+        } else if self.rsa_private_key.is_some() {
+            return Err(format!("rsa_private_key given for {method}"));
+        }
         signer = match &self.nonce {
-            Some(n) => signer
-                .with_nonce(n.as_str())
-                .map_err(|e| format!("Signer::with_nonce({n:?}): {e}"))?,
+            Some(n) => signer.with_nonce(n.as_str()),
             None => signer.without_nonce(),
         };
         signer = match &self.timestamp {
-            Some(t) => signer
-                .with_timestamp(t.as_str())
-                .map_err(|e| format!("Signer::with_timestamp({t:?}): {e}"))?,
+            Some(t) => signer.with_timestamp(t.as_str()),
             None => signer.without_timestamp(),
         };
         if let Some(realm) = &self.realm {
-            signer = signer
-                .with_realm(realm.as_str())
-                .map_err(|e| format!("Signer::with_realm({realm:?}): {e}"))?;
+            signer = signer.with_realm(realm.as_str());
         }
-        Ok(signer)
+        signer
+            .build()
+            .map_err(|e| format!("SignerBuilder::build: {e}"))
     }
 
     #[cfg(feature = "rsa")]
-    fn with_rsa_key(&self, signer: Signer, method: SignatureMethod) -> Result<Signer, String> {
+    fn with_rsa_key(
+        &self,
+        signer: SignerBuilder,
+        method: SignatureMethod,
+    ) -> Result<SignerBuilder, String> {
         let pem = self
             .rsa_private_key
             .as_deref()
@@ -231,7 +228,11 @@ impl RequestInputs {
     }
 
     #[cfg(not(feature = "rsa"))]
-    fn with_rsa_key(&self, _signer: Signer, method: SignatureMethod) -> Result<Signer, String> {
+    fn with_rsa_key(
+        &self,
+        _signer: SignerBuilder,
+        method: SignatureMethod,
+    ) -> Result<SignerBuilder, String> {
         Err(format!("{method} needs the `rsa` feature"))
     }
 
