@@ -369,6 +369,10 @@ mod tests {
             "byte 0x0a at offset 69 is not allowed in a form-encoded token answer \
              (a trailing newline?)"
         );
+        assert!(
+            refusal(&with(69, b" \t")).ends_with("(trailing white space?)"),
+            "a good answer and trailing blanks"
+        );
         assert_eq!(
             refusal(&with(69, b"\r\n")),
             "byte 0x0d at offset 69 is not allowed in a form-encoded token answer \
@@ -456,6 +460,43 @@ mod tests {
         assert_eq!(read(10), 10);
         assert_eq!(read(MAX_TOKEN_ANSWER), MAX_TOKEN_ANSWER);
         assert_eq!(read(4 * MAX_TOKEN_ANSWER), MAX_TOKEN_ANSWER + 1);
+    }
+
+    /// Over a real connection, in chunks: every chunk is read up to the
+    /// limit, and then no more. The server sends three 30,000-byte chunks and
+    /// then holds the connection open without ending the body, so a reader
+    /// that stopped early gets 30,000 bytes and one that read on waits for
+    /// the server to give up, and then fails.
+    #[cfg(feature = "reqwest")]
+    #[test]
+    fn reading_a_chunked_body_stops_at_the_limit() {
+        use std::io::{Read as _, Write as _};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = std::thread::spawn(move || {
+            let (mut socket, _) = listener.accept().unwrap();
+            let mut request = [0u8; 4096];
+            let _ = socket.read(&mut request).unwrap();
+            let head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+            socket.write_all(head.as_bytes()).unwrap();
+            for _ in 0..3 {
+                let chunk = format!("{:x}\r\n{}\r\n", 30_000, "a".repeat(30_000));
+                socket.write_all(chunk.as_bytes()).unwrap();
+                socket.flush().unwrap();
+            }
+            // No final chunk: the body never ends while this sleeps.
+            std::thread::sleep(std::time::Duration::from_secs(3));
+        });
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let body = runtime.block_on(async {
+            let response = reqwest::get(format!("http://{addr}/")).await.unwrap();
+            read_body(response).await
+        });
+        assert_eq!(body.unwrap().len(), MAX_TOKEN_ANSWER + 1);
+        server.join().unwrap();
     }
 
     #[test]
