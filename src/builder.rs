@@ -13,14 +13,41 @@ use crate::error::{Error, ErrorKind};
 use crate::header::check_realm;
 use crate::protocol::Name;
 use crate::sign::{SignatureMethod, SigningKey};
-use crate::signer::Signer;
+use crate::signer::{Fill, Signer};
 
-/// How the signer fills `oauth_nonce` or `oauth_timestamp`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Fill {
-    Fresh,
-    Pinned(String),
-    Omitted,
+/// A signer's two ways in: its defaults, or a builder. They live here, with
+/// the settings they start from, so that `signer` never imports `builder`.
+impl Signer {
+    /// An HMAC-SHA1 signer that sends `oauth_version="1.0"`, as the X API
+    /// expects, with a fresh nonce and timestamp for every request.
+    pub fn new(credentials: Credentials) -> Signer {
+        let key = SigningKey::hmac_sha1(
+            credentials.consumer_secret().expose(),
+            credentials.token_secret().expose(),
+        );
+        // The builder's defaults, which cannot fail: no need to check them.
+        SignerBuilder::new(credentials).assemble(key)
+    }
+
+    /// A builder to choose the method, an RSA key, the realm, whether to send
+    /// `oauth_version`, and a pinned or omitted nonce or timestamp; its
+    /// [`build`](SignerBuilder::build) checks them all at once.
+    ///
+    /// ```
+    /// use oauth1_signer::{Credentials, OAuthRequest, Signer};
+    ///
+    /// let signer = Signer::builder(Credentials::new("key", "secret"))
+    ///     .with_version(false)
+    ///     .without_nonce()
+    ///     .with_timestamp("1318622958")
+    ///     .build()?;
+    /// let header = signer.authorization(&OAuthRequest::get("https://h/"))?;
+    /// assert!(!header.contains("oauth_nonce") && !header.contains("oauth_version"));
+    /// # Ok::<(), oauth1_signer::Error>(())
+    /// ```
+    pub fn builder(credentials: Credentials) -> SignerBuilder {
+        SignerBuilder::new(credentials)
+    }
 }
 
 /// The settings of a [`Signer`], from [`Signer::builder`]; every step stores

@@ -15,7 +15,6 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use smallvec::SmallVec;
 
 use crate::base_string::{BaseString, BaseStringUri};
-use crate::builder::{Fill, SignerBuilder};
 use crate::credentials::Credentials;
 use crate::decode::form_decode;
 use crate::error::{Error, ErrorKind, Part};
@@ -29,6 +28,14 @@ use crate::signed::{Signed, Trace, Warning};
 use crate::sink::decimal;
 use crate::url::RequestUrl;
 use crate::warnings::{not_utf8, risky};
+
+/// How the signer fills `oauth_nonce` or `oauth_timestamp`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Fill {
+    Fresh,
+    Pinned(String),
+    Omitted,
+}
 
 /// Signs requests with one set of credentials.
 ///
@@ -75,37 +82,6 @@ impl fmt::Debug for Signer {
 }
 
 impl Signer {
-    /// An HMAC-SHA1 signer that sends `oauth_version="1.0"`, as the X API
-    /// expects, with a fresh nonce and timestamp for every request.
-    pub fn new(credentials: Credentials) -> Signer {
-        let key = SigningKey::hmac_sha1(
-            credentials.consumer_secret().expose(),
-            credentials.token_secret().expose(),
-        );
-        // The builder's defaults, which cannot fail: no need to check them.
-        SignerBuilder::new(credentials).assemble(key)
-    }
-
-    /// A builder to choose the method, an RSA key, the realm, whether to send
-    /// `oauth_version`, and a pinned or omitted nonce or timestamp; its
-    /// [`build`](SignerBuilder::build) checks them all at once.
-    ///
-    /// ```
-    /// use oauth1_signer::{Credentials, OAuthRequest, Signer};
-    ///
-    /// let signer = Signer::builder(Credentials::new("key", "secret"))
-    ///     .with_version(false)
-    ///     .without_nonce()
-    ///     .with_timestamp("1318622958")
-    ///     .build()?;
-    /// let header = signer.authorization(&OAuthRequest::get("https://h/"))?;
-    /// assert!(!header.contains("oauth_nonce") && !header.contains("oauth_version"));
-    /// # Ok::<(), oauth1_signer::Error>(())
-    /// ```
-    pub fn builder(credentials: Credentials) -> SignerBuilder {
-        SignerBuilder::new(credentials)
-    }
-
     /// The signer of settings already checked: its own protocol parameters
     /// are encoded here, once.
     pub(crate) fn assemble(
