@@ -43,7 +43,7 @@ pub(crate) enum Fill {
 /// own protocol parameters, encoded, are computed when it is built and reused
 /// for every request, so keep a signer rather than building one per request.
 /// [`Signer::new`] takes the defaults; [`Signer::builder`] changes them, with
-/// one `?` at [`build`](SignerBuilder::build). Nonces are 32 alphanumeric
+/// one `?` at [`build`](crate::SignerBuilder::build). Nonces are 32 alphanumeric
 /// characters from a cryptographically secure generator; timestamps are Unix
 /// seconds; both can be pinned for reproducible output.
 ///
@@ -406,6 +406,7 @@ fn now(buf: &mut [u8; 20]) -> Result<&str, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builder::SignerBuilder;
 
     fn builder() -> SignerBuilder {
         Signer::builder(Credentials::new("ck", "cs").with_token("tk", "ts"))
