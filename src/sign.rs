@@ -285,6 +285,7 @@ impl SigningKey {
 
     /// [`new`](Self::new) from the key text itself: [`key_string`]'s, or
     /// another a mistaken implementation makes (the explainer tries those).
+    #[cfg(feature = "explain")]
     pub(crate) fn from_key_string(
         method: SignatureMethod,
         key: Secret,
