@@ -457,6 +457,56 @@ mod tests {
     }
 
     #[test]
+    fn no_version_is_written_as_no_field() {
+        let spec = RequestSpec::from_json(MINIMAL).unwrap();
+        assert!(!spec.version);
+        let json = serde_json::to_value(&spec).unwrap();
+        assert!(json.get("version").is_none(), "{json}");
+    }
+
+    /// A secret of the wrong type is named by its type, never by its value.
+    #[test]
+    fn a_secret_that_is_not_a_string_is_refused_without_its_value() {
+        for (json, shown) in [
+            (
+                r#""consumer_secret": 31415926"#,
+                "invalid type: number, expected a string",
+            ),
+            (
+                r#""token_secret": true"#,
+                "invalid type: boolean, expected a string",
+            ),
+        ] {
+            let text = format!(
+                r#"{{"method": "GET", "url": "https://h/", "consumer_key": "ck", {json}}}"#
+            );
+            let e = RequestSpec::from_json(&text).unwrap_err().to_string();
+            assert!(e.contains(shown), "{e}");
+            assert!(!e.contains("31415926") && !e.contains("true"), "{e}");
+        }
+    }
+
+    /// The private key of a request file is the key that signs: the oauth.net
+    /// TestCases RSA-SHA1 vector, from fixtures/signatures.json.
+    #[cfg(feature = "rsa")]
+    #[test]
+    fn a_private_key_in_the_request_signs_the_published_rsa_vector() {
+        let all: serde_json::Value =
+            serde_json::from_str(include_str!("../fixtures/signatures.json")).unwrap();
+        let vector = all["vectors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["id"] == "oauth-net-testcases-rsa-sha1")
+            .unwrap();
+        let spec = RequestSpec::from_json(&vector["inputs"].to_string()).unwrap();
+        assert_eq!(
+            spec.trace().unwrap().signature.as_str(),
+            vector["expected"]["signature"].as_str().unwrap()
+        );
+    }
+
+    #[test]
     fn serialising_round_trips_in_the_same_schema() {
         let mut spec = RequestSpec::from_json(MINIMAL).unwrap();
         spec.version = true;
