@@ -125,8 +125,10 @@ impl<'a> Iterator for Pairs<'a> {
 mod tests {
     use super::*;
 
-    /// Each pair as (name, value, name offset, value offset).
-    fn all(it: Pairs<'_>) -> Vec<(&[u8], Option<&[u8]>, usize, usize)> {
+    /// A pair as (name, value, name offset, value offset).
+    type Seen<'a> = (&'a [u8], Option<&'a [u8]>, usize, usize);
+
+    fn all(it: Pairs<'_>) -> Vec<Seen<'_>> {
         it.map(|p| (p.name, p.value, p.at, p.value_at())).collect()
     }
 
