@@ -12,6 +12,7 @@ mod error;
 #[cfg(feature = "explain")]
 mod explain;
 mod flow;
+mod form;
 mod header;
 #[cfg(feature = "http")]
 mod http;

@@ -18,35 +18,17 @@ use std::fmt;
 use smallvec::SmallVec;
 
 use crate::error::{Error, Part};
-use crate::scan::find_byte;
+use crate::form::pairs;
 use crate::text::Text;
 use crate::url::RequestUrl;
-
-/// The `&`-separated segments of a query or form body.
-struct Segments<'a>(&'a [u8]);
-
-impl<'a> Iterator for Segments<'a> {
-    type Item = &'a [u8];
-
-    #[inline]
-    fn next(&mut self) -> Option<&'a [u8]> {
-        let input = std::mem::take(&mut self.0);
-        match find_byte(input, b'&') {
-            Some(i) => {
-                self.0 = &input[i + 1..];
-                Some(&input[..i])
-            }
-            None if input.is_empty() => None,
-            None => Some(input),
-        }
-    }
-}
 
 /// One collected parameter.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Param<'a> {
     pub(crate) name: Text<'a>,
     pub(crate) value: Text<'a>,
+    /// Where the name starts; `None` for literal text.
+    pub(crate) at: Option<(Part, usize)>,
 }
 
 impl<'a> Param<'a> {
@@ -58,6 +40,15 @@ impl<'a> Param<'a> {
     /// The decoded value (empty for a bare name such as `a` in `a&b=1`).
     pub fn value(&self) -> Cow<'a, [u8]> {
         self.value.decoded()
+    }
+
+    /// Where the parameter came from: the part of the request and the byte
+    /// offset of its name there, counted as errors count them (within the
+    /// whole URL for a signed request's query; within the query or body given
+    /// to [`Params::extend_query`] or [`Params::extend_form`]). `None` for a
+    /// parameter given as literal text ([`Params::push`]).
+    pub fn offset(&self) -> Option<(Part, usize)> {
+        self.at
     }
 
     /// Whether the decoded name starts with `prefix`, without allocating.
@@ -118,6 +109,7 @@ impl<'a> Params<'a> {
         self.items.push(Param {
             name: Text::Raw(name),
             value: Text::Raw(value),
+            at: None,
         });
     }
 
@@ -151,52 +143,51 @@ impl<'a> Params<'a> {
         // collected; a malformed one sends the whole input down the slow
         // path, which names its offset.
         let start = self.items.len();
-        if self.extend_checking(input) {
+        if self.extend_checking(input, part, base) {
             return Ok(());
         }
         self.items.truncate(start);
         self.extend_encoded_slow(input, part, base)
     }
 
-    /// [`extend_checked`](Self::extend_checked) for input whose escapes have
+    /// [`extend_pairs`](Self::extend_pairs) for input whose escapes have
     /// not been checked: false, with some parameters added, at the first
     /// malformed escape.
-    fn extend_checking(&mut self, input: &'a [u8]) -> bool {
-        self.extend_segments(input, Text::checking)
+    fn extend_checking(&mut self, input: &'a [u8], part: Part, base: usize) -> bool {
+        self.extend_pairs(input, part, base, Text::checking)
     }
 
     /// Adds the parameters of a query whose escapes
-    /// [`RequestUrl::parse`](crate::RequestUrl::parse) has checked.
+    /// [`RequestUrl::parse`](crate::RequestUrl::parse) has checked, with
+    /// their offsets in the whole URL.
     pub(crate) fn extend_checked_query(&mut self, url: &RequestUrl<'a>) {
         if let Some(query) = url.query() {
-            self.extend_checked(query.as_bytes());
+            self.extend_pairs(query.as_bytes(), Part::Url, url.query_at(), |text| {
+                Some(Text::checked(text))
+            });
         }
     }
 
-    fn extend_checked(&mut self, input: &'a [u8]) {
-        self.extend_segments(input, |text| Some(Text::checked(text)));
-    }
-
-    /// Adds the `name=value` segments of `input`, each name and value read by
-    /// `read`: false, with some parameters added, at the first it refuses.
+    /// Adds the [`pairs`] of `input` (empty segments skipped, a bare name
+    /// with an empty value), each name and value read by `read`: false, with
+    /// some parameters added, at the first it refuses.
     #[inline(always)]
-    fn extend_segments(
+    fn extend_pairs(
         &mut self,
         input: &'a [u8],
+        part: Part,
+        base: usize,
         read: impl Fn(&'a [u8]) -> Option<Text<'a>>,
     ) -> bool {
-        for segment in Segments(input) {
-            if segment.is_empty() {
-                continue;
-            }
-            let (name, value) = match find_byte(segment, b'=') {
-                Some(eq) => (&segment[..eq], &segment[eq + 1..]),
-                None => (segment, &segment[segment.len()..]),
-            };
-            let (Some(name), Some(value)) = (read(name), read(value)) else {
+        for pair in pairs(input) {
+            let (Some(name), Some(value)) = (read(pair.name), read(pair.value_or_empty())) else {
                 return false;
             };
-            self.items.push(Param { name, value });
+            self.items.push(Param {
+                name,
+                value,
+                at: Some((part, base + pair.at)),
+            });
         }
         true
     }
@@ -208,20 +199,14 @@ impl<'a> Params<'a> {
         part: Part,
         base: usize,
     ) -> Result<(), Error> {
-        let mut start = 0;
-        for segment in input.split(|&b| b == b'&') {
-            let at = base + start;
-            start += segment.len() + 1;
-            if segment.is_empty() {
-                continue;
-            }
-            let (name, value, value_at) = match segment.iter().position(|&b| b == b'=') {
-                Some(eq) => (&segment[..eq], &segment[eq + 1..], at + eq + 1),
-                None => (segment, &segment[segment.len()..], at + segment.len()),
-            };
-            let name = Text::form(name, at, part)?;
-            let value = Text::form(value, value_at, part)?;
-            self.items.push(Param { name, value });
+        for pair in pairs(input) {
+            let name = Text::form(pair.name, base + pair.at, part)?;
+            let value = Text::form(pair.value_or_empty(), base + pair.value_at(), part)?;
+            self.items.push(Param {
+                name,
+                value,
+                at: Some((part, base + pair.at)),
+            });
         }
         Ok(())
     }
@@ -335,6 +320,33 @@ mod tests {
                 Some((Part::FormBody, offset))
             );
         }
+    }
+
+    #[test]
+    fn each_parameter_knows_where_its_name_starts() {
+        // Offsets counted by hand: `&b=&a&&` is seven bytes.
+        let mut p = Params::new();
+        p.extend_encoded(b"&b=&a&&a%3D=1&", Part::FormBody, 0)
+            .unwrap();
+        p.extend_encoded(b"x=1", Part::Url, 11).unwrap();
+        p.push("k", "v");
+        let got: Vec<_> = p.iter().map(Param::offset).collect();
+        assert_eq!(
+            got,
+            [
+                Some((Part::FormBody, 1)),
+                Some((Part::FormBody, 4)),
+                Some((Part::FormBody, 7)),
+                Some((Part::Url, 11)),
+                None
+            ]
+        );
+        // The checked and the unchecked paths agree.
+        let mut q = Params::new();
+        q.extend_encoded_slow(b"&b=&a&&a%3D=1&", Part::FormBody, 0)
+            .unwrap();
+        let slow: Vec<_> = q.iter().map(Param::offset).collect();
+        assert_eq!(slow, got[..3]);
     }
 
     #[test]

@@ -16,7 +16,6 @@ use smallvec::SmallVec;
 
 use crate::base_string::{BaseString, BaseStringUri};
 use crate::credentials::Credentials;
-use crate::decode::form_decode;
 use crate::error::{Error, ErrorKind, Part};
 use crate::header::header_string;
 use crate::normalize::{Normalized, Piece};
@@ -324,8 +323,8 @@ impl<'a> Run<'a> {
         let items = self.params.sort();
         // Sorted, any `oauth_*` name sits where the protocol run goes.
         let at = items.partition_point(|p| p.cmp_name(b"oauth_").is_lt());
-        if items.get(at).is_some_and(|p| p.name_starts_with(b"oauth_")) {
-            return Err(protocol_parameter_in_request(&self.request));
+        if let Some(err) = protocol_parameter_in_request(&items[at..]) {
+            return Err(err);
         }
         let params = Normalized::with_protocol(items, &self.pieces);
         BaseString::new(self.request.method, BaseStringUri::new(&self.url), params)
@@ -348,42 +347,22 @@ impl<'a> Run<'a> {
     }
 }
 
-/// The error for the first query or body parameter named `oauth_*`, with its
-/// offset; the signer sends every protocol parameter in the header, and
-/// RFC 5849 §3.5 forbids sending one twice.
-#[cold]
-fn protocol_parameter_in_request(request: &OAuthRequest<'_>) -> Error {
-    let query = request
-        .url
-        .find('?')
-        .map(|q| (Part::Url, q + 1, &request.url.as_bytes()[q + 1..]));
-    let body = request.form_body.map(|b| (Part::FormBody, 0, b));
-    for (part, base, text) in query.into_iter().chain(body) {
-        let text = &text[..text.iter().position(|&b| b == b'#').unwrap_or(text.len())];
-        let mut at = base;
-        for segment in text.split(|&b| b == b'&') {
-            let name = &segment[..segment
-                .iter()
-                .position(|&b| b == b'=')
-                .unwrap_or(segment.len())];
-            if let Ok(name) = form_decode(name) {
-                if name.as_bytes().starts_with(b"oauth_") {
-                    return Error::new(ErrorKind::ProtocolParameterInRequest {
-                        name: String::from_utf8_lossy(name.as_bytes()).into_owned(),
-                        part,
-                        offset: at,
-                    });
-                }
-            }
-            at += segment.len() + 1;
-        }
-    }
-    // Not reached: the caller found one.
-    Error::new(ErrorKind::ProtocolParameterInRequest {
-        name: "oauth_".into(),
-        part: Part::Url,
-        offset: 0,
-    })
+/// The error for the first query or body parameter named `oauth_*`, in
+/// request order (the query before the body), with the offset it was
+/// collected at; the signer sends every protocol parameter in the header, and
+/// RFC 5849 §3.5 forbids sending one twice. `sorted` starts where the run of
+/// `oauth_*` names would be.
+fn protocol_parameter_in_request(sorted: &[Param<'_>]) -> Option<Error> {
+    let ((part, offset), p) = sorted
+        .iter()
+        .take_while(|p| p.name_starts_with(b"oauth_"))
+        .filter_map(|p| Some((p.offset()?, p)))
+        .min_by_key(|&((part, at), _)| (part != Part::Url, at))?;
+    Some(Error::new(ErrorKind::ProtocolParameterInRequest {
+        name: String::from_utf8_lossy(&p.name()).into_owned(),
+        part,
+        offset,
+    }))
 }
 
 fn fresh_nonce(buf: &mut [u8; 32]) -> &str {
@@ -502,6 +481,28 @@ mod tests {
                 "oauth_signature",
                 Part::FormBody,
                 4,
+            ),
+            // The first in request order, not in sorted order: the query's
+            // before the body's, and within one part the earlier; empty
+            // segments counted ("https://h/?&&b=1&" is 17 bytes).
+            (
+                OAuthRequest::post("https://h/?&&b=1&oauth_z=1").form_body(b"oauth_a=1"),
+                "oauth_z",
+                Part::Url,
+                17,
+            ),
+            (
+                OAuthRequest::post("https://h/").form_body(b"&a&oauth_z=1&oauth_a=2"),
+                "oauth_z",
+                Part::FormBody,
+                3,
+            ),
+            // "https://h:8080/p?a=1&" is 21 bytes: counted from the URL's start.
+            (
+                OAuthRequest::get("https://h:8080/p?a=1&oauth_b=1#oauth_a"),
+                "oauth_b",
+                Part::Url,
+                21,
             ),
         ] {
             for s in [signer(), builder().without_nonce().build().unwrap()] {

@@ -39,6 +39,8 @@ pub struct RequestUrl<'a> {
     port: Option<u16>,
     path: &'a str,
     query: Option<&'a str>,
+    /// The offset of the query (just past its `?`) in the URL.
+    query_at: usize,
 }
 
 impl<'a> RequestUrl<'a> {
@@ -145,6 +147,7 @@ impl<'a> RequestUrl<'a> {
         }
 
         let mut query = None;
+        let query_at = after_start + path_len + 1;
         if let Some(rest) = after[path_len..].strip_prefix('?') {
             // The common case in one pass: no fragment ('#' is not a query
             // byte), every byte allowed, every escape complete.
@@ -152,14 +155,13 @@ impl<'a> RequestUrl<'a> {
                 rest
             } else {
                 let q = &rest[..find_byte(rest.as_bytes(), b'#').unwrap_or(rest.len())];
-                let query_offset = after_start + path_len + 1;
                 check_chars(
                     q.as_bytes(),
-                    query_offset,
+                    query_at,
                     |b| is_pchar(b) || b == b'/' || b == b'?',
                     "a character allowed in a URL query; percent-encode it",
                 )?;
-                check_escapes(q.as_bytes(), false, Part::Url, query_offset)?;
+                check_escapes(q.as_bytes(), false, Part::Url, query_at)?;
                 q
             };
             query = Some(q);
@@ -196,6 +198,7 @@ impl<'a> RequestUrl<'a> {
             port,
             path,
             query,
+            query_at,
         })
     }
 
@@ -222,6 +225,11 @@ impl<'a> RequestUrl<'a> {
     /// The query without its `?`, if there is one.
     pub fn query(&self) -> Option<&'a str> {
         self.query
+    }
+
+    /// The byte offset of the query (just past its `?`) in the URL.
+    pub(crate) fn query_at(&self) -> usize {
+        self.query_at
     }
 
     /// The port to sign: none when the URL names its scheme's default port

@@ -6,6 +6,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::decode::form_decode;
 use crate::error::Part;
+use crate::form::pairs;
 use crate::params::Param;
 use crate::signed::Warning;
 
@@ -42,14 +43,13 @@ pub(crate) fn risky(
     let mut out = Vec::new();
     // The raw query text: a `+` there is a space to us (a form query) but a
     // plus sign to a server that reads the query as RFC 3986 text.
-    for segment in raw_query.unwrap_or_default().split('&') {
-        if let Some((name, value)) = segment.split_once('=') {
-            if value.contains('+') {
-                let name = form_decode(name.as_bytes())
-                    .map(|d| String::from_utf8_lossy(d.as_bytes()).into_owned())
-                    .unwrap_or_else(|_| name.to_owned());
-                out.push(Warning::PlusInQuery { name });
-            }
+    for pair in pairs(raw_query.unwrap_or_default().as_bytes()) {
+        if pair.value.is_some_and(|v| v.contains(&b'+')) {
+            let name = form_decode(pair.name).map_or_else(
+                |_| String::from_utf8_lossy(pair.name).into_owned(),
+                |d| String::from_utf8_lossy(d.as_bytes()).into_owned(),
+            );
+            out.push(Warning::PlusInQuery { name });
         }
     }
     // A decoded value with `%XX` in it: most often a value encoded by hand

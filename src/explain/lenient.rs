@@ -5,6 +5,7 @@
 //! [RFC 5849 §3.4.1.1]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4.1.1
 
 use crate::decode::DecodeBytes;
+use crate::form::pairs;
 
 /// Decodes `%XX` (either case) and, if `plus`, `+` as a space; anything
 /// else, a malformed escape included, is kept as it is: the decoding
@@ -21,15 +22,11 @@ pub(crate) fn show(bytes: &[u8]) -> String {
     }
 }
 
-/// The `name=value` pairs of form-like text: empty segments skipped, a bare
-/// name with an empty value; nothing decoded.
+/// The `name=value` pairs of form-like text: the form splitter's
+/// [`pairs`] (empty segments skipped), a bare name with an empty value;
+/// nothing decoded.
 pub(crate) fn split_pairs(text: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
-    text.split(|&b| b == b'&')
-        .filter(|s| !s.is_empty())
-        .map(|seg| match seg.iter().position(|&b| b == b'=') {
-            Some(i) => (&seg[..i], &seg[i + 1..]),
-            None => (seg, &seg[seg.len()..]),
-        })
+    pairs(text).map(|p| (p.name, p.value_or_empty()))
 }
 
 /// One parameter of a base string.

@@ -8,6 +8,7 @@
 use super::FlowError;
 use crate::credentials::{Credentials, Secret};
 use crate::decode::form_decode;
+use crate::form::segments;
 use crate::scan::is_form_byte;
 
 /// The longest token answer read, in bytes: 64 KiB. Real answers are a few
@@ -39,11 +40,11 @@ fn parse_form(body: &[u8]) -> Result<Vec<(String, String)>, FlowError> {
         });
     }
     let mut params: Vec<(String, String)> = Vec::new();
-    let mut at = 0;
-    for segment in body.split(|&b| b == b'&') {
-        let Some(eq) = segment.iter().position(|&b| b == b'=') else {
+    // Every segment, empty ones too: each must hold an `=`.
+    for pair in segments(body) {
+        let Some(value) = pair.value else {
             return Err(FlowError::Malformed {
-                reason: format!("the parameter at byte {at} has no '='"),
+                reason: format!("the parameter at byte {} has no '='", pair.at),
             });
         };
         let decode = |text: &[u8], base: usize| -> Result<String, FlowError> {
@@ -61,10 +62,9 @@ fn parse_form(body: &[u8]) -> Result<Vec<(String, String)>, FlowError> {
                     reason: format!("the text at byte {base} is not UTF-8"),
                 })
         };
-        let name = decode(&segment[..eq], at)?;
-        let value = decode(&segment[eq + 1..], at + eq + 1)?;
+        let name = decode(pair.name, pair.at)?;
+        let value = decode(value, pair.value_at())?;
         params.push((name, value));
-        at += segment.len() + 1;
     }
     check_unique(&params)?;
     Ok(params)
