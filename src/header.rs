@@ -12,9 +12,9 @@
 
 use crate::decode::percent_decode;
 use crate::encode::encode_into;
-use crate::encode::{escape_str, percent_encode_str};
+use crate::encode::escape_str;
 use crate::error::{Error, ErrorKind, Part};
-use crate::normalize::Piece;
+use crate::protocol::{Form, ProtocolParam, ProtocolParams};
 use crate::scan::is_tchar;
 use crate::scan::is_unreserved;
 use crate::sink::Writer;
@@ -42,114 +42,125 @@ pub fn check_realm(realm: &str) -> Result<(), Error> {
     }
 }
 
+/// Where the header is written: the `String` it goes into, or a count of
+/// its bytes, so that it is sized by the very writer that writes it.
+trait Out {
+    fn push(&mut self, text: &str);
+
+    /// Writes `text` percent-encoded.
+    #[inline]
+    fn push_encoded(&mut self, text: &str) {
+        push_encoded(self, text);
+    }
+}
+
+impl Out for String {
+    #[inline]
+    fn push(&mut self, text: &str) {
+        // The quotes and separators byte by byte: cheaper than a copy.
+        if text.len() <= 2 && text.is_ascii() {
+            for b in text.bytes() {
+                String::push(self, char::from(b));
+            }
+        } else {
+            self.push_str(text);
+        }
+    }
+}
+
+/// Counts the bytes written.
+struct Len(usize);
+
+impl Out for Len {
+    #[inline]
+    fn push(&mut self, text: &str) {
+        self.0 += text.len();
+    }
+
+    /// Every byte that is not unreserved takes three: its `%XX`.
+    #[inline]
+    fn push_encoded(&mut self, text: &str) {
+        self.0 += text.len() + 2 * text.bytes().filter(|&b| !is_unreserved(b)).count();
+    }
+}
+
 /// Appends `text` percent-encoded: runs of unreserved bytes as slices of
 /// it, other bytes as their escapes (a signature is short and mostly
 /// unreserved).
-fn push_encoded(out: &mut String, text: &str) {
+fn push_encoded(out: &mut (impl Out + ?Sized), text: &str) {
     let mut run = 0;
     for (i, &b) in text.as_bytes().iter().enumerate() {
         if !is_unreserved(b) {
             // A run holds unreserved (ASCII) bytes only, so a non-empty one
             // is whole text; an empty one may sit inside a character, where
             // `get` gives nothing.
-            out.push_str(text.get(run..i).unwrap_or_default());
-            out.push_str(escape_str(b));
+            out.push(text.get(run..i).unwrap_or_default());
+            out.push(escape_str(b));
             run = i + 1;
         }
     }
-    out.push_str(text.get(run..).unwrap_or_default());
+    out.push(text.get(run..).unwrap_or_default());
 }
 
-/// Appends one `name="value"` pair, both percent-encoded: the one definition
-/// of a pair's form in the header (§3.5.1).
-pub(crate) fn push_pair(out: &mut String, name: &str, value: &str) {
-    push_encoded(out, name);
-    out.push_str("=\"");
-    push_encoded(out, value);
-    out.push('"');
-}
-
-/// The bytes a [`Piece`] takes in the header; `signature` is the value of
-/// [`Piece::Signature`].
-fn piece_len(piece: &Piece<'_>, signature: &str) -> usize {
-    let pair = |n: &str, v: &str| {
-        percent_encode_str(n).len() + "=\"\"".len() + percent_encode_str(v).len()
-    };
-    match *piece {
-        Piece::Encoded { header, .. } => header.len(),
-        Piece::Param {
-            name,
-            value,
-            clean: true,
-        } => name.len() + "=\"\"".len() + value.len(),
-        Piece::Param { name, value, .. } => pair(name, value),
-        Piece::Signature => "oauth_signature=\"\"".len() + percent_encode_str(signature).len(),
-    }
-}
-
-fn push_piece(out: &mut String, piece: &Piece<'_>, signature: &str) {
-    match *piece {
-        Piece::Encoded { header, .. } => out.push_str(header),
-        Piece::Param {
-            name,
-            value,
-            clean: true,
-        } => {
-            out.push_str(name);
-            out.push_str("=\"");
-            out.push_str(value);
-            out.push('"');
+/// Writes one protocol parameter as `name="value"`, both percent-encoded
+/// (§3.5.1); `signature` is the value of `oauth_signature`'s place.
+fn push_param(out: &mut impl Out, p: &ProtocolParam<'_>, signature: &str) {
+    match p.form {
+        Form::Clean => {
+            out.push(p.name);
+            out.push("=\"");
+            out.push(p.value);
         }
-        Piece::Param { name, value, .. } => push_pair(out, name, value),
-        Piece::Signature => {
-            out.push_str("oauth_signature=\"");
-            push_encoded(out, signature);
-            out.push('"');
+        Form::Encode => {
+            out.push_encoded(p.name);
+            out.push("=\"");
+            out.push_encoded(p.value);
+        }
+        Form::Signature => {
+            out.push("oauth_signature=\"");
+            out.push_encoded(signature);
         }
     }
+    out.push("\"");
 }
 
-/// The header's one writer: `OAuth realm="...", name="value", ...`, the
-/// pieces in the order given, `signature` where [`Piece::Signature`] stands,
-/// in a `String` allocated once at its exact length. The realm must have
-/// passed [`check_realm`].
-pub(crate) fn header_string(realm: Option<&str>, pieces: &[Piece<'_>], signature: &str) -> String {
-    let realm_len = realm.map_or(0, |r| "realm=\"\"".len() + r.len());
-    let len = "OAuth ".len()
-        + realm_len
-        + pieces
-            .iter()
-            .map(|p| piece_len(p, signature))
-            .sum::<usize>()
-        + ", ".len() * (pieces.len() + usize::from(realm.is_some())).saturating_sub(1);
-    let mut out = String::with_capacity(len);
-    out.push_str("OAuth ");
+/// The header: `OAuth realm="...", name="value", ...`, the parameters in the
+/// order given, `signature` where `oauth_signature`'s place is.
+fn write_header(
+    out: &mut impl Out,
+    realm: Option<&str>,
+    params: &ProtocolParams<'_>,
+    signature: &str,
+) {
+    out.push("OAuth ");
     let mut first = true;
     if let Some(realm) = realm {
-        out.push_str("realm=\"");
-        out.push_str(realm);
-        out.push('"');
+        out.push("realm=\"");
+        out.push(realm);
+        out.push("\"");
         first = false;
     }
-    for piece in pieces {
+    for p in params.as_slice() {
         if !std::mem::replace(&mut first, false) {
-            out.push_str(", ");
+            out.push(", ");
         }
-        push_piece(&mut out, piece, signature);
+        push_param(out, p, signature);
     }
-    out
 }
 
-/// Pieces for plain `(name, value)` pairs, encoded when written.
-pub(crate) fn pieces<'a>(params: impl IntoIterator<Item = (&'a str, &'a str)>) -> Vec<Piece<'a>> {
-    params
-        .into_iter()
-        .map(|(name, value)| Piece::Param {
-            name,
-            value,
-            clean: false,
-        })
-        .collect()
+/// The header (see `write_header`) in a `String` allocated once at its exact
+/// length, counted first by the same writer. The realm must have passed
+/// [`check_realm`].
+pub(crate) fn header_string(
+    realm: Option<&str>,
+    params: &ProtocolParams<'_>,
+    signature: &str,
+) -> String {
+    let mut len = Len(0);
+    write_header(&mut len, realm, params, signature);
+    let mut out = String::with_capacity(len.0);
+    write_header(&mut out, realm, params, signature);
+    out
 }
 
 /// Builds an `Authorization` header value from protocol parameters, in the
@@ -181,7 +192,10 @@ pub fn authorization_header<'a>(
         .position(|(name, _)| name.is_empty())
     {
         // The offset the '=' would have had in the header.
-        let before = header_string(realm, &pieces(params.clone().into_iter().take(i)), "").len();
+        let mut before = Len(0);
+        let given = ProtocolParams::from_pairs(params.clone().into_iter().take(i));
+        write_header(&mut before, realm, &given, "");
+        let before = before.0;
         let at = before + usize::from(i > 0 || realm.is_some()) * ", ".len();
         return Err(Error::invalid_byte(
             Part::Header,
@@ -190,7 +204,11 @@ pub fn authorization_header<'a>(
             "a parameter name (names cannot be empty)",
         ));
     }
-    Ok(header_string(realm, &pieces(params), ""))
+    Ok(header_string(
+        realm,
+        &ProtocolParams::from_pairs(params),
+        "",
+    ))
 }
 
 /// Protocol parameters as an `application/x-www-form-urlencoded` string, for
@@ -392,6 +410,35 @@ mod tests {
         let mut want = pairs(&params);
         want.insert(0, ("realm".into(), "Photos".into()));
         assert_eq!(parse_authorization_header(&h).unwrap(), want);
+    }
+
+    #[test]
+    fn the_header_is_allocated_at_the_length_its_writer_counts() {
+        // Escapes in names, values and the signature, a realm, a clean copy.
+        let run = ProtocolParams::from_iter([
+            ProtocolParam {
+                name: "oauth_a b",
+                value: "é\"",
+                form: Form::Encode,
+            },
+            ProtocolParam {
+                name: "oauth_signature",
+                value: "",
+                form: Form::Signature,
+            },
+            ProtocolParam {
+                name: "oauth_c",
+                value: "1",
+                form: Form::Clean,
+            },
+        ]);
+        let h = header_string(Some("R"), &run, "a+b/=");
+        assert_eq!(
+            h,
+            "OAuth realm=\"R\", oauth_a%20b=\"%C3%A9%22\", \
+             oauth_signature=\"a%2Bb%2F%3D\", oauth_c=\"1\""
+        );
+        assert_eq!(h.capacity(), h.len());
     }
 
     #[test]

@@ -9,6 +9,7 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use crate::params::{Param, Params};
+use crate::protocol::{Form, ProtocolParam, ProtocolParams};
 use crate::sink::{Sink, Writer};
 use crate::text::Text;
 
@@ -43,49 +44,17 @@ impl Param<'_> {
     }
 }
 
-/// A piece of a signer's protocol parameters, which it writes as one run in
-/// among the request's parameters (see [`Normalized::with_protocol`]) and in
-/// the header.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Piece<'a> {
-    /// One or more parameters encoded ahead of time, by [`write_pair`] and
-    /// the header's pair writer, and joined: `a=1&b=2`, `a%3D1%26b%3D2`, and
-    /// `a="1", b="2"` for the header.
-    Encoded {
-        once: &'a str,
-        twice: &'a str,
-        header: &'a str,
-    },
-    /// One parameter, encoded as it is written; `clean` when neither name
-    /// nor value needs an escape, so that it is copied.
-    Param {
-        name: &'a str,
-        value: &'a str,
-        clean: bool,
-    },
-    /// Where `oauth_signature` goes: in the header, never in a base string.
-    Signature,
-}
-
-impl Piece<'_> {
-    /// Writes the piece's `name=value` pairs, encoded once more if `twice`.
-    fn write_into<S: Sink + ?Sized>(&self, w: &mut Writer<'_, S>, twice: bool) {
-        match *self {
-            Piece::Encoded { once, twice: t, .. } => w.put(if twice { t } else { once }.as_bytes()),
-            Piece::Param {
-                name,
-                value,
-                clean: true,
-            } => {
-                w.put(name.as_bytes());
-                w.put(if twice { b"%3D" } else { b"=" });
-                w.put(value.as_bytes());
-            }
-            Piece::Param { name, value, .. } => {
-                write_pair(w, name.as_bytes(), value.as_bytes(), twice)
-            }
-            Piece::Signature => {}
+/// Writes one protocol parameter as a pair of the parameter string (never
+/// `oauth_signature`'s place), encoded once more if `twice`.
+fn write_protocol<S: Sink + ?Sized>(w: &mut Writer<'_, S>, p: &ProtocolParam<'_>, twice: bool) {
+    match p.form {
+        Form::Clean => {
+            w.put(p.name.as_bytes());
+            w.put(if twice { b"%3D" } else { b"=" });
+            w.put(p.value.as_bytes());
         }
+        Form::Encode => write_pair(w, p.name.as_bytes(), p.value.as_bytes(), twice),
+        Form::Signature => {}
     }
 }
 
@@ -115,7 +84,7 @@ pub struct Normalized<'p, 'a> {
     /// A signer's protocol parameters, sorted, and the index among `items`
     /// they go before: every protocol name starts with `oauth_`, and no
     /// request parameter's may, so they sort as one run.
-    protocol: Option<(usize, &'p [Piece<'a>])>,
+    protocol: Option<(usize, &'p ProtocolParams<'a>)>,
 }
 
 impl<'p, 'a> Normalized<'p, 'a> {
@@ -129,7 +98,7 @@ impl<'p, 'a> Normalized<'p, 'a> {
 
     /// Sorted request parameters, none named `oauth_*`, with a signer's
     /// sorted protocol parameters written in where their names sort.
-    pub(crate) fn with_protocol(items: &'p [Param<'a>], protocol: &'p [Piece<'a>]) -> Self {
+    pub(crate) fn with_protocol(items: &'p [Param<'a>], protocol: &'p ProtocolParams<'a>) -> Self {
         let at = items.partition_point(|p| p.cmp_name(b"oauth_").is_lt());
         Normalized {
             items,
@@ -141,7 +110,10 @@ impl<'p, 'a> Normalized<'p, 'a> {
     pub(crate) fn write_into<S: Sink + ?Sized>(&self, w: &mut Writer<'_, S>, twice: bool) {
         let amp: &[u8] = if twice { b"%26" } else { b"&" };
         let eq: &[u8] = if twice { b"%3D" } else { b"=" };
-        let (at, protocol) = self.protocol.unwrap_or((usize::MAX, &[]));
+        let (at, protocol) = match self.protocol {
+            Some((at, protocol)) => (at, protocol.as_slice()),
+            None => (usize::MAX, &[][..]),
+        };
         let (before, after) = self.items.split_at(at.min(self.items.len()));
         let mut first = true;
         let mut sep = |w: &mut Writer<'_, S>| {
@@ -156,9 +128,9 @@ impl<'p, 'a> Normalized<'p, 'a> {
             p.value.write_into(w, twice);
         }
         for p in protocol {
-            if !matches!(p, Piece::Signature) {
+            if !matches!(p.form, Form::Signature) {
                 sep(w);
-                p.write_into(w, twice);
+                write_protocol(w, p, twice);
             }
         }
         for p in after {
@@ -253,24 +225,13 @@ mod tests {
 
     #[test]
     fn protocol_parameters_are_written_in_where_they_sort() {
-        let run = [
-            Piece::Param {
-                name: "oauth_consumer_key",
-                value: "k y",
-                clean: false,
-            },
-            Piece::Signature,
-            Piece::Param {
-                name: "oauth_nonce",
-                value: "n0",
-                clean: true,
-            },
-            Piece::Encoded {
-                once: "oauth_token=t",
-                twice: "oauth_token%3Dt",
-                header: "",
-            },
-        ];
+        let param = |name, value, form| ProtocolParam { name, value, form };
+        let run = ProtocolParams::from_iter([
+            param("oauth_consumer_key", "k y", Form::Encode),
+            param("oauth_signature", "", Form::Signature),
+            param("oauth_nonce", "n0", Form::Clean),
+            param("oauth_token", "t", Form::Clean),
+        ]);
         let mut p = Params::new();
         p.extend_form(b"z=1&a=%21&oauth=2&oauthz=3").unwrap();
         let items = p.sort();
@@ -288,13 +249,21 @@ mod tests {
         );
         // Alone, and after every request parameter.
         assert_eq!(
-            Normalized::with_protocol(&[], &run[1..3]).to_string(),
+            Normalized::with_protocol(
+                &[],
+                &ProtocolParams::from_iter(run.as_slice()[1..3].iter().copied())
+            )
+            .to_string(),
             "oauth_nonce=n0"
         );
         let mut q = Params::new();
         q.extend_form(b"a=1").unwrap();
         assert_eq!(
-            Normalized::with_protocol(q.sort(), &run[2..3]).to_string(),
+            Normalized::with_protocol(
+                q.sort(),
+                &ProtocolParams::from_iter(run.as_slice()[2..3].iter().copied())
+            )
+            .to_string(),
             "a=1&oauth_nonce=n0"
         );
     }

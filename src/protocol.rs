@@ -1,30 +1,26 @@
 //! The protocol parameters a request sends ([RFC 5849 §3.1]): the one list of
-//! their names, and a signer's own, encoded once.
+//! their names, a signer's own, and the one run of them that a request sends.
 //!
 //! Every protocol parameter name starts with `oauth_`, and no request
 //! parameter's may (a signer refuses one), so in the normalised parameters
-//! the protocol parameters always sort as one run. A signer builds that run
-//! for each request, sorted, and the parameter string and the header write
-//! it in where it belongs.
+//! the protocol parameters always sort as one run. A signer builds that run,
+//! [`ProtocolParams`], once for each request, sorted; the parameter string
+//! (`normalize.rs`) and the header (`header.rs`) each write it in their own
+//! format, and this module knows neither format.
 //!
-//! Of a signer's own parameters, the consumer key, the token, the signature
-//! method, the version and a pinned nonce or timestamp are the same on every
-//! request: they are encoded once, when the signer is built, for the
-//! parameter string, the base string and the header ([`Own`]), and copied
-//! from then on. A fresh nonce or timestamp, a callback, a verifier and the
-//! request's extra parameters are filled in per request.
+//! What a signer knows ahead of time stays data ([`Own`]): its fixed values
+//! (the consumer key, the token, the signature method, the version and a
+//! pinned nonce or timestamp), and whether each needs an escape, so that a
+//! clean one is copied. A fresh nonce or timestamp, a callback, a verifier
+//! and the request's extra parameters are filled in per request.
 //!
 //! [RFC 5849 §3.1]: https://www.rfc-editor.org/rfc/rfc5849#section-3.1
-
-use std::ops::Range;
 
 use smallvec::SmallVec;
 
 use crate::error::{Error, ErrorKind};
-use crate::header;
-use crate::normalize::{write_pair, Piece};
 use crate::request::OAuthRequest;
-use crate::sink::Writer;
+use crate::scan::is_unreserved;
 use crate::text::cmp_encoded;
 
 /// The protocol parameters a signer sends, in the order of their names: the
@@ -42,7 +38,8 @@ pub(crate) enum Name {
     Version,
 }
 
-/// Every [`Name`], sorted.
+/// Every [`Name`], sorted (the explainer tries each).
+#[cfg_attr(not(feature = "explain"), allow(dead_code))]
 pub(crate) const NAMES: [Name; 9] = [
     Name::Callback,
     Name::ConsumerKey,
@@ -82,216 +79,168 @@ pub(crate) enum Value<'s> {
     Fresh,
 }
 
-/// Where a pair's texts are in [`Own::text`]: the value as given, and the
-/// pair encoded for the parameter string, the base string and the header.
-#[derive(Clone, Debug)]
-struct Texts {
-    once: Range<usize>,
-    twice: Range<usize>,
-    header: Range<usize>,
-}
-
-/// One of a signer's own protocol parameters.
-#[derive(Clone, Debug)]
-struct OwnParam {
-    name: Name,
-    /// The value and its encodings; `None` for a fresh value.
-    fixed: Option<(Range<usize>, Texts)>,
-}
-
-/// A piece of the run of a request that brings no protocol parameter of its
-/// own (the common case): consecutive fixed parameters joined.
-#[derive(Clone, Debug)]
-enum OwnPiece {
-    /// Each text in a string of its own, so that using it takes no slicing.
-    Encoded {
-        once: Box<str>,
-        twice: Box<str>,
-        header: Box<str>,
-    },
-    Fresh(Name),
+/// How a [`ProtocolParam`] is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// Neither name nor value needs an escape: both are copied.
+    Clean,
+    /// Name and value are percent-encoded as they are written.
+    Encode,
+    /// `oauth_signature`, whose value is not known yet: never in a base
+    /// string, and in the header the signature given to its writer.
     Signature,
 }
 
-/// A signer's own protocol parameters, sorted, every fixed value encoded
-/// ahead of time by the same writers that write every other parameter, each
-/// on its own and, for a request that brings none of its own, joined.
-#[derive(Clone, Debug)]
-pub(crate) struct Own {
-    text: String,
-    params: SmallVec<[OwnParam; 7]>,
-    joined: SmallVec<[OwnPiece; 5]>,
+/// One protocol parameter of a request: its name and value (not encoded).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ProtocolParam<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) value: &'a str,
+    pub(crate) form: Form,
 }
 
-/// A protocol parameter of one request: its name and value (for a trace, or
-/// the signed parameters) and how it is written.
-pub(crate) type Sent<'a> = (&'a str, &'a str, Piece<'a>);
+/// The protocol parameters of one request, sorted by name as a signer sends
+/// them, the place of `oauth_signature` among them: built once per request
+/// and written by the parameter string and by the header, each in its own
+/// format. (For [`authorization_header`](crate::authorization_header), the
+/// parameters given, in the order given.)
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ProtocolParams<'a> {
+    params: SmallVec<[ProtocolParam<'a>; 12]>,
+}
+
+impl<'a> ProtocolParams<'a> {
+    /// Plain `(name, value)` pairs, in the order given, encoded when written.
+    pub(crate) fn from_pairs(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+        pairs
+            .into_iter()
+            .map(|(name, value)| ProtocolParam {
+                name,
+                value,
+                form: Form::Encode,
+            })
+            .collect()
+    }
+
+    /// The parameters, in order.
+    pub(crate) fn as_slice(&self) -> &[ProtocolParam<'a>] {
+        &self.params
+    }
+
+    /// The parameters sent with a value: all but `oauth_signature`'s place.
+    pub(crate) fn valued(&self) -> impl Iterator<Item = &ProtocolParam<'a>> {
+        self.params
+            .iter()
+            .filter(|p| !matches!(p.form, Form::Signature))
+    }
+}
+
+impl<'a> FromIterator<ProtocolParam<'a>> for ProtocolParams<'a> {
+    fn from_iter<I: IntoIterator<Item = ProtocolParam<'a>>>(iter: I) -> Self {
+        ProtocolParams {
+            params: iter.into_iter().collect(),
+        }
+    }
+}
+
+/// One of a signer's own protocol parameters, or the signature's place: its
+/// value, `None` where it is fresh, and how it is written.
+#[derive(Clone, Debug)]
+struct OwnParam {
+    name: Name,
+    fixed: Option<Box<str>>,
+    form: Form,
+}
+
+/// A signer's own protocol parameters, sorted, the signature's place among
+/// them.
+#[derive(Clone, Debug)]
+pub(crate) struct Own {
+    params: SmallVec<[OwnParam; 7]>,
+}
 
 impl Own {
-    /// Encodes `params`, given in the order of [`NAMES`].
+    /// A signer's own `params`, given in the order of [`NAMES`].
     pub(crate) fn new<'s>(params: impl IntoIterator<Item = (Name, Value<'s>)>) -> Own {
-        // Room for every text, so that encoding them allocates once.
-        let mut text = String::with_capacity(1024);
-        let mut own = SmallVec::<[OwnParam; 7]>::new();
-        for (name, value) in params {
-            let fixed = match value {
-                Value::Fixed(v) => {
-                    let start = text.len();
-                    text.push_str(v);
-                    let value = start..text.len();
-                    let n = name.as_str().as_bytes();
-                    let once = append(&mut text, |w| write_pair(w, n, v.as_bytes(), false));
-                    let twice = append(&mut text, |w| write_pair(w, n, v.as_bytes(), true));
-                    let start = text.len();
-                    header::push_pair(&mut text, name.as_str(), v);
-                    let header = start..text.len();
-                    Some((
-                        value,
-                        Texts {
-                            once,
-                            twice,
-                            header,
-                        },
-                    ))
-                }
-                Value::Fresh => None,
-            };
-            own.push(OwnParam { name, fixed });
-        }
-        // Joined: runs of fixed parameters, split where a fresh value or the
-        // signature goes.
-        let mut joined = SmallVec::new();
-        let mut run: Vec<&Texts> = Vec::new();
-        let flush = |text: &String, run: &mut Vec<&Texts>, joined: &mut SmallVec<_>| {
-            if run.is_empty() {
-                return;
-            }
-            let join = |pick: fn(&Texts) -> &Range<usize>, sep: &str| {
-                let mut joined = String::new();
-                for (i, t) in run.iter().enumerate() {
-                    if i > 0 {
-                        joined.push_str(sep);
-                    }
-                    joined.push_str(text.get(pick(t).clone()).unwrap_or_default());
-                }
-                joined.into_boxed_str()
-            };
-            joined.push(OwnPiece::Encoded {
-                once: join(|t| &t.once, "&"),
-                twice: join(|t| &t.twice, "%26"),
-                header: join(|t| &t.header, ", "),
-            });
-            run.clear();
-        };
-        let mut signature_done = false;
-        for p in &own {
-            if !signature_done && p.name as u8 > Name::Signature as u8 {
-                flush(&text, &mut run, &mut joined);
-                joined.push(OwnPiece::Signature);
-                signature_done = true;
-            }
-            match &p.fixed {
-                Some((_, texts)) => run.push(texts),
-                None => {
-                    flush(&text, &mut run, &mut joined);
-                    joined.push(OwnPiece::Fresh(p.name));
-                }
-            }
-        }
-        flush(&text, &mut run, &mut joined);
-        if !signature_done {
-            joined.push(OwnPiece::Signature);
-        }
-        Own {
-            text,
-            params: own,
-            joined,
-        }
-    }
-
-    fn get(&self, range: &Range<usize>) -> &str {
-        self.text.get(range.clone()).unwrap_or_default()
-    }
-
-    fn encoded(&self, t: &Texts) -> Piece<'_> {
-        Piece::Encoded {
-            once: self.get(&t.once),
-            twice: self.get(&t.twice),
-            header: self.get(&t.header),
-        }
-    }
-
-    /// The pieces of one request's protocol parameters, in order, the
-    /// signature's place among them. `fresh` gives a fresh nonce and
-    /// timestamp.
-    ///
-    /// # Errors
-    /// As [`sent`](Self::sent).
-    pub(crate) fn pieces<'a>(
-        &'a self,
-        request: &OAuthRequest<'a>,
-        fresh: impl Fn(Name) -> &'a str,
-        pieces: &mut SmallVec<[Piece<'a>; 12]>,
-    ) -> Result<(), Error> {
-        if request.callback.is_none() && request.verifier.is_none() && request.extra.is_empty() {
-            pieces.extend(self.joined.iter().map(|p| match p {
-                OwnPiece::Encoded {
-                    once,
-                    twice,
-                    header,
-                } => Piece::Encoded {
-                    once,
-                    twice,
-                    header,
+        let mut own: SmallVec<[OwnParam; 7]> = params
+            .into_iter()
+            .map(|(name, value)| match value {
+                Value::Fixed(v) => OwnParam {
+                    name,
+                    fixed: Some(v.into()),
+                    form: match v.bytes().all(is_unreserved) {
+                        true => Form::Clean,
+                        false => Form::Encode,
+                    },
                 },
-                OwnPiece::Fresh(name) => Piece::Param {
-                    name: name.as_str(),
-                    value: fresh(*name),
-                    clean: true,
+                Value::Fresh => OwnParam {
+                    name,
+                    fixed: None,
+                    form: Form::Clean,
                 },
-                OwnPiece::Signature => Piece::Signature,
-            }));
-            return Ok(());
-        }
-        let mut sent = SmallVec::new();
-        self.sent(request, fresh, &mut sent)?;
-        pieces.extend(sent.into_iter().map(|(_, _, piece)| piece));
-        Ok(())
+            })
+            .collect();
+        let at = own.partition_point(|p| (p.name as u8) < Name::Signature as u8);
+        own.insert(
+            at,
+            OwnParam {
+                name: Name::Signature,
+                fixed: Some("".into()),
+                form: Form::Signature,
+            },
+        );
+        Own { params: own }
     }
 
-    /// One request's protocol parameters, one by one, sorted by name, the
-    /// signature among them (with an empty value).
+    /// Fills `sent` (empty) with one request's protocol parameters, sorted by
+    /// name, the signature's place among them. `fresh` gives a fresh nonce
+    /// and timestamp. (Filled in place: the run is held inline, and returning
+    /// it would copy it.)
     ///
     /// # Errors
     /// An extra parameter whose name does not start with `oauth_`, or that
     /// the signer or the request sends already.
-    pub(crate) fn sent<'a>(
+    pub(crate) fn params<'a>(
         &'a self,
         request: &OAuthRequest<'a>,
         fresh: impl Fn(Name) -> &'a str,
-        sent: &mut SmallVec<[Sent<'a>; 12]>,
+        sent: &mut ProtocolParams<'a>,
     ) -> Result<(), Error> {
-        let mut own = self.params.iter().peekable();
-        for name in NAMES {
-            let requested = match name {
-                Name::Callback => request.callback,
-                Name::Verifier => request.verifier,
-                Name::Signature => {
-                    sent.push((name.as_str(), "", Piece::Signature));
-                    continue;
+        let run = &mut sent.params;
+        let own = |p: &'a OwnParam| ProtocolParam {
+            name: p.name.as_str(),
+            value: match &p.fixed {
+                Some(v) => v,
+                None => fresh(p.name),
+            },
+            form: p.form,
+        };
+        let requested = |name: Name, value| ProtocolParam {
+            name: name.as_str(),
+            value,
+            form: Form::Encode,
+        };
+        if request.callback.is_none() && request.verifier.is_none() {
+            for p in &self.params {
+                run.push(own(p));
+            }
+        } else {
+            // The signer's own never include these two; the callback sorts
+            // first of all, the verifier before the version.
+            if let Some(v) = request.callback {
+                run.push(requested(Name::Callback, v));
+            }
+            let mut verifier = request.verifier;
+            for p in &self.params {
+                if p.name as u8 > Name::Verifier as u8 {
+                    if let Some(v) = verifier.take() {
+                        run.push(requested(Name::Verifier, v));
+                    }
                 }
-                _ => None,
-            };
-            let param = |name: &'a str, value: &'a str, clean| {
-                (name, value, Piece::Param { name, value, clean })
-            };
-            if let Some(value) = requested {
-                sent.push(param(name.as_str(), value, false));
-            } else if let Some(p) = own.next_if(|p| p.name == name) {
-                sent.push(match &p.fixed {
-                    Some((value, texts)) => (name.as_str(), self.get(value), self.encoded(texts)),
-                    None => param(name.as_str(), fresh(name), true),
-                });
+                run.push(own(p));
+            }
+            if let Some(v) = verifier {
+                run.push(requested(Name::Verifier, v));
             }
         }
         if request.extra.is_empty() {
@@ -306,34 +255,21 @@ impl Own {
                     name: name.into(),
                 }));
             }
-            sent.push((
+            run.push(ProtocolParam {
                 name,
                 value,
-                Piece::Param {
-                    name,
-                    value,
-                    clean: false,
-                },
-            ));
+                form: Form::Encode,
+            });
         }
         // Sorted, so that a name given twice sits next to itself.
-        sent.sort_unstable_by(|a, b| cmp_encoded(a.0.as_bytes(), b.0.as_bytes()));
-        if let Some(twice) = sent.windows(2).find(|w| w[0].0 == w[1].0) {
+        run.sort_unstable_by(|a, b| cmp_encoded(a.name.as_bytes(), b.name.as_bytes()));
+        if let Some(twice) = run.windows(2).find(|w| w[0].name == w[1].name) {
             return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
-                name: twice[0].0.into(),
+                name: twice[0].name.into(),
             }));
         }
         Ok(())
     }
-}
-
-/// Writes with a [`Writer`] at the end of `text`: where it went.
-fn append(text: &mut String, write: impl FnOnce(&mut Writer<'_, String>)) -> Range<usize> {
-    let start = text.len();
-    let mut w = Writer::new(text);
-    write(&mut w);
-    w.finish();
-    start..text.len()
 }
 
 #[cfg(test)]
@@ -349,22 +285,22 @@ mod tests {
         }
     }
 
-    fn names<'a>(sent: &[Sent<'a>]) -> Vec<&'a str> {
-        sent.iter().map(|s| s.0).collect()
+    fn names<'a>(sent: &ProtocolParams<'a>) -> Vec<&'a str> {
+        sent.as_slice().iter().map(|s| s.name).collect()
     }
 
     #[test]
-    fn encodes_each_fixed_value_three_ways_and_fills_fresh_ones() {
+    fn fills_fresh_values_and_knows_which_fixed_ones_need_an_escape() {
         let own = Own::new([
             (Name::ConsumerKey, Value::Fixed("a b")),
             (Name::Nonce, Value::Fresh),
             (Name::SignatureMethod, Value::Fixed("HMAC-SHA1")),
             (Name::Version, Value::Fixed("1.0")),
         ]);
-        // One by one, with a callback: the signature sorts after oauth_nonce.
+        // With a callback: the signature sorts after oauth_nonce.
         let request = OAuthRequest::get("https://h/").callback("http://c/?x=1");
-        let mut sent = SmallVec::new();
-        own.sent(&request, |_| "n0", &mut sent).unwrap();
+        let mut sent = ProtocolParams::default();
+        own.params(&request, |_| "n0", &mut sent).unwrap();
         assert_eq!(
             names(&sent),
             [
@@ -376,62 +312,21 @@ mod tests {
                 "oauth_version"
             ]
         );
-        let Piece::Encoded {
-            once,
-            twice,
-            header,
-        } = sent[1].2
-        else {
-            panic!("{:?}", sent[1]);
-        };
-        assert_eq!(sent[1].1, "a b");
-        assert_eq!(once, "oauth_consumer_key=a%20b");
-        assert_eq!(twice, "oauth_consumer_key%3Da%2520b");
-        assert_eq!(header, "oauth_consumer_key=\"a%20b\"");
-        assert_eq!(sent[2].1, "n0");
-        assert!(matches!(sent[2].2, Piece::Param { clean: true, .. }));
-        assert!(matches!(sent[0].2, Piece::Param { clean: false, .. }));
-        assert!(matches!(sent[3].2, Piece::Signature));
-
-        // A request with none of its own: runs of fixed parameters joined,
-        // split at the fresh nonce and at the signature.
-        let mut pieces = SmallVec::new();
-        own.pieces(&OAuthRequest::get("https://h/"), |_| "n0", &mut pieces)
-            .unwrap();
-        assert_eq!(pieces.len(), 4, "{pieces:?}");
-        assert!(matches!(
-            pieces[0],
-            Piece::Encoded {
-                header: "oauth_consumer_key=\"a%20b\"",
-                ..
-            }
-        ));
-        assert!(matches!(
-            pieces[1],
-            Piece::Param {
-                name: "oauth_nonce",
-                value: "n0",
-                clean: true
-            }
-        ));
-        assert!(matches!(pieces[2], Piece::Signature));
-        let Piece::Encoded {
-            once,
-            twice,
-            header,
-        } = pieces[3]
-        else {
-            panic!("{:?}", pieces[3]);
-        };
-        assert_eq!(once, "oauth_signature_method=HMAC-SHA1&oauth_version=1.0");
+        let p = sent.as_slice();
+        let forms: Vec<Form> = p.iter().map(|p| p.form).collect();
         assert_eq!(
-            twice,
-            "oauth_signature_method%3DHMAC-SHA1%26oauth_version%3D1.0"
+            forms,
+            [
+                Form::Encode,
+                Form::Encode,
+                Form::Clean,
+                Form::Signature,
+                Form::Clean,
+                Form::Clean
+            ]
         );
-        assert_eq!(
-            header,
-            "oauth_signature_method=\"HMAC-SHA1\", oauth_version=\"1.0\""
-        );
+        assert_eq!((p[1].value, p[2].value), ("a b", "n0"));
+        assert_eq!(sent.valued().count(), 5);
     }
 
     #[test]
@@ -443,8 +338,8 @@ mod tests {
             ("oauth_signature", "ignored"),
         ];
         let request = OAuthRequest::get("https://h/").protocol_params(&extras);
-        let mut sent = SmallVec::new();
-        own.sent(&request, |_| "", &mut sent).unwrap();
+        let mut sent = ProtocolParams::default();
+        own.params(&request, |_| "", &mut sent).unwrap();
         assert_eq!(
             names(&sent),
             [
@@ -474,8 +369,8 @@ mod tests {
             ),
         ] {
             let request = OAuthRequest::get("https://h/").protocol_params(extras);
-            let mut pieces = SmallVec::new();
-            let err = own.pieces(&request, |_| "", &mut pieces).unwrap_err();
+            let mut sent = ProtocolParams::default();
+            let err = own.params(&request, |_| "", &mut sent).unwrap_err();
             assert_eq!(err.kind(), &want);
         }
     }

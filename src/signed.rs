@@ -7,7 +7,8 @@ use std::fmt;
 
 use crate::credentials::Secret;
 use crate::error::Part;
-use crate::header::{append_to_query, form_encode, header_string, pieces};
+use crate::header::{append_to_query, form_encode, header_string};
+use crate::protocol::ProtocolParams;
 use crate::sign::Signature;
 
 /// The signed protocol parameters of one request (from [`Signer::sign`](crate::Signer::sign)).
@@ -34,7 +35,11 @@ impl Signed {
 
     /// The `Authorization` header value (§3.5.1).
     pub fn authorization_header(&self) -> String {
-        header_string(self.realm.as_deref(), &pieces(self.params()), "")
+        header_string(
+            self.realm.as_deref(),
+            &ProtocolParams::from_pairs(self.params()),
+            "",
+        )
     }
 
     /// The protocol parameters form-encoded, to append to a form body with `&`

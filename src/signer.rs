@@ -12,15 +12,13 @@
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use smallvec::SmallVec;
-
 use crate::base_string::{BaseString, BaseStringUri};
 use crate::credentials::Credentials;
 use crate::error::{Error, ErrorKind, Part};
 use crate::header::header_string;
-use crate::normalize::{Normalized, Piece};
+use crate::normalize::Normalized;
 use crate::params::{Param, Params};
-use crate::protocol::{Name, Own, Sent, Value};
+use crate::protocol::{Form, Name, Own, ProtocolParams, Value};
 use crate::request::OAuthRequest;
 use crate::sign::{SignatureMethod, SigningKey};
 use crate::signed::{Signed, Trace, Warning};
@@ -157,7 +155,7 @@ impl Signer {
             let signature = self.key.sign(&run.base_string()?)?;
             Ok(header_string(
                 self.realm.as_deref(),
-                &run.pieces,
+                &run.protocol,
                 signature.as_str(),
             ))
         })
@@ -172,11 +170,12 @@ impl Signer {
         self.run(request, |run| {
             let signature = self.key.sign(&run.base_string()?)?;
             let params = run
-                .sent(&self.own)?
+                .protocol
+                .as_slice()
                 .iter()
-                .map(|&(n, v, piece)| match piece {
-                    Piece::Signature => (n.to_owned(), signature.as_str().to_owned()),
-                    _ => (n.to_owned(), v.to_owned()),
+                .map(|p| match p.form {
+                    Form::Signature => (p.name.to_owned(), signature.as_str().to_owned()),
+                    _ => (p.name.to_owned(), p.value.to_owned()),
                 })
                 .collect();
             Ok(Signed {
@@ -213,27 +212,23 @@ impl Signer {
                     _ => None,
                 },
             ));
-            let collected_params = {
-                let protocol = run.sent(&self.own)?;
-                query
-                    .iter()
-                    .map(decoded)
-                    .chain(
-                        protocol
-                            .iter()
-                            .filter(|(_, _, piece)| !matches!(piece, Piece::Signature))
-                            .map(|(n, v, _)| (n.as_bytes().to_vec(), v.as_bytes().to_vec())),
-                    )
-                    .chain(body.iter().map(decoded))
-                    .collect()
-            };
+            let collected_params = query
+                .iter()
+                .map(decoded)
+                .chain(
+                    run.protocol
+                        .valued()
+                        .map(|p| (p.name.as_bytes().to_vec(), p.value.as_bytes().to_vec())),
+                )
+                .chain(body.iter().map(decoded))
+                .collect();
             let base_string_uri = BaseStringUri::new(&run.url).to_string();
             let base = run.base_string()?;
             let normalized_params = base.params().to_string();
             let base_string = base.to_string();
             let signature = self.key.sign(&base)?;
             let authorization_header =
-                header_string(self.realm.as_deref(), &run.pieces, signature.as_str());
+                header_string(self.realm.as_deref(), &run.protocol, signature.as_str());
             // The key that signed, not one rebuilt from the credentials.
             let signing_key = self.key.key_string().cloned();
             Ok(Trace {
@@ -255,7 +250,6 @@ impl Signer {
         request: &OAuthRequest<'_>,
         f: impl FnOnce(&mut Run<'_>) -> Result<R, Error>,
     ) -> Result<R, Error> {
-        let own = &self.own;
         let (mut nonce_buf, mut timestamp_buf) = ([0u8; 32], [0u8; 20]);
         let nonce = match self.nonce {
             Fill::Fresh => fresh_nonce(&mut nonce_buf),
@@ -269,8 +263,6 @@ impl Signer {
         // would copy them all.
         let mut run = Run {
             request: *request,
-            nonce,
-            timestamp,
             url: if request.url_as_sent {
                 RequestUrl::parse_sent(request.url)?
             } else {
@@ -278,14 +270,13 @@ impl Signer {
             },
             params: Params::new(),
             query_len: 0,
-            pieces: SmallVec::new(),
+            protocol: ProtocolParams::default(),
         };
         run.params.extend_checked_query(&run.url);
         run.query_len = run.params.len();
         if let Some(body) = request.form_body {
             run.params.extend_form(body)?;
         }
-        let (nonce, timestamp) = (run.nonce, run.timestamp);
         let fresh = |name| {
             if name == Name::Nonce {
                 nonce
@@ -293,7 +284,7 @@ impl Signer {
                 timestamp
             }
         };
-        own.pieces(request, fresh, &mut run.pieces)?;
+        self.own.params(request, fresh, &mut run.protocol)?;
         f(&mut run)
     }
 }
@@ -301,16 +292,13 @@ impl Signer {
 /// The stages of one request, while it is being signed.
 struct Run<'a> {
     request: OAuthRequest<'a>,
-    /// This request's nonce and timestamp, where the signer makes them fresh.
-    nonce: &'a str,
-    timestamp: &'a str,
     url: RequestUrl<'a>,
     /// The query's parameters, then the body's.
     params: Params<'a>,
     /// How many of `params` came from the query.
     query_len: usize,
     /// The protocol parameters, in order, the signature's place among them.
-    pieces: SmallVec<[Piece<'a>; 12]>,
+    protocol: ProtocolParams<'a>,
 }
 
 impl<'a> Run<'a> {
@@ -326,24 +314,8 @@ impl<'a> Run<'a> {
         if let Some(err) = protocol_parameter_in_request(&items[at..]) {
             return Err(err);
         }
-        let params = Normalized::with_protocol(items, &self.pieces);
+        let params = Normalized::with_protocol(items, &self.protocol);
         BaseString::new(self.request.method, BaseStringUri::new(&self.url), params)
-    }
-
-    /// The protocol parameters, one by one.
-    fn sent<'s>(&'s self, own: &'s Own) -> Result<SmallVec<[Sent<'s>; 12]>, Error> {
-        let mut sent = SmallVec::new();
-        own.sent(&self.request, |name| self.fresh(name), &mut sent)?;
-        Ok(sent)
-    }
-
-    /// The fresh nonce or timestamp.
-    fn fresh(&self, name: Name) -> &'a str {
-        if name == Name::Nonce {
-            self.nonce
-        } else {
-            self.timestamp
-        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! The library's modules use each other one way: no import circle among the
 //! modules of `src/` (each with its submodules), and inside `src/explain/`
-//! every module uses only those below it in the explainer's own order.
+//! every module uses only those below it in the explainer's own order; the
+//! protocol parameters use neither of their writers.
 //!
 //! A module uses another when its code (tests and comments aside) names it:
 //! `crate::other`, `super::other`, or a child it declares (`mod child;`).
@@ -223,6 +224,17 @@ fn no_import_circle_among_the_modules() {
     assert!(edges["normalize"].contains("params"), "{edges:#?}");
     assert!(edges["base_string"].contains("normalize"), "{edges:#?}");
     assert_eq!(cycle(&edges), None, "an import circle");
+    // The run of protocol parameters sits below both of its writers, the
+    // parameter string and the header, and knows neither format.
+    for writer in ["normalize", "header"] {
+        assert!(edges[writer].contains("protocol"), "{edges:#?}");
+        assert!(
+            !edges
+                .get("protocol")
+                .is_some_and(|used| used.contains(writer)),
+            "protocol uses {writer}, one of its writers"
+        );
+    }
 }
 
 #[test]
