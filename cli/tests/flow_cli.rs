@@ -7,71 +7,13 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use common::provider::{Provider, ACCESS_TOKEN, CONSUMER_KEY, CONSUMER_SECRET};
 use serde_json::{json, Value};
 
-const BIN: &str = env!("CARGO_BIN_EXE_oauth1");
-
-/// The binary, with no credentials from the test's own environment and
-/// profiles in `config`.
-fn oauth1(config: &Path) -> Command {
-    let mut c = Command::new(BIN);
-    for var in [
-        "OAUTH_CONSUMER_KEY",
-        "OAUTH_CONSUMER_SECRET",
-        "OAUTH_TOKEN",
-        "OAUTH_TOKEN_SECRET",
-    ] {
-        c.env_remove(var);
-    }
-    c.env("OAUTH1_CONFIG_DIR", config);
-    c
-}
-
-fn run(mut command: Command) -> Output {
-    command.stdin(Stdio::null()).output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A plain GET over HTTP/1.0: the browser standing in for the user.
-fn browse(url: &str) -> String {
-    let rest = url.strip_prefix("http://").unwrap();
-    let (host, path) = rest.split_at(rest.find('/').unwrap());
-    let mut stream = TcpStream::connect(host).unwrap();
-    stream
-        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
-        .unwrap();
-    write!(stream, "GET {path} HTTP/1.0\r\nHost: {host}\r\n\r\n").unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    assert!(response.starts_with("HTTP/1.1 200 "), "{response}");
-    response.split("\r\n\r\n").nth(1).unwrap().trim().to_owned()
-}
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("oauth1-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        TempDir(dir.join("config"))
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        if let Some(parent) = self.0.parent() {
-            let _ = std::fs::remove_dir_all(parent);
-        }
-    }
-}
+use common::bin::{browse, oauth1, run, text, TempDir, BIN};
 
 /// Runs `oauth1 authorize` against the provider: reads the URL it prints,
 /// "approves" by fetching the PIN, types it. Returns stdout.
@@ -121,7 +63,7 @@ fn authorize_saves_a_private_profile_that_request_signs_with() {
     let provider = Provider::start(&[]);
     let base = provider.base.clone();
     let dir = TempDir::new("flow");
-    let config = &dir.0;
+    let config = &dir.config();
 
     let said = authorize(&provider, config, &[]);
     assert!(
@@ -292,7 +234,7 @@ fn saved_token(config: &Path, name: &str) -> String {
 fn a_network_error_is_one_line_and_exit_2() {
     let dir = TempDir::new("net");
     // Port 1 on loopback: nothing listens there.
-    let mut c = oauth1(&dir.0);
+    let mut c = oauth1(&dir.config());
     // A long query: the error names the server, not the whole URL.
     let url = format!("http://127.0.0.1:1/2/users/me?q={}", "x".repeat(5000));
     c.args(["request", &url])
@@ -316,13 +258,13 @@ fn a_network_error_is_one_line_and_exit_2() {
 #[test]
 fn without_credentials_or_profiles_request_says_how_to_get_them() {
     let dir = TempDir::new("none");
-    let mut c = oauth1(&dir.0);
+    let mut c = oauth1(&dir.config());
     c.args(["request", "/2/users/me"]);
     let out = run(c);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(err.contains("oauth1 authorize"), "{err}");
-    let mut c = oauth1(&dir.0);
+    let mut c = oauth1(&dir.config());
     c.arg("accounts");
     assert_eq!(
         text(&run(c).stdout),
@@ -368,7 +310,7 @@ fn request_follows_a_same_origin_redirect_signed_afresh_and_shows_every_hop() {
     ] {
         let url = redirect_url(&base, status, "/2/users/me?hop=2");
         let out = run(signed_request(
-            &dir.0,
+            &dir.config(),
             &["-i", "-d", "status=moved%20along", &url],
         ));
         let stdout = text(&out.stdout);
@@ -403,7 +345,7 @@ fn request_stops_at_a_redirect_to_another_origin_and_names_it() {
     let dir = TempDir::new("cross");
     let elsewhere = format!("http://localhost:{port}/2/users/me");
     let out = run(signed_request(
-        &dir.0,
+        &dir.config(),
         &["-i", &redirect_url(&base, 301, &elsewhere)],
     ));
     assert_eq!(out.status.code(), Some(1));
@@ -437,7 +379,7 @@ fn request_refuses_headers_the_signer_or_the_client_owns() {
         ),
     ] {
         let out = run(signed_request(
-            &dir.0,
+            &dir.config(),
             &[&["-H", header], extra, &[url]].concat(),
         ));
         assert_eq!(out.status.code(), Some(2), "{header}");
@@ -451,7 +393,7 @@ fn request_refuses_headers_the_signer_or_the_client_owns() {
     // A form Content-Type with a charset replaces the default, still signed.
     let provider = Provider::start(&[]);
     let out = run(signed_request(
-        &dir.0,
+        &dir.config(),
         &[
             "-H",
             "Content-Type: application/x-www-form-urlencoded; charset=utf-8",
@@ -470,7 +412,7 @@ fn request_writes_the_body_as_it_arrives() {
     let provider = Provider::start(&[]);
     let base = provider.base.clone();
     let dir = TempDir::new("stream");
-    let mut child = signed_request(&dir.0, &[&format!("{base}/2/stream")])
+    let mut child = signed_request(&dir.config(), &[&format!("{base}/2/stream")])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -497,7 +439,7 @@ fn request_signs_with_an_rsa_key_as_sign_does() {
     let dir = TempDir::new("rsa");
     let url = format!("{}/2/users/me", provider.base);
     let rsa = |method: &str, key: &str| {
-        let mut c = oauth1(&dir.0);
+        let mut c = oauth1(&dir.config());
         // No consumer secret: an RSA signature is made with the key alone.
         c.args(["request", "--consumer-key", CONSUMER_KEY])
             .args(["--token", ACCESS_TOKEN, "--signature-method", method])
@@ -537,7 +479,7 @@ fn request_uploads_media_in_chunks_with_unsigned_multipart_appends() {
     let provider = Provider::start(&[]);
     let url = format!("{}/1.1/media/upload.json", provider.base);
     let dir = TempDir::new("media");
-    std::fs::create_dir_all(&dir.0).unwrap();
+    std::fs::create_dir_all(dir.config()).unwrap();
     // Two segments, one with every byte value and CRLFs in it.
     let segments: [Vec<u8>; 2] = [
         (0..=255u8).chain(*b"\r\n--\r\n").collect(),
@@ -554,7 +496,7 @@ fn request_uploads_media_in_chunks_with_unsigned_multipart_appends() {
         serde_json::from_slice(&out.stdout).unwrap()
     };
     let init = ok_json(run(signed_request(
-        &dir.0,
+        &dir.config(),
         &[
             "-d",
             &format!("command=INIT&total_bytes={total}&media_type=video%2Fmp4"),
@@ -563,10 +505,10 @@ fn request_uploads_media_in_chunks_with_unsigned_multipart_appends() {
     )));
     let id = init["media_id_string"].as_str().unwrap().to_owned();
     for (i, segment) in segments.iter().enumerate() {
-        let file = dir.0.join(format!("segment{i}"));
+        let file = dir.config().join(format!("segment{i}"));
         std::fs::write(&file, segment).unwrap();
         let out = run(signed_request(
-            &dir.0,
+            &dir.config(),
             &[
                 "-i",
                 "-F",
@@ -585,15 +527,15 @@ fn request_uploads_media_in_chunks_with_unsigned_multipart_appends() {
         assert!(stdout.starts_with("HTTP/1.1 204 No Content\n"), "{stdout}");
     }
     let finalized = ok_json(run(signed_request(
-        &dir.0,
+        &dir.config(),
         &["-d", &format!("command=FINALIZE&media_id={id}"), &url],
     )));
     assert_eq!(finalized["size"], total);
     assert_eq!(finalized["processing_info"]["state"], "pending");
     let status = format!("{url}?command=STATUS&media_id={id}");
-    let polled = ok_json(run(signed_request(&dir.0, &[&status])));
+    let polled = ok_json(run(signed_request(&dir.config(), &[&status])));
     assert_eq!(polled["processing_info"]["state"], "in_progress");
-    let polled = ok_json(run(signed_request(&dir.0, &[&status])));
+    let polled = ok_json(run(signed_request(&dir.config(), &[&status])));
     assert_eq!(polled["processing_info"]["state"], "succeeded");
     assert_eq!(polled["sha1"], sha1_hex(&segments.concat()));
 }
@@ -606,13 +548,13 @@ fn request_writes_raw_bytes_to_a_pipe_and_escapes_them_on_a_terminal() {
     let hexed: String = body.iter().map(|b| format!("{b:02x}")).collect();
     let url = format!("{}/2/raw?hex={hexed}", provider.base);
     // A pipe gets the bytes as they came.
-    let out = run(signed_request(&dir.0, &[&url]));
+    let out = run(signed_request(&dir.config(), &[&url]));
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(out.stdout, body);
     // A terminal (a pty, through script(1)) gets control characters but
     // newline and tab escaped, and a final newline; the pty itself turns
     // each "\n" into "\r\n".
-    let c = signed_request(&dir.0, &[]);
+    let c = signed_request(&dir.config(), &[]);
     let line = format!("'{BIN}' request '{url}'");
     let mut script = Command::new("script");
     script.args(["-qec", &line, "/dev/null"]);

@@ -10,73 +10,13 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 
 use common::provider::{Provider, CONSUMER_KEY, CONSUMER_SECRET};
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_oauth1");
-
-/// The binary, with no credentials or configuration from the test's own
-/// environment, and profiles in `config`.
-fn oauth1(config: &Path) -> Command {
-    let mut c = Command::new(BIN);
-    for var in [
-        "OAUTH_CONSUMER_KEY",
-        "OAUTH_CONSUMER_SECRET",
-        "OAUTH_TOKEN",
-        "OAUTH_TOKEN_SECRET",
-        "XDG_CONFIG_HOME",
-    ] {
-        c.env_remove(var);
-    }
-    c.env("OAUTH1_CONFIG_DIR", config);
-    c
-}
-
-fn run(mut command: Command) -> Output {
-    command.stdin(Stdio::null()).output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A scratch directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir =
-            std::env::temp_dir().join(format!("oauth1-profiles-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A plain GET over HTTP/1.0: the browser standing in for the user.
-fn browse(url: &str) -> String {
-    let rest = url.strip_prefix("http://").unwrap();
-    let (host, path) = rest.split_at(rest.find('/').unwrap());
-    let mut stream = TcpStream::connect(host).unwrap();
-    stream
-        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
-        .unwrap();
-    write!(stream, "GET {path} HTTP/1.0\r\nHost: {host}\r\n\r\n").unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    assert!(response.starts_with("HTTP/1.1 200 "), "{response}");
-    response.split("\r\n\r\n").nth(1).unwrap().trim().to_owned()
-}
+use common::bin::{browse, oauth1, run, text, TempDir};
 
 fn authorize_command(provider: &Provider, config: &Path, extra: &[&str]) -> Command {
     let base = &provider.base;
@@ -150,7 +90,7 @@ fn saved(config: &Path) -> Value {
 fn two_logins_at_once_both_keep_their_profile() {
     let provider = Provider::start(&[]);
     let dir = TempDir::new("concurrent");
-    let config = dir.0.join("config");
+    let config = dir.config();
     // Both are past their start (where the file used to be read) and
     // waiting for a PIN before either saves.
     let first = Login::start(authorize_command(
@@ -247,7 +187,7 @@ fn a_relative_xdg_config_home_is_ignored() {
 #[test]
 fn a_profiles_file_of_the_wrong_shape_is_named_and_its_secrets_are_not() {
     let dir = TempDir::new("shape");
-    let config = dir.0.join("config");
+    let config = dir.config();
     std::fs::create_dir_all(&config).unwrap();
     for (secret, expected) in [
         // A secret that is a number, an array, a map: line 4 holds it.
@@ -289,7 +229,7 @@ fn two_profiles(config: &Path) {
 #[test]
 fn accounts_remove_deletes_one_profile_and_names_an_unknown_one() {
     let dir = TempDir::new("remove");
-    let config = dir.0.join("config");
+    let config = dir.config();
     two_profiles(&config);
     let mut c = oauth1(&config);
     c.args(["accounts", "--remove", "a"]);
@@ -329,7 +269,7 @@ fn the_providers_text_reaches_the_terminal_escaped() {
     let hostile = "\x1b]0;pwned\x07\x1b[31m";
     let provider = Provider::start(&["--screen-name", hostile]);
     let dir = TempDir::new("escape");
-    let config = dir.0.join("config");
+    let config = dir.config();
     let (stdout, stderr) = Login::start(authorize_command(&provider, &config, &[])).finish();
     let said = text(&stdout);
     assert!(
@@ -359,7 +299,7 @@ fn the_providers_text_reaches_the_terminal_escaped() {
 #[test]
 fn an_endpoint_url_that_does_not_parse_is_a_usage_error_naming_the_flag() {
     let dir = TempDir::new("urls");
-    let config = dir.0.join("config");
+    let config = dir.config();
     // Port 1 answers nothing: had a request been tried, the error would say so.
     let good = "http://127.0.0.1:1/oauth/request_token";
     for (flag, url) in [
@@ -402,7 +342,7 @@ fn an_endpoint_url_that_does_not_parse_is_a_usage_error_naming_the_flag() {
 #[test]
 fn a_change_waits_for_the_lock_and_reads_the_file_after_it() {
     let dir = TempDir::new("lock");
-    let config = dir.0.join("config");
+    let config = dir.config();
     two_profiles(&config);
     // Hold the lock as another `oauth1` would, start a change, and change
     // the file ourselves before letting go: the change must see ours.
@@ -438,7 +378,7 @@ fn a_change_waits_for_the_lock_and_reads_the_file_after_it() {
 fn a_token_answer_with_a_trailing_newline_is_refused_as_one() {
     let provider = Provider::start(&["--token-answer-suffix", "\n"]);
     let dir = TempDir::new("newline");
-    let config = dir.0.join("config");
+    let config = dir.config();
     let out = run(authorize_command(&provider, &config, &[]));
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);

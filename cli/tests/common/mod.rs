@@ -5,6 +5,7 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod bin;
 #[path = "../../../tests/common/provider.rs"]
 pub mod provider;
 #[path = "../../../tests/common/refused.rs"]
