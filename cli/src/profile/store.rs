@@ -182,26 +182,14 @@ pub(crate) fn update<T>(
     Ok(out)
 }
 
-/// Opens `path` for writing, readable by its owner only: a new file
-/// (any stale one removed first) if `fresh`, else the file as it is.
-#[cfg(unix)]
-fn open_private(path: &Path, fresh: bool) -> std::io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt as _;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).mode(0o600);
-    if fresh {
-        let _ = std::fs::remove_file(path);
-        options.create_new(true);
-    } else {
-        options.create(true);
-    }
-    options.open(path)
-}
-
-#[cfg(not(unix))]
+/// Opens `path` for writing, readable by its owner only (on Unix; elsewhere
+/// the file takes its directory's permissions): a new file (any stale one
+/// removed first) if `fresh`, else the file as it is.
 fn open_private(path: &Path, fresh: bool) -> std::io::Result<File> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     if fresh {
         let _ = std::fs::remove_file(path);
         options.create_new(true);
