@@ -31,6 +31,7 @@ pub mod _fuzz {
     pub use crate::caret::{caret_lines, printable, Caret};
     pub use crate::failure::Failure;
     pub use crate::output::{curl_line, stages_json, stages_text, Shown};
+    pub use crate::sign::pointed_text;
 }
 
 use std::ffi::OsString;

@@ -326,18 +326,24 @@ fn read_request(path: &str) -> Result<String, Failure> {
     })
 }
 
+/// The text of `spec` that an error's [`Part`] points into, if the user gave
+/// it and it is not empty (an error never points into a secret).
+pub fn pointed_text(spec: &RequestSpec, part: Part) -> Option<&str> {
+    match part {
+        Part::Url => Some(spec.url.as_str()),
+        Part::FormBody => spec.form_body.as_deref(),
+        Part::Method => Some(spec.method.as_str()),
+        Part::Realm => spec.realm.as_deref(),
+        _ => None,
+    }
+    .filter(|t| !t.is_empty())
+}
+
 /// A library error, with a caret under the spot when it points into text
 /// the user gave (never into a secret: no error points there).
 pub(crate) fn library_error(e: &Error, spec: &RequestSpec) -> Failure {
     let caret = e.offset().and_then(|(part, offset)| {
-        let text = match part {
-            Part::Url => Some(spec.url.as_str()),
-            Part::FormBody => spec.form_body.as_deref(),
-            Part::Method => Some(spec.method.as_str()),
-            Part::Realm => spec.realm.as_deref(),
-            _ => None,
-        }
-        .filter(|t| !t.is_empty())?;
+        let text = pointed_text(spec, part)?;
         Some(Caret::new(text.as_bytes(), offset, e.span_len()))
     });
     Failure::Input(e.to_string(), caret)

@@ -7,8 +7,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use oauth1_cli::_fuzz::{caret_lines, curl_line, printable, stages_json, stages_text, Caret, Shown};
-use oauth1_signer::{Part, RequestSpec, Secret};
+use oauth1_cli::_fuzz::{
+    caret_lines, curl_line, pointed_text, printable, stages_json, stages_text, Caret, Shown,
+};
+use oauth1_signer::{RequestSpec, Secret};
 
 mod common;
 
@@ -56,14 +58,7 @@ fuzz_target!(|data: &[u8]| {
             let Some((part, offset)) = e.offset() else {
                 return;
             };
-            let text = match part {
-                Part::Url => Some(spec.url.as_str()),
-                Part::FormBody => spec.form_body.as_deref(),
-                Part::Method => Some(spec.method.as_str()),
-                Part::Realm => spec.realm.as_deref(),
-                _ => None,
-            };
-            if let Some(text) = text.filter(|t| !t.is_empty()) {
+            if let Some(text) = pointed_text(&spec, part) {
                 assert!(offset <= text.len(), "{e}");
                 check_caret(text.as_bytes(), offset, e.span_len());
             }
