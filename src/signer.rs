@@ -226,7 +226,8 @@ impl Signer {
             let base = run.base_string()?;
             let normalized_params = base.params().to_string();
             let base_string = base.to_string();
-            let signature = self.key.sign(&base)?;
+            // The bytes shown are the bytes signed: one pass, not two.
+            let signature = self.key.sign_bytes(base_string.as_bytes())?;
             let authorization_header =
                 header_string(self.realm.as_deref(), &run.protocol, signature.as_str());
             // The key that signed, not one rebuilt from the credentials.
