@@ -6,7 +6,7 @@
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use oauth1_signer::{Credentials, Explainer, OAuthRequest, Signer};
+use oauth1_signer::{explain::Explainer, Credentials, OAuthRequest, Signer};
 
 fn signer() -> Signer {
     Signer::builder(

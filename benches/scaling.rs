@@ -27,7 +27,10 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
-use oauth1_signer::{Credentials, OAuthRequest, Signer, TokenCredentials, MAX_TOKEN_ANSWER};
+use oauth1_signer::{
+    flow::{TokenCredentials, MAX_TOKEN_ANSWER},
+    Credentials, OAuthRequest, Signer,
+};
 use percent_encoding::utf8_percent_encode;
 
 use common::*;
@@ -124,12 +127,12 @@ fn lib_pair(
     case: &str,
     x: usize,
 ) {
-    let header = signer.authorization(request).unwrap();
+    let header = signer.authorization_header(request).unwrap();
     assert_eq!(signer.trace(request).unwrap().authorization_header, header);
     group.bench_with_input(
         BenchmarkId::new(format!("authorization/{case}"), x),
         request,
-        |b, r| b.iter(|| signer.authorization(black_box(r)).unwrap()),
+        |b, r| b.iter(|| signer.authorization_header(black_box(r)).unwrap()),
     );
     group.bench_with_input(
         BenchmarkId::new(format!("trace/{case}"), x),
@@ -399,7 +402,7 @@ const NOT_THEIRS: &str = "AAAAAAAAAAAAAAAAAAAAAAAAAAA=";
 
 #[cfg(feature = "explain")]
 fn explain(c: &mut Criterion) {
-    use oauth1_signer::{find_base_string_in_response, Explainer};
+    use oauth1_signer::explain::{find_base_string_in_response, Explainer};
     let signer = signer();
     let mut group = c.benchmark_group("scaling/explain");
     configure(&mut group);

@@ -12,8 +12,9 @@
 use std::io::{BufRead as _, Write as _};
 
 use oauth1_signer::{
-    authorize_url, client_builder, request_temporary_credentials, request_token_credentials,
-    Credentials, Endpoints,
+    flow::{authorize_url, request_temporary_credentials, request_token_credentials, Endpoints},
+    middleware::client_builder,
+    Credentials,
 };
 
 #[tokio::main(flavor = "current_thread")]

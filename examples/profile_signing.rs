@@ -121,7 +121,12 @@ fn main() {
     };
 
     let mut f: Box<dyn FnMut() -> usize> = match case.as_str() {
-        "x_docs" => Box::new(|| signer.authorization(black_box(&x_docs)).unwrap().len()),
+        "x_docs" => Box::new(|| {
+            signer
+                .authorization_header(black_box(&x_docs))
+                .unwrap()
+                .len()
+        }),
         // A signer built for each request, as `ours_fresh` in the bench.
         "fresh_x_docs" => Box::new(|| {
             Signer::builder(
@@ -131,11 +136,16 @@ fn main() {
             .with_timestamp(TIMESTAMP)
             .build()
             .unwrap()
-            .authorization(black_box(&x_docs))
+            .authorization_header(black_box(&x_docs))
             .unwrap()
             .len()
         }),
-        "get20" => Box::new(|| signer.authorization(black_box(&get20_req)).unwrap().len()),
+        "get20" => Box::new(|| {
+            signer
+                .authorization_header(black_box(&get20_req))
+                .unwrap()
+                .len()
+        }),
         "floor_x_docs" => Box::new(floor(&x_docs)),
         "floor_get20" => Box::new(floor(&get20_req)),
         "peer_x_docs" => Box::new(|| peer.post(X_DOCS_URI, black_box(&x_docs_params)).len()),

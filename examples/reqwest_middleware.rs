@@ -5,7 +5,10 @@
 //! cargo run --features reqwest --example reqwest_middleware -- https://api.x.com/2/users/me
 //! ```
 
-use oauth1_signer::{client_builder, Credentials, OAuth1Middleware, Signer};
+use oauth1_signer::{
+    middleware::{client_builder, OAuth1Middleware},
+    Credentials, Signer,
+};
 use reqwest_middleware::ClientBuilder;
 
 #[tokio::main(flavor = "current_thread")]

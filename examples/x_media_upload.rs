@@ -20,7 +20,11 @@
 use std::error::Error;
 use std::time::Duration;
 
-use oauth1_signer::{client_builder, form_encode, Credentials, OAuth1Middleware, Signer};
+use oauth1_signer::{
+    encode_pairs,
+    middleware::{client_builder, OAuth1Middleware},
+    Credentials, Signer,
+};
 use reqwest_middleware::{ClientBuilder, ClientWithMiddleware};
 use serde_json::Value;
 
@@ -101,7 +105,7 @@ async fn form(client: &ClientWithMiddleware, url: &str, params: &[(&str, &str)])
     let response = client
         .post(url)
         .header("content-type", "application/x-www-form-urlencoded")
-        .body(form_encode(params.iter().copied()))
+        .body(encode_pairs(params.iter().copied()))
         .send()
         .await?;
     check(response).await

@@ -41,7 +41,7 @@ impl Signer {
     ///     .without_nonce()
     ///     .with_timestamp("1318622958")
     ///     .build()?;
-    /// let header = signer.authorization(&OAuthRequest::get("https://h/"))?;
+    /// let header = signer.authorization_header(&OAuthRequest::get("https://h/"))?;
     /// assert!(!header.contains("oauth_nonce") && !header.contains("oauth_version"));
     /// # Ok::<(), oauth1_signer::Error>(())
     /// ```
@@ -65,7 +65,7 @@ impl Signer {
 ///     .with_nonce("n")
 ///     .with_timestamp("1")
 ///     .build()?;
-/// let header = signer.authorization(&OAuthRequest::get("https://h/"))?;
+/// let header = signer.authorization_header(&OAuthRequest::get("https://h/"))?;
 /// assert!(header.starts_with(r#"OAuth realm="Photos", oauth_consumer_key="key", oauth_nonce="n""#));
 /// # Ok::<(), oauth1_signer::Error>(())
 /// ```
@@ -293,7 +293,9 @@ mod tests {
         }
         for t in ["1", "0042", "18446744073709551615"] {
             let s = builder().with_timestamp(t).build().unwrap();
-            let h = s.authorization(&OAuthRequest::get("https://h/")).unwrap();
+            let h = s
+                .authorization_header(&OAuthRequest::get("https://h/"))
+                .unwrap();
             assert!(h.contains(&format!("oauth_timestamp=\"{t}\"")), "{h}");
         }
         let all_bad = || {

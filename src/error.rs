@@ -26,8 +26,11 @@ pub enum Part {
     Realm,
     /// An `Authorization` header being parsed.
     Header,
-    /// A free-standing string given to a decoding function.
+    /// A free-standing string given to a decoding function, or the
+    /// evidence given to the explainer as a whole.
     Input,
+    /// A signature given to be checked or explained.
+    Signature,
 }
 
 impl Part {
@@ -39,6 +42,7 @@ impl Part {
             Part::Realm => "realm",
             Part::Header => "Authorization header",
             Part::Input => "input",
+            Part::Signature => "signature",
         }
     }
 }
@@ -145,6 +149,10 @@ pub enum ErrorKind {
     /// The system clock is set before 1970, so no timestamp can be made.
     #[non_exhaustive]
     ClockBeforeEpoch,
+    /// The target has no clock (`wasm32-unknown-unknown`), so no timestamp
+    /// can be made: pin one with `SignerBuilder::with_timestamp`.
+    #[non_exhaustive]
+    NoClock,
     /// The RSA operation failed.
     #[non_exhaustive]
     Rsa {
@@ -256,7 +264,7 @@ impl Error {
 /// A name from the input, quoted for a message: its first [`Quoted::MAX`]
 /// characters, then `...` and its length. A parameter name can be as long as
 /// the URL or body it came from; no message repeats kilobytes of input.
-struct Quoted<'a>(&'a str);
+pub(crate) struct Quoted<'a>(pub(crate) &'a str);
 
 impl Quoted<'_> {
     const MAX: usize = 64;
@@ -331,6 +339,9 @@ impl fmt::Display for Error {
             ErrorKind::ClockBeforeEpoch => {
                 f.write_str("the system clock is before 1970-01-01, so no timestamp can be made")
             }
+            ErrorKind::NoClock => f.write_str(
+                "this target has no clock, so no timestamp can be made: pin the timestamp",
+            ),
             ErrorKind::Rsa { reason } => write!(f, "RSA signing failed: {reason}"),
             ErrorKind::TooLong { part, len, limit } => write!(
                 f,

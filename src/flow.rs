@@ -12,7 +12,7 @@
 //!    [`TokenCredentials::parse`].
 //!
 //! The parsing and the URL work with any HTTP client: sign each request with
-//! [`Signer::authorization`](crate::Signer::authorization) and
+//! [`Signer::authorization_header`](crate::Signer::authorization_header) and
 //! [`OAuthRequest::callback`](crate::OAuthRequest::callback) or
 //! [`verifier`](crate::OAuthRequest::verifier), and hand the response here.
 //! With the `reqwest` feature, [`request_temporary_credentials`] and
@@ -28,6 +28,7 @@ use std::fmt;
 
 use crate::encode::percent_encode_str;
 use crate::error::Error;
+use crate::printable::escape_controls;
 
 #[cfg(feature = "reqwest")]
 pub use send::{request_temporary_credentials, request_token_credentials};
@@ -153,29 +154,24 @@ impl FlowError {
     /// provider's message, for any HTTP client.
     ///
     /// ```
-    /// use oauth1_signer::FlowError;
+    /// use oauth1_signer::flow::FlowError;
     ///
     /// let e = FlowError::provider(401, br#"{"errors":[{"code":32,"message":"Could not authenticate you."}]}"#);
     /// assert!(e.to_string().contains("401") && e.to_string().contains("Could not authenticate you."));
     /// ```
     pub fn provider(status: u16, body: &[u8]) -> FlowError {
-        let text = String::from_utf8_lossy(body);
-        let message: String = text
-            .trim()
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .take(1000)
-            .collect();
+        let text = escape_controls(body.trim_ascii(), &[]);
+        let message: String = text.chars().take(1000).collect();
         FlowError::Provider { status, message }
     }
 
     /// A [`FlowError::Transport`] from the HTTP client's error, with every
     /// cause in its [`source`](std::error::Error::source) chain (reqwest's
     /// own message is only "error sending request"), joined by `": "`,
-    /// control characters replaced.
+    /// control characters escaped ([`escape_controls`]).
     ///
     /// ```
-    /// use oauth1_signer::FlowError;
+    /// use oauth1_signer::flow::FlowError;
     ///
     /// let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "connection refused");
     /// let e = FlowError::transport(&refused);
@@ -191,7 +187,7 @@ impl FlowError {
                 if !message.is_empty() {
                     message.push_str(": ");
                 }
-                message.extend(text.chars().map(|c| if c.is_control() { ' ' } else { c }));
+                message.push_str(&escape_controls(text.as_bytes(), &[]));
             }
             next = e.source();
         }
@@ -204,7 +200,7 @@ impl FlowError {
 /// a fragment, so a token after the `#` would never reach the provider.
 ///
 /// ```
-/// use oauth1_signer::authorize_url;
+/// use oauth1_signer::flow::authorize_url;
 ///
 /// assert_eq!(
 ///     authorize_url("https://api.x.com/oauth/authorize", "Z6eEdO8M+Xfw"),
@@ -234,14 +230,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn provider_errors_keep_the_message_in_one_line() {
+    fn provider_errors_keep_the_message_in_one_line_escaped() {
         let e = FlowError::provider(
             403,
             b"<errors>\n<error code=\"415\">Callback URL not approved</error>\n</errors>\n",
         );
         assert_eq!(
             e.to_string(),
-            "the provider answered 403: <errors> <error code=\"415\">Callback URL not approved</error> </errors>"
+            r#"the provider answered 403: <errors>\n<error code="415">Callback URL not approved</error>\n</errors>"#
         );
     }
 
@@ -273,7 +269,7 @@ mod tests {
         assert_eq!(
             FlowError::transport(&e).to_string(),
             "cannot reach the provider: error sending request: client error (Connect): \
-             tcp connect error  [2J"
+             tcp connect error\\n\\u{1b}[2J"
         );
         // A cause that the message above it already quotes is not repeated.
         let e = Nested(

@@ -22,10 +22,8 @@
 
 use std::fmt;
 
-use base64::Engine as _;
 use http::header::{AUTHORIZATION, CONTENT_TYPE};
 use http::{HeaderMap, HeaderValue, Method};
-use sha1::{Digest as _, Sha1};
 
 use crate::error::Error;
 use crate::request::{is_form_media_type, OAuthRequest};
@@ -40,7 +38,7 @@ use crate::url::sent_url;
 /// type if it holds its bytes.
 ///
 /// ```
-/// use oauth1_signer::BodyBytes;
+/// use oauth1_signer::http::BodyBytes;
 ///
 /// assert_eq!(().body_bytes(), Some(&b""[..]));
 /// assert_eq!("a=1".body_bytes(), Some(&b"a=1"[..]));
@@ -206,7 +204,7 @@ impl From<Error> for HttpError {
 /// `application/x-www-form-urlencoded`.
 ///
 /// ```
-/// use oauth1_signer::{sign_http_request, Credentials, HttpOptions, Signer};
+/// use oauth1_signer::{Credentials, Signer, http::{sign_http_request, HttpOptions}};
 ///
 /// let signer = Signer::new(Credentials::new("key", "secret").with_token("token", "token secret"));
 /// let mut request = http::Request::post("https://api.x.com/2/tweets")
@@ -230,7 +228,7 @@ pub fn sign_http_request<B: BodyBytes>(
     request: &mut http::Request<B>,
     options: HttpOptions,
 ) -> Result<(), HttpError> {
-    let header = authorize_http(signer, request, options, Signer::authorization)?;
+    let header = authorize_http(signer, request, options, Signer::authorization_header)?;
     set_authorization(request.headers_mut(), header)
 }
 
@@ -325,7 +323,7 @@ pub(crate) fn authorize<R>(
     let extra;
     if options.body_hash && !form {
         let body = body.ok_or(HttpError::UnreadableBody { form: false })?;
-        hash = base64::engine::general_purpose::STANDARD.encode(Sha1::digest(body));
+        hash = crate::request::body_hash(body);
         extra = [("oauth_body_hash", hash.as_str())];
         request = request.protocol_params(&extra);
     }
@@ -334,7 +332,7 @@ pub(crate) fn authorize<R>(
 
 /// Whether the body is form-encoded, read from the bytes of the one
 /// `Content-Type` (RFC 9110 §8.3: a singleton field).
-fn is_form(headers: &HeaderMap) -> Result<bool, HttpError> {
+pub(crate) fn is_form(headers: &HeaderMap) -> Result<bool, HttpError> {
     let mut values = headers.get_all(CONTENT_TYPE).iter();
     let Some(value) = values.next() else {
         return Ok(false);
@@ -437,7 +435,7 @@ mod tests {
         let value = &request.headers()[AUTHORIZATION];
         assert!(value.is_sensitive());
         let want = signer()
-            .authorization(&OAuthRequest::get("https://api.x.com/2/tweets?ids=1%7C2"))
+            .authorization_header(&OAuthRequest::get("https://api.x.com/2/tweets?ids=1%7C2"))
             .unwrap();
         assert_eq!(value.to_str().unwrap(), want);
         // A raw '|' in the query, as http::Uri sends it, is signed as %7C.
@@ -595,7 +593,7 @@ mod tests {
             Some(b"a=1"),
             HttpOptions::new(),
             Flow::default(),
-            Signer::authorization,
+            Signer::authorization_header,
         )
     }
 

@@ -20,7 +20,7 @@
 //! example (vector `x-docs-creating-a-signature`):
 //!
 //! ```
-//! use oauth1_signer::RequestSpec;
+//! use oauth1_signer::json::RequestSpec;
 //!
 //! let spec = RequestSpec::from_json(r#"{
 //!     "id": "x-docs-creating-a-signature",
@@ -40,7 +40,7 @@
 //! let trace = spec.trace()?;
 //! assert_eq!(trace.signature.as_str(), "Ls93hJiZbQ3akF3HF3x1Bz8/zU4=");
 //! assert_eq!(trace.base_string_uri, "https://api.x.com/1.1/statuses/update.json");
-//! # Ok::<(), oauth1_signer::JsonError>(())
+//! # Ok::<(), oauth1_signer::json::JsonError>(())
 //! ```
 //!
 //! `Debug` never shows the secrets or the private key; `Serialize` writes
@@ -69,7 +69,7 @@ pub use error::JsonError;
 /// whole [`Trace`] at once.
 ///
 /// ```
-/// use oauth1_signer::RequestSpec;
+/// use oauth1_signer::json::RequestSpec;
 ///
 /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
 /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
@@ -86,7 +86,7 @@ pub use error::JsonError;
 /// let again = RequestSpec::from_json(&serde_json::to_string(&spec).unwrap())?;
 /// assert_eq!(again.consumer_key, spec.consumer_key);
 /// assert_eq!(again.consumer_secret.unwrap().expose(), "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw");
-/// # Ok::<(), oauth1_signer::JsonError>(())
+/// # Ok::<(), oauth1_signer::json::JsonError>(())
 /// ```
 #[derive(Clone, Default, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -165,7 +165,7 @@ impl RequestSpec {
     /// Parses a request from JSON text.
     ///
     /// ```
-    /// use oauth1_signer::{JsonError, RequestSpec};
+    /// use oauth1_signer::{json::{JsonError, RequestSpec}};
     ///
     /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
     /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
@@ -192,15 +192,15 @@ impl RequestSpec {
     /// timestamp is not sent.
     ///
     /// ```
-    /// use oauth1_signer::RequestSpec;
+    /// use oauth1_signer::json::RequestSpec;
     ///
     /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
     /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
     /// let spec = RequestSpec::from_json(json)?;
     /// let signer = spec.signer()?;
-    /// let header = signer.authorization(&spec.request())?;
+    /// let header = signer.authorization_header(&spec.request())?;
     /// assert!(header.contains(r#"oauth_signature="Ls93hJiZbQ3akF3HF3x1Bz8%2FzU4%3D""#));
-    /// # Ok::<(), oauth1_signer::JsonError>(())
+    /// # Ok::<(), oauth1_signer::json::JsonError>(())
     /// ```
     ///
     /// # Errors
@@ -216,19 +216,19 @@ impl RequestSpec {
     /// is made afresh for every request, as a live client does.
     ///
     /// ```
-    /// use oauth1_signer::RequestSpec;
+    /// use oauth1_signer::json::RequestSpec;
     ///
     /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
     /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
     /// let mut spec = RequestSpec::from_json(json)?;
     /// spec.nonce = None;
     ///
-    /// let literal = spec.signer()?.authorization(&spec.request())?;
+    /// let literal = spec.signer()?.authorization_header(&spec.request())?;
     /// assert!(!literal.contains("oauth_nonce"));
-    /// let live = spec.fresh_signer()?.authorization(&spec.request())?;
+    /// let live = spec.fresh_signer()?.authorization_header(&spec.request())?;
     /// assert!(live.contains("oauth_nonce=\""));
     /// assert!(live.contains("oauth_timestamp=\"1318622958\""));
-    /// # Ok::<(), oauth1_signer::JsonError>(())
+    /// # Ok::<(), oauth1_signer::json::JsonError>(())
     /// ```
     ///
     /// # Errors
@@ -275,7 +275,7 @@ impl RequestSpec {
     /// extra protocol parameters.
     ///
     /// ```
-    /// use oauth1_signer::RequestSpec;
+    /// use oauth1_signer::json::RequestSpec;
     ///
     /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
     /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
@@ -283,7 +283,7 @@ impl RequestSpec {
     /// let request = spec.request();
     /// assert_eq!(request.method(), "POST");
     /// assert_eq!(request.url(), "https://api.x.com/1.1/statuses/update.json?include_entities=true");
-    /// # Ok::<(), oauth1_signer::JsonError>(())
+    /// # Ok::<(), oauth1_signer::json::JsonError>(())
     /// ```
     pub fn request(&self) -> OAuthRequest<'_> {
         let mut request =
@@ -303,7 +303,7 @@ impl RequestSpec {
     /// Signs the request with [`signer`](Self::signer) and keeps every stage.
     ///
     /// ```
-    /// use oauth1_signer::RequestSpec;
+    /// use oauth1_signer::json::RequestSpec;
     ///
     /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
     /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
@@ -317,7 +317,7 @@ impl RequestSpec {
     ///     "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw&LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE"
     /// );
     /// assert_eq!(trace.signature.as_str(), "Ls93hJiZbQ3akF3HF3x1Bz8/zU4=");
-    /// # Ok::<(), oauth1_signer::JsonError>(())
+    /// # Ok::<(), oauth1_signer::json::JsonError>(())
     /// ```
     ///
     /// # Errors
@@ -331,12 +331,12 @@ impl RequestSpec {
     /// header value.
     ///
     /// ```
-    /// use oauth1_signer::RequestSpec;
+    /// use oauth1_signer::json::RequestSpec;
     ///
     /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
     /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
     /// assert_eq!(
-    ///     RequestSpec::from_json(json)?.authorization()?,
+    ///     RequestSpec::from_json(json)?.authorization_header()?,
     ///     "OAuth oauth_consumer_key=\"xvz1evFS4wEEPTGEFPHBog\", \
     ///      oauth_nonce=\"kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg\", \
     ///      oauth_signature=\"Ls93hJiZbQ3akF3HF3x1Bz8%2FzU4%3D\", \
@@ -345,13 +345,13 @@ impl RequestSpec {
     ///      oauth_token=\"370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb\", \
     ///      oauth_version=\"1.0\""
     /// );
-    /// # Ok::<(), oauth1_signer::JsonError>(())
+    /// # Ok::<(), oauth1_signer::json::JsonError>(())
     /// ```
     ///
     /// # Errors
     /// As [`trace`](Self::trace).
-    pub fn authorization(&self) -> Result<String, Error> {
-        self.signer()?.authorization(&self.request())
+    pub fn authorization_header(&self) -> Result<String, Error> {
+        self.signer()?.authorization_header(&self.request())
     }
 }
 
@@ -401,7 +401,7 @@ mod tests {
     #[test]
     fn absent_fields_are_not_sent() {
         let spec = RequestSpec::from_json(MINIMAL).unwrap();
-        let header = spec.authorization().unwrap();
+        let header = spec.authorization_header().unwrap();
         assert!(
             header.starts_with("OAuth oauth_consumer_key=\"ck\", oauth_signature=\""),
             "{header}"

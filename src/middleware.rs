@@ -10,13 +10,14 @@
 //!
 //! [RFC 5849 §3.5.1]: https://www.rfc-editor.org/rfc/rfc5849#section-3.5.1
 
+pub use crate::redirect::{client_builder, RedirectError, Redirects, DEFAULT_REDIRECT_LIMIT};
+
 use std::fmt;
 
 use http::Extensions;
 use reqwest_middleware::{Middleware, Next};
 
 use crate::http::{authorize, set_authorization, BodyBytes, Flow, HttpError, HttpOptions};
-use crate::redirect::{Redirects, DEFAULT_REDIRECT_LIMIT};
 use crate::signed::Trace;
 use crate::signer::Signer;
 
@@ -34,7 +35,7 @@ impl BodyBytes for reqwest::Body {
 /// signed, as the X API v2 expects).
 ///
 /// ```
-/// use oauth1_signer::{sign_reqwest_request, Credentials, HttpOptions, Signer};
+/// use oauth1_signer::{Credentials, Signer, middleware::sign_reqwest_request, http::HttpOptions};
 ///
 /// let signer = Signer::new(Credentials::new("key", "secret").with_token("token", "token secret"));
 /// let client = reqwest::Client::new();
@@ -46,7 +47,7 @@ impl BodyBytes for reqwest::Body {
 /// ```
 ///
 /// # Errors
-/// As [`sign_http_request`](crate::sign_http_request): a request the pipeline
+/// As [`sign_http_request`](crate::http::sign_http_request): a request the pipeline
 /// refuses, or a form body given as a stream.
 pub fn sign_reqwest_request(
     signer: &Signer,
@@ -71,7 +72,7 @@ pub(crate) fn sign_flow_request(
         request.body().map_or(Some(&[][..]), BodyBytes::body_bytes),
         options,
         flow,
-        Signer::authorization,
+        Signer::authorization_header,
     )?;
     set_authorization(request.headers_mut(), header)
 }
@@ -115,14 +116,14 @@ pub fn trace_reqwest_request(
 /// and body as RFC 9110 §15.4 says for each code), up to
 /// [`with_redirect_limit`](OAuth1Middleware::with_redirect_limit) of them;
 /// one to another origin is never signed for nor followed, and comes back as
-/// a [`RedirectError::CrossOrigin`](crate::RedirectError::CrossOrigin)
+/// a [`RedirectError::CrossOrigin`]
 /// naming its `Location`. Given a client that follows redirects itself, the
-/// middleware answers [`RedirectError::FollowedByClient`](crate::RedirectError::FollowedByClient)
+/// middleware answers [`RedirectError::FollowedByClient`]
 /// rather than a response to a stale (or missing) signature. A request
 /// whose body is a stream is not followed: its 3xx comes back.
 ///
 /// ```no_run
-/// use oauth1_signer::{client_builder, Credentials, OAuth1Middleware, Signer};
+/// use oauth1_signer::{Credentials, Signer, middleware::{client_builder, OAuth1Middleware}};
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// let signer = Signer::new(Credentials::new("key", "secret").with_token("token", "token secret"));
@@ -133,7 +134,7 @@ pub fn trace_reqwest_request(
 /// # let _ = me; Ok(()) }
 /// ```
 ///
-/// [`client_builder`]: crate::client_builder
+/// [`client_builder`]: crate::middleware::client_builder
 #[derive(Clone)]
 pub struct OAuth1Middleware {
     signer: Option<Signer>,
@@ -180,7 +181,7 @@ impl OAuth1Middleware {
 
     /// Follows up to `limit` redirects to the same origin, each signed
     /// afresh (10 by default); `0` follows none, and a redirect is then a
-    /// [`RedirectError::TooMany`](crate::RedirectError::TooMany).
+    /// [`RedirectError::TooMany`].
     pub fn with_redirect_limit(mut self, limit: usize) -> OAuth1Middleware {
         self.redirect_limit = limit;
         self
@@ -278,7 +279,7 @@ mod tests {
         );
         sign_reqwest_request(&signer("ck"), &mut req, HttpOptions::new()).unwrap();
         let want = signer("ck")
-            .authorization(&crate::OAuthRequest::get(
+            .authorization_header(&crate::OAuthRequest::get(
                 "https://api.x.com/2/tweets?ids=1%7C2&q=a%20b",
             ))
             .unwrap();

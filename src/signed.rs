@@ -7,7 +7,7 @@ use std::fmt;
 
 use crate::credentials::Secret;
 use crate::error::Part;
-use crate::header::{append_to_query, form_encode, header_string};
+use crate::header::{append_to_query, encode_pairs, header_string};
 use crate::protocol::ProtocolParams;
 use crate::sign::Signature;
 
@@ -45,7 +45,7 @@ impl Signed {
     /// The protocol parameters form-encoded, to append to a form body with `&`
     /// (§3.5.2).
     pub fn form_params(&self) -> String {
-        form_encode(self.params())
+        encode_pairs(self.params())
     }
 
     /// `url` with the protocol parameters added to its query (§3.5.3).

@@ -6,11 +6,12 @@
 //! body are collected (§3.4.1.3.1); the protocol parameters are put in order
 //! (see `protocol.rs`); the parameters are normalised (§3.4.1.3.2); the base
 //! string is streamed into the MAC (§3.4.1.1); the header is written (§3.5.1).
-//! [`Signer::authorization`], [`Signer::sign`] and [`Signer::trace`] differ
+//! [`Signer::authorization_header`], [`Signer::sign`] and [`Signer::trace`] differ
 //! only in what they keep.
 
 use std::fmt;
-use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::clock::unix_now;
 
 use crate::base_string::{BaseString, BaseStringUri};
 use crate::credentials::Credentials;
@@ -48,7 +49,7 @@ pub(crate) enum Fill {
 /// use oauth1_signer::{Credentials, OAuthRequest, Signer};
 ///
 /// let signer = Signer::new(Credentials::new("key", "secret").with_token("token", "token secret"));
-/// let header = signer.authorization(&OAuthRequest::get("https://api.x.com/2/users/me"))?;
+/// let header = signer.authorization_header(&OAuthRequest::get("https://api.x.com/2/users/me"))?;
 /// assert!(header.starts_with("OAuth oauth_consumer_key=\"key\", oauth_nonce=\""));
 /// # Ok::<(), oauth1_signer::Error>(())
 /// ```
@@ -58,7 +59,6 @@ pub struct Signer {
     /// Made from `credentials` (HMAC, PLAINTEXT) or given in their place (RSA).
     key: SigningKey,
     realm: Option<String>,
-    version: bool,
     nonce: Fill,
     timestamp: Fill,
     /// The signer's own protocol parameters, encoded.
@@ -71,7 +71,7 @@ impl fmt::Debug for Signer {
             .field("credentials", &self.credentials)
             .field("method", &self.key.method())
             .field("realm", &self.realm)
-            .field("version", &self.version)
+            .field("version", &self.own.sends(Name::Version))
             .field("nonce", &self.nonce)
             .field("timestamp", &self.timestamp)
             .finish_non_exhaustive()
@@ -118,7 +118,6 @@ impl Signer {
             credentials,
             key,
             realm,
-            version,
             nonce,
             timestamp,
             own,
@@ -150,7 +149,7 @@ impl Signer {
     /// A request that cannot be signed as given: a bad method, URL or form
     /// body; a protocol parameter in the query or the body (the signer sends
     /// them in the header) or given twice; for RSA, a failed signature.
-    pub fn authorization(&self, request: &OAuthRequest<'_>) -> Result<String, Error> {
+    pub fn authorization_header(&self, request: &OAuthRequest<'_>) -> Result<String, Error> {
         self.run(request, |run| {
             let signature = self.key.sign(&run.base_string()?)?;
             Ok(header_string(
@@ -165,7 +164,7 @@ impl Signer {
     /// form body (§3.5.2) or the query (§3.5.3).
     ///
     /// # Errors
-    /// As [`authorization`](Self::authorization).
+    /// As [`authorization_header`](Self::authorization_header).
     pub fn sign(&self, request: &OAuthRequest<'_>) -> Result<Signed, Error> {
         self.run(request, |run| {
             let signature = self.key.sign(&run.base_string()?)?;
@@ -192,7 +191,7 @@ impl Signer {
     /// signature and the header.
     ///
     /// # Errors
-    /// As [`authorization`](Self::authorization).
+    /// As [`authorization_header`](Self::authorization_header).
     pub fn trace(&self, request: &OAuthRequest<'_>) -> Result<Trace, Error> {
         self.run(request, |run| {
             // In the order collected: the query's, the protocol parameters
@@ -348,10 +347,7 @@ fn fresh_nonce(buf: &mut [u8; 32]) -> &str {
 }
 
 fn now(buf: &mut [u8; 20]) -> Result<&str, Error> {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_err(|_| Error::new(ErrorKind::ClockBeforeEpoch))?
-        .as_secs();
+    let secs = unix_now()?;
     Ok(std::str::from_utf8(decimal(secs, buf)).unwrap_or_default())
 }
 
@@ -378,7 +374,7 @@ mod tests {
             .clone()
             .build()
             .unwrap()
-            .authorization(&request)
+            .authorization_header(&request)
             .unwrap();
         // Each setting changed from a clone of the same builder: the signer
         // built signs with it, its header the same as its trace's.
@@ -396,8 +392,8 @@ mod tests {
             let signer = builder.build().unwrap();
             let want = signer.trace(&request).unwrap().authorization_header;
             assert_ne!(want, first);
-            assert_eq!(signer.authorization(&request).unwrap(), want);
-            assert_eq!(signer.authorization(&request).unwrap(), want);
+            assert_eq!(signer.authorization_header(&request).unwrap(), want);
+            assert_eq!(signer.authorization_header(&request).unwrap(), want);
         }
     }
 
@@ -479,7 +475,7 @@ mod tests {
             ),
         ] {
             for s in [signer(), builder().without_nonce().build().unwrap()] {
-                let e = s.authorization(&request).unwrap_err();
+                let e = s.authorization_header(&request).unwrap_err();
                 assert_eq!(
                     e.kind(),
                     &ErrorKind::ProtocolParameterInRequest {
@@ -498,12 +494,14 @@ mod tests {
             "https://h/?Oauth_x=1",
         ] {
             assert!(
-                signer().authorization(&OAuthRequest::get(url)).is_ok(),
+                signer()
+                    .authorization_header(&OAuthRequest::get(url))
+                    .is_ok(),
                 "{url}"
             );
         }
         let e = signer()
-            .authorization(
+            .authorization_header(
                 &OAuthRequest::get("https://h/").protocol_params(&[("oauth_token", "x")]),
             )
             .unwrap_err();
@@ -514,7 +512,9 @@ mod tests {
             }
         );
         let e = signer()
-            .authorization(&OAuthRequest::get("https://h/").protocol_params(&[("x_extra", "x")]))
+            .authorization_header(
+                &OAuthRequest::get("https://h/").protocol_params(&[("x_extra", "x")]),
+            )
             .unwrap_err();
         assert_eq!(
             e.kind(),
@@ -570,7 +570,7 @@ mod tests {
                 .with_realm("r")
                 .build()
                 .unwrap()
-                .authorization(&req)
+                .authorization_header(&req)
                 .unwrap()
         );
         // An extra may use a name the signer leaves out.
@@ -595,10 +595,7 @@ mod tests {
     fn bytes_that_are_not_utf8_are_signed_and_warned_about() {
         let request = OAuthRequest::post("https://h/?x=%E9&ok=%C3%A9").form_body(b"%FF=1&b=2");
         // A timestamp of now, so that it is not warned about too.
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap()
-            .as_secs();
+        let now = unix_now().unwrap();
         let signer = || builder().with_timestamp(now.to_string()).build().unwrap();
         let t = signer().trace(&request).unwrap();
         // Signed as their bytes: %E9 and %FF, each encoded once more.
@@ -649,7 +646,7 @@ mod tests {
         let signed = s.sign(&req).unwrap();
         assert_eq!(
             signed.authorization_header(),
-            s.authorization(&req).unwrap()
+            s.authorization_header(&req).unwrap()
         );
         assert!(signed.form_params().contains(&format!(
             "oauth_signature={}",
@@ -666,12 +663,15 @@ mod tests {
         send_sync::<Signer>();
         send_sync::<SigningKey>();
         let s = std::sync::Arc::new(signer());
-        let want = s.authorization(&OAuthRequest::get("https://h/")).unwrap();
+        let want = s
+            .authorization_header(&OAuthRequest::get("https://h/"))
+            .unwrap();
         let threads: Vec<_> = (0..2)
             .map(|_| {
                 let s = s.clone();
                 std::thread::spawn(move || {
-                    s.authorization(&OAuthRequest::get("https://h/")).unwrap()
+                    s.authorization_header(&OAuthRequest::get("https://h/"))
+                        .unwrap()
                 })
             })
             .collect();

@@ -492,7 +492,6 @@ fn check_host(host: &str, base: usize, allowed: impl Fn(u8) -> bool) -> Result<(
 /// the rewrite leaves unchanged (it only touches the query, after the path).
 /// Spaces and control bytes are left too, for the parser to refuse: no
 /// client sends them raw.
-#[cfg(feature = "http")]
 pub(crate) fn sent_url(url: &str) -> std::borrow::Cow<'_, str> {
     let bytes = url.as_bytes();
     let Some(after_scheme) = url.find("://").map(|i| i + 3) else {

@@ -2,8 +2,7 @@
 //! other side is likely to read otherwise ([`Warning`]): what
 //! [`Signer::trace`](crate::Signer::trace) lists before anything is sent.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
+use crate::clock::unix_now;
 use crate::decode::form_decode;
 use crate::error::Part;
 use crate::form::pairs;
@@ -83,11 +82,7 @@ pub(crate) fn risky(
             out.push(Warning::DuplicateName { name });
         }
     }
-    if let (Some(Ok(ts)), Ok(now)) = (
-        timestamp.map(str::parse::<u64>),
-        SystemTime::now().duration_since(UNIX_EPOCH),
-    ) {
-        let now = now.as_secs();
+    if let (Some(Ok(ts)), Ok(now)) = (timestamp.map(str::parse::<u64>), unix_now()) {
         if ts.abs_diff(now) > TIMESTAMP_SKEW {
             out.push(Warning::TimestampSkew { timestamp: ts, now });
         }

@@ -123,13 +123,13 @@ fn signing_allocates_only_the_header_and_nothing_grows() {
     // very first request allocates only the header, as every later one.
     for what in ["X docs, first request", "X docs, reused signer"] {
         // X docs "Creating a signature", pinned nonce and timestamp.
-        let (header, stats) = counted(|| signer.authorization(&x_docs).unwrap());
+        let (header, stats) = counted(|| signer.authorization_header(&x_docs).unwrap());
         assert_eq!(header, want_x_docs);
         assert_only_the_header(what, &header, header.capacity(), stats);
     }
 
     // 20 non-ASCII query parameters: 26 parameters in all, still no spill.
-    let (header, stats) = counted(|| signer.authorization(&get20).unwrap());
+    let (header, stats) = counted(|| signer.authorization_header(&get20).unwrap());
     let sent = utf8_percent_encode(&want_get20, RFC3986).to_string();
     assert!(
         header.contains(&format!("oauth_signature=\"{sent}\"")),
@@ -140,12 +140,12 @@ fn signing_allocates_only_the_header_and_nothing_grows() {
     // A fresh nonce and timestamp add nothing. The first call sets up the
     // thread's random number generator, once per thread, not per request.
     let fresh = Signer::new(credentials());
-    drop(fresh.authorization(&x_docs).unwrap());
+    drop(fresh.authorization_header(&x_docs).unwrap());
     for (what, request) in [
         ("fresh, X docs", &x_docs),
         ("fresh, 20-parameter GET", &get20),
     ] {
-        let (header, stats) = counted(|| fresh.authorization(request).unwrap());
+        let (header, stats) = counted(|| fresh.authorization_header(request).unwrap());
         assert!(header
             .starts_with("OAuth oauth_consumer_key=\"xvz1evFS4wEEPTGEFPHBog\", oauth_nonce=\""));
         assert_only_the_header(what, &header, header.capacity(), stats);
@@ -155,7 +155,7 @@ fn signing_allocates_only_the_header_and_nothing_grows() {
     let ((), stats) = counted(|| {
         for i in 0..10_000 {
             let request = if i % 2 == 0 { &x_docs } else { &get20 };
-            let header = fresh.authorization(request).unwrap();
+            let header = fresh.authorization_header(request).unwrap();
             assert!(header.starts_with("OAuth "));
         }
     });

@@ -30,7 +30,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use oauth1_signer::{Error, ErrorKind, Part, RequestSpec};
+use oauth1_signer::{json::RequestSpec, Error, ErrorKind, Part};
 use serde_json::{json, Map, Value};
 
 const REQUESTS_PER_PEER: usize = 1500;

@@ -18,8 +18,9 @@ use std::num::NonZeroU64;
 use std::process::{Command, Stdio};
 
 use oauth1_signer::{
-    base_string_from_response, percent_encode, Cause, Credentials, Explainer, OAuthRequest,
-    RequestSpec, SignatureMethod, Signer, SigningKey, Warning,
+    explain::{base_string_from_response, Cause, Explainer},
+    json::RequestSpec,
+    percent_encode, Credentials, OAuthRequest, SignatureMethod, Signer, SigningKey, Warning,
 };
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -156,7 +157,7 @@ fn fixtures_name_the_level_an_encoder_mistake_is_made_at() {
         };
         let levels: Vec<&str> = levels.iter().map(|l| l.as_str().unwrap()).collect();
         let cause = cause_of(&case);
-        let named_at = |got: &oauth1_signer::Explanation| {
+        let named_at = |got: &oauth1_signer::explain::Explanation| {
             got.findings
                 .iter()
                 .filter(|f| f.cause == cause)
@@ -797,7 +798,7 @@ fn the_signature_search_writes_as_many_base_strings_for_100_parameters_as_for_10
     // A deterministic stand-in for a timing: past SEARCH_EACH_PARAM_MAX the
     // search tries the same variants whatever the number of parameters, so
     // its cost is that count times the (linear) cost of one base string.
-    assert_eq!(oauth1_signer::SEARCH_EACH_PARAM_MAX, 64);
+    assert_eq!(oauth1_signer::explain::SEARCH_EACH_PARAM_MAX, 64);
     let writes = |n: usize| {
         // Values with a space, a '!' and a '~', so that every encoder
         // departure changes the base string.

@@ -15,9 +15,10 @@ use std::time::Duration;
 
 use common::provider::{Provider, ACCESS_SECRET, ACCESS_TOKEN, CONSUMER_KEY, CONSUMER_SECRET};
 use oauth1_signer::{
-    authorize_url, parse_authorization_header, sign_http_request, sign_reqwest_request,
-    trace_http_request, Credentials, HttpError, HttpOptions, OAuthRequest, Signer,
-    TemporaryCredentials, TokenCredentials,
+    flow::{authorize_url, TemporaryCredentials, TokenCredentials},
+    http::{sign_http_request, trace_http_request, HttpError, HttpOptions},
+    middleware::sign_reqwest_request,
+    parse_authorization_header, Credentials, OAuthRequest, Signer,
 };
 use serde_json::{json, Value};
 
@@ -61,7 +62,7 @@ async fn the_flow_with_any_client_then_signed_http_requests() {
     // §2.1, signed with the client credentials and oauth_callback=oob.
     let url = format!("{base}/oauth/request_token");
     let header = Signer::new(consumer.clone())
-        .authorization(&OAuthRequest::post(&url).callback("oob"))
+        .authorization_header(&OAuthRequest::post(&url).callback("oob"))
         .unwrap();
     let (status, body) = post_signed(&url, header).await;
     assert_eq!(status, 200);
@@ -79,7 +80,7 @@ async fn the_flow_with_any_client_then_signed_http_requests() {
     // §2.3, signed with the temporary credentials and oauth_verifier.
     let url = format!("{base}/oauth/access_token");
     let header = Signer::new(temporary.credentials(&consumer))
-        .authorization(&OAuthRequest::post(&url).verifier(pin.trim()))
+        .authorization_header(&OAuthRequest::post(&url).verifier(pin.trim()))
         .unwrap();
     let (status, body) = post_signed(&url, header).await;
     assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));

@@ -14,9 +14,9 @@ use std::time::Duration;
 use common::provider::{Provider, ACCESS_SECRET, ACCESS_TOKEN, CONSUMER_KEY, CONSUMER_SECRET};
 use http::Extensions;
 use oauth1_signer::{
-    authorize_url, client_builder, parse_authorization_header, percent_encode_str,
-    request_temporary_credentials, request_token_credentials, Credentials, FlowError,
-    OAuth1Middleware, RedirectError, Signer,
+    flow::{authorize_url, request_temporary_credentials, request_token_credentials, FlowError},
+    middleware::{client_builder, OAuth1Middleware, RedirectError},
+    parse_authorization_header, percent_encode_str, Credentials, Signer,
 };
 use reqwest_middleware::{ClientBuilder, ClientWithMiddleware, Middleware, Next};
 use serde_json::{json, Value};
@@ -717,7 +717,7 @@ async fn chunked_media_upload_signs_appends_without_their_multipart_fields() {
     let id = init["media_id_string"].as_str().unwrap();
     let fields = format!("command=APPEND&media_id={id}&segment_index=0");
     let header = access_signer()
-        .authorization(&oauth1_signer::OAuthRequest::post(&url).form_body(fields.as_bytes()))
+        .authorization_header(&oauth1_signer::OAuthRequest::post(&url).form_body(fields.as_bytes()))
         .unwrap();
     let b = "b0undary";
     let body = format!(

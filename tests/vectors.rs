@@ -472,7 +472,7 @@ fn check_request_signer(c: &mut Checker<'_>, inputs: &RequestInputs) {
     for (what, _) in [("first use", 1), ("reused", 2)] {
         if let Some(header) = c.ok(
             &format!("Signer::authorization, {what}"),
-            inputs.with_request(|r| signer.authorization(r)),
+            inputs.with_request(|r| signer.authorization_header(r)),
         ) {
             c.eq(
                 &format!("Signer::authorization vs trace header, {what}"),
@@ -1285,7 +1285,7 @@ fn dghubble_header_encoded_names_are_decoded() {
 #[cfg(feature = "http")]
 #[test]
 fn http_requests_with_slice_and_bytes_bodies_sign_the_published_form() {
-    use oauth1_signer::{trace_http_request, HttpOptions};
+    use oauth1_signer::http::{trace_http_request, HttpOptions};
 
     let v = vector(SIGNATURES, "x-docs-creating-a-signature");
     let inputs = request_inputs(&v);

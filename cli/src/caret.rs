@@ -1,7 +1,7 @@
 //! Showing where in the input an error is: the input on one line, cut
 //! around the spot, and a line of carets under it.
 
-use std::fmt::Write as _;
+use oauth1_signer::escape_controls;
 
 /// How much of a long input to show on each side of the caret, in columns.
 const CONTEXT: usize = 40;
@@ -105,26 +105,8 @@ pub fn caret_lines(caret: &Caret) -> String {
     )
 }
 
-/// Text for a human: control characters escaped, non-UTF-8 bytes as `\xNN`.
+/// Text for a human: control characters escaped, non-UTF-8 bytes as `\xNN`
+/// (the library's one rule, [`escape_controls`]).
 pub fn printable(bytes: &[u8]) -> String {
-    printable_keeping(bytes, &[])
-}
-
-/// As [`printable`], but the control characters in `keep` stay as they are
-/// (`\n` and `\t` in a response body shown on a terminal).
-pub(crate) fn printable_keeping(bytes: &[u8], keep: &[char]) -> String {
-    let mut out = String::new();
-    for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            if c.is_control() && !keep.contains(&c) {
-                out.extend(c.escape_default());
-            } else {
-                out.push(c);
-            }
-        }
-        for b in chunk.invalid() {
-            let _ = write!(out, "\\x{b:02x}");
-        }
-    }
-    out
+    escape_controls(bytes, &[])
 }

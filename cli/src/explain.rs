@@ -8,9 +8,10 @@ use std::path::PathBuf;
 
 use anstyle::{AnsiColor, Style};
 use clap::{Args, ValueEnum};
-use oauth1_signer::{
-    find_base_string_in_response, Explainer, Explanation, Finding, MAX_RESPONSE_BODY_LEN,
+use oauth1_signer::explain::{
+    find_base_string_in_response, Explainer, Finding, Theirs, MAX_RESPONSE_BODY_LEN,
 };
+use oauth1_signer::{ErrorKind, Part};
 use serde::Serialize;
 use similar::{ChangeTag, TextDiff};
 
@@ -157,54 +158,29 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
         }
         base.get_or_insert(found.base_string);
     }
-    // An empty signature is a copying mistake, not a signature to search for.
-    if args
-        .their_signature
-        .as_deref()
-        .is_some_and(|s| s.trim().is_empty())
-    {
-        return Err(Failure::input("--their-signature is empty"));
-    }
     if base.is_none() && args.their_signature.is_none() && args.their_header.is_none() {
         return Err(Failure::input(
             "nothing to compare: give --their-base-string, --their-signature, --their-header \
              or --response-body",
         ));
     }
-    let mut parts: Vec<Explanation> = Vec::new();
-    if let Some(header) = &args.their_header {
-        parts.push(
-            explainer
-                .header(header)
-                .map_err(|e| Failure::input(format!("--their-header: {e}")))?,
-        );
-    }
-    match (&base, &args.their_signature) {
-        (Some(b), Some(s)) => parts.push(explainer.base_string_and_signature(b, s)),
-        (Some(b), None) => parts.push(explainer.base_string(b)),
-        (None, Some(s)) => parts.push(explainer.signature(s)),
-        (None, None) => {}
-    }
-    let matches = parts.iter().all(|p| p.matches);
-    // The same finding from two comparisons is shown once (a set, not a
-    // search of the list per finding: their base string may differ in
-    // thousands of parameters).
-    let mut seen = std::collections::HashSet::new();
-    let findings: Vec<&Finding> = parts
-        .iter()
-        .flat_map(|p| &p.findings)
-        .filter(|f| {
-            seen.insert((
-                f.cause,
-                &f.component,
-                &f.ours,
-                &f.theirs,
-                &f.detail,
-                f.level,
-            ))
+    let explanation = explainer
+        .explain(Theirs {
+            header: args.their_header.as_deref(),
+            base_string: base.as_deref(),
+            signature: args.their_signature.as_deref(),
         })
-        .collect();
-    let theirs = parts.iter().find_map(|p| p.their_base_string.as_deref());
+        .map_err(|e| match e.kind() {
+            // An empty signature is a copying mistake, not a signature to search for.
+            ErrorKind::Empty {
+                part: Part::Signature,
+                ..
+            } => Failure::input("--their-signature is empty"),
+            _ => Failure::input(format!("--their-header: {e}")),
+        })?;
+    let (matches, findings) = (explanation.matches, &explanation.findings);
+    let findings: Vec<&Finding> = findings.iter().collect();
+    let theirs = explanation.their_base_string.as_deref();
     let out = match args.format {
         ExplainFormat::Json => json(matches, &findings)?,
         ExplainFormat::Text => {
@@ -239,13 +215,28 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
     }
 }
 
+/// One finding as `explain --format json` and `serve`'s diagnosis show it.
 #[derive(Serialize)]
-struct JsonCause<'a> {
+pub(crate) struct JsonCause<'a> {
     code: &'static str,
     component: String,
     ours: &'a str,
     theirs: &'a str,
     detail: &'a str,
+}
+
+/// The findings as JSON causes (`ours` and `theirs` never hold a secret).
+pub(crate) fn json_causes<'a>(findings: &[&'a Finding]) -> Vec<JsonCause<'a>> {
+    findings
+        .iter()
+        .map(|f| JsonCause {
+            code: f.cause.as_str(),
+            component: f.component.to_string(),
+            ours: &f.ours,
+            theirs: &f.theirs,
+            detail: &f.detail,
+        })
+        .collect()
 }
 
 fn json(matches: bool, findings: &[&Finding]) -> Result<String, Failure> {
@@ -255,21 +246,17 @@ fn json(matches: bool, findings: &[&Finding]) -> Result<String, Failure> {
         matches: bool,
         causes: Vec<JsonCause<'a>>,
     }
-    let causes = findings
-        .iter()
-        .map(|f| JsonCause {
-            code: f.cause.as_str(),
-            component: f.component.to_string(),
-            ours: &f.ours,
-            theirs: &f.theirs,
-            detail: &f.detail,
-        })
-        .collect();
+    let causes = json_causes(findings);
     let text = serde_json::to_string_pretty(&Out { matches, causes })
         .map_err(|e| Failure::Io(e.to_string()))?;
-    // serde_json escapes U+0000..U+001F in strings; DEL and the C1 controls
-    // (U+0080..U+009F, which some terminals obey) it leaves raw. They can
-    // only be in strings, where `\uXXXX` is the same JSON value.
+    Ok(terminal_safe_json(&text))
+}
+
+/// JSON text with every control character escaped, and a final newline:
+/// serde_json escapes U+0000..U+001F in strings, but leaves DEL and the C1
+/// controls (U+0080..U+009F, which some terminals obey) raw. They can only
+/// be in strings, where `\uXXXX` is the same JSON value.
+pub(crate) fn terminal_safe_json(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 1);
     for c in text.chars() {
         if c.is_control() && c != '\n' {
@@ -279,7 +266,7 @@ fn json(matches: bool, findings: &[&Finding]) -> Result<String, Failure> {
         }
     }
     out.push('\n');
-    Ok(out)
+    out
 }
 
 const BOLD: Style = Style::new().bold();

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use oauth1_signer::{percent_encode, RequestSpec, Trace};
+use oauth1_signer::{json::RequestSpec, percent_encode, Trace};
 use serde::Serialize;
 
 use crate::caret::printable;
@@ -217,7 +217,7 @@ fn shell_quote(s: &str) -> String {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use oauth1_signer::{RequestSpec, Secret};
+    use oauth1_signer::{json::RequestSpec, Secret};
 
     use super::Shown;
 

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use oauth1_signer::{RequestSpec, Secret, Signer};
+use oauth1_signer::{json::RequestSpec, Secret, Signer};
 use serde::{Deserialize, Serialize};
 
 use crate::flags::{ConsumerFlags, KeyFlags, TokenFlags};
@@ -122,6 +122,14 @@ impl CredentialArgs {
     /// A signer with fresh nonces and timestamps, built as `sign` builds
     /// one (through `RequestSpec::fresh_signer`).
     pub(crate) fn signer(&self) -> Result<Signer, Failure> {
+        self.spec()?
+            .fresh_signer()
+            .map_err(|e| Failure::input(e.to_string()))
+    }
+
+    /// The credentials (and signature method and key) as a request with no
+    /// method or URL yet: `serve` verifies with them.
+    pub(crate) fn spec(&self) -> Result<RequestSpec, Failure> {
         let given = |v: &Option<String>| v.clone().filter(|s| !s.is_empty());
         let mut spec = RequestSpec::default();
         spec.version = true;
@@ -156,7 +164,6 @@ impl CredentialArgs {
                 spec.token_secret = Some(Secret::new(profile.token_secret.as_str()));
             }
         }
-        spec.fresh_signer()
-            .map_err(|e| Failure::input(e.to_string()))
+        Ok(spec)
     }
 }

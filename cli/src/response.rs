@@ -4,13 +4,13 @@
 //!
 //! Into a pipe or a file the bytes go as they came. On a terminal, text from
 //! the server never reaches it raw: control characters other than `\n` and
-//! `\t` are escaped (`caret::printable_keeping`), and a UTF-8 sequence cut
+//! `\t` are escaped (the library's `escape_controls`), and a UTF-8 sequence cut
 //! between two chunks is held until the rest of it arrives.
 
 use std::fmt::Write as _;
 
-use crate::caret::printable_keeping;
 use crate::{emit, Failure};
+use oauth1_signer::escape_controls;
 
 /// The control characters a body keeps on a terminal: it is text to read.
 const KEPT: [char; 2] = ['\n', '\t'];
@@ -56,7 +56,7 @@ impl Output {
         bytes.extend_from_slice(chunk);
         let cut = bytes.len() - incomplete_tail(&bytes);
         self.held = bytes.split_off(cut);
-        printable_keeping(&bytes, &KEPT)
+        escape_controls(&bytes, &KEPT)
     }
 
     /// Ends a body: what was held is shown (escaped: it never completed),
@@ -65,7 +65,7 @@ impl Output {
         if !self.terminal {
             return Ok(());
         }
-        let mut tail = printable_keeping(&std::mem::take(&mut self.held), &KEPT);
+        let mut tail = escape_controls(&std::mem::take(&mut self.held), &KEPT);
         if self.last.is_some_and(|b| b != b'\n') {
             tail.push('\n');
         }
@@ -116,7 +116,7 @@ mod tests {
     fn on_terminal(body: &[u8], step: usize) -> String {
         let mut out = Output::new(true);
         let mut shown: String = body.chunks(step).map(|c| out.shown(c)).collect();
-        shown.push_str(&printable_keeping(&out.held, &KEPT));
+        shown.push_str(&escape_controls(&out.held, &KEPT));
         shown
     }
 

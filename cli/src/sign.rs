@@ -3,7 +3,7 @@
 //! line, or a trace for people.
 
 use clap::{Args, ValueEnum};
-use oauth1_signer::{Error, Part, RequestSpec, Secret, Signer, Warning};
+use oauth1_signer::{json::RequestSpec, Error, Part, Secret, Signer, Warning};
 
 use crate::caret::Caret;
 use crate::flags::{ConsumerFlags, KeyFlags, TokenFlags};
@@ -135,19 +135,19 @@ enum SignFormat {
 
 pub(crate) fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
     let (spec, signer) = build(&args.request, given)?;
-    let literal = args.request.request.is_some() || args.request.example;
+    let literal = args.request.literal();
     let request = spec.request();
 
     let out = match args.format {
         SignFormat::Header => {
             let header = signer
-                .authorization(&request)
+                .authorization_header(&request)
                 .map_err(|e| library_error(&e, &spec))?;
             header + "\n"
         }
         SignFormat::Curl => {
             let header = signer
-                .authorization(&request)
+                .authorization_header(&request)
                 .map_err(|e| library_error(&e, &spec))?;
             curl_line(&spec, &header)
         }
@@ -183,20 +183,8 @@ pub(crate) fn build(
     args: &RequestFlags,
     given: &dyn Fn(&str) -> bool,
 ) -> Result<(RequestSpec, Signer), Failure> {
-    let literal = args.request.is_some() || args.example;
-    let spec = if literal {
-        let json = match &args.request {
-            Some(path) => read_request(path)?,
-            None => EXAMPLE.to_owned(),
-        };
-        let mut spec = RequestSpec::from_json(&json).map_err(|e| Failure::input(e.to_string()))?;
-        override_from_flags(&mut spec, args, given)?;
-        spec
-    } else {
-        spec_from_flags(args)?
-    };
-
-    let signer = if literal {
+    let spec = spec(args, given)?;
+    let signer = if args.literal() {
         spec.signer()
     } else {
         spec.fresh_signer()
@@ -211,10 +199,35 @@ pub(crate) fn build(
     Ok((spec, signer))
 }
 
+/// The request from the flags or a `--request` file (or `--example`), as
+/// `sign` reads it; `verify` reads it the same way.
+pub(crate) fn spec(
+    args: &RequestFlags,
+    given: &dyn Fn(&str) -> bool,
+) -> Result<RequestSpec, Failure> {
+    if !args.literal() {
+        return spec_from_flags(args);
+    }
+    let json = match &args.request {
+        Some(path) => read_request(path)?,
+        None => EXAMPLE.to_owned(),
+    };
+    let mut spec = RequestSpec::from_json(&json).map_err(|e| Failure::input(e.to_string()))?;
+    override_from_flags(&mut spec, args, given)?;
+    Ok(spec)
+}
+
+impl RequestFlags {
+    /// Whether the request is a JSON file (or the example) taken literally.
+    pub(crate) fn literal(&self) -> bool {
+        self.request.is_some() || self.example
+    }
+}
+
 /// Refuses credentials that would sign with a key no server holds: no
 /// consumer secret (the key would be "&"), unless asked for; a token secret
 /// with no token.
-fn check_credentials(args: &RequestFlags, rsa: bool) -> Result<(), Failure> {
+pub(crate) fn check_credentials(args: &RequestFlags, rsa: bool) -> Result<(), Failure> {
     let given = |v: &Option<String>| v.as_deref().is_some_and(|s| !s.is_empty());
     if given(&args.tokens.token_secret) && !given(&args.tokens.token) {
         return Err(Failure::input(

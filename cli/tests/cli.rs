@@ -1529,13 +1529,9 @@ fn x_docs_space_as_plus() -> String {
 /// HMAC-SHA1 of `base` under the X docs key, straight from the `hmac`
 /// crate: the signature their side sends over their base string.
 fn x_docs_hmac(base: &str) -> String {
-    use base64::Engine as _;
-    use hmac::{KeyInit as _, Mac as _};
     let key = format!("{X_CONSUMER_SECRET}&{X_TOKEN_SECRET}");
     assert_eq!(key, x_docs("signing_key"));
-    let mut mac = hmac::Hmac::<sha1::Sha1>::new_from_slice(key.as_bytes()).unwrap();
-    mac.update(base.as_bytes());
-    base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes())
+    common::oracle::hmac_sha1_base64(&key, base)
 }
 
 /// A file under the target's temporary directory, holding `text`.

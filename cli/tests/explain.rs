@@ -143,7 +143,7 @@ fn of_several_debug_sbs_the_one_that_parses_is_used_and_the_count_is_said() {
 fn a_response_body_over_the_limit_exits_2_naming_it() {
     let file = temp_file(
         "huge.txt",
-        &vec![b'x'; oauth1_signer::MAX_RESPONSE_BODY_LEN + 1],
+        &vec![b'x'; oauth1_signer::explain::MAX_RESPONSE_BODY_LEN + 1],
     );
     let (code, stdout, stderr) = oauth1(&["explain", "--example", "--response-body", &file], &[]);
     assert_eq!((code, stdout.as_slice()), (2, &b""[..]));

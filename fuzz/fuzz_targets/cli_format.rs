@@ -10,7 +10,7 @@ use libfuzzer_sys::fuzz_target;
 use oauth1_cli::_fuzz::{
     caret_lines, curl_line, pointed_text, printable, stages_json, stages_text, Caret, Shown,
 };
-use oauth1_signer::{RequestSpec, Secret};
+use oauth1_signer::{json::RequestSpec, Secret};
 
 mod common;
 
@@ -68,7 +68,7 @@ fuzz_target!(|data: &[u8]| {
     let header = spec
         .signer()
         .unwrap()
-        .authorization(&spec.request())
+        .authorization_header(&spec.request())
         .unwrap();
     assert_eq!(header, trace.authorization_header);
     let shown = Shown::new(&trace, show_secrets);
@@ -162,7 +162,9 @@ const BASE_STRING_SECTION: usize = 4;
 /// before the next heading. Anything else is a failure: a line of request
 /// text that escaped its indentation would be one.
 fn sections(text: &str) -> Vec<(&str, Vec<&str>)> {
-    let body = text.strip_suffix('\n').unwrap_or_else(|| panic!("no final newline: {text:?}"));
+    let body = text
+        .strip_suffix('\n')
+        .unwrap_or_else(|| panic!("no final newline: {text:?}"));
     body.split("\n\n")
         .map(|section| {
             let mut lines = section.split('\n');

@@ -69,7 +69,7 @@ fuzz_target!(|data: &[u8]| {
     if let Some(body) = &body {
         request = request.form_body(body);
     }
-    let header = signer.authorization(&request);
+    let header = signer.authorization_header(&request);
     match signer.trace(&request) {
         Ok(trace) => {
             assert!(trace.base_string.is_ascii());

@@ -22,8 +22,8 @@ fuzz_target!(|data: &[u8]| {
     let request = OAuthRequest::new(method, url).form_body(body);
     // The first request encodes the signer's own protocol parameters, the
     // second copies them: both must agree with the trace.
-    let first = signer.authorization(&request);
-    let second = signer.authorization(&request);
+    let first = signer.authorization_header(&request);
+    let second = signer.authorization_header(&request);
     match signer.trace(&request) {
         Ok(trace) => {
             assert!(trace.base_string.is_ascii());

@@ -7,6 +7,7 @@
 //! An encoding of theirs is explained by the simplest rule of the catalogue
 //! that reproduces it (`explaining_rule`), which names its causes.
 
+mod matching;
 mod params;
 
 use super::catalogue::{rule_causes, Cause};

@@ -6,7 +6,7 @@
 //! signature is given, the search in `search` names the mistake that
 //! reproduces it.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt;
 
 use super::catalogue::{value_cause, Cause};
@@ -33,6 +33,19 @@ use crate::url::RequestUrl;
 /// in `oauth1 explain --their-header`.
 pub const MAX_HEADER_LEN: usize = 1 << 20;
 
+/// What the other side gave to compare with ours: any of its
+/// `Authorization` header, its signature base string and its signature
+/// (see [`Explainer::explain`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Theirs<'a> {
+    /// Their `Authorization` header.
+    pub header: Option<&'a str>,
+    /// Their signature base string.
+    pub base_string: Option<&'a str>,
+    /// Their signature (Base64, or percent-encoded as in a header).
+    pub signature: Option<&'a str>,
+}
+
 /// Explains why the other side's signature differs from ours, for one request.
 ///
 /// Built from the [`Signer`] and the [`OAuthRequest`] as they were meant
@@ -41,7 +54,7 @@ pub const MAX_HEADER_LEN: usize = 1 << 20;
 /// compares one kind of evidence with it.
 ///
 /// ```
-/// use oauth1_signer::{Cause, Credentials, Explainer, OAuthRequest, Signer};
+/// use oauth1_signer::{Credentials, OAuthRequest, Signer, explain::{Cause, Explainer}};
 ///
 /// let signer = Signer::builder(Credentials::new("ck", "cs").with_token("tk", "ts"))
 ///     .with_nonce("n")
@@ -201,12 +214,12 @@ impl Explainer {
     /// base string and key under every catalogued mistake, then every pair,
     /// and names the variants that reproduce it. If none does, the one
     /// finding is `unexplained`. An encoding mistake is tried at each
-    /// [`EncodingLevel`](crate::EncodingLevel), and its finding's `level`
+    /// [`EncodingLevel`](crate::explain::EncodingLevel), and its finding's `level`
     /// says which reproduces the signature.
     ///
     /// The number of variants is bounded whatever the request: each
     /// parameter is tried left out in turn only up to
-    /// [`SEARCH_EACH_PARAM_MAX`](crate::SEARCH_EACH_PARAM_MAX) parameters,
+    /// [`SEARCH_EACH_PARAM_MAX`](crate::explain::SEARCH_EACH_PARAM_MAX) parameters,
     /// so the cost is linear in the size of the request.
     pub fn signature(&self, theirs: &str) -> Explanation {
         let theirs = normalize_signature(theirs);
@@ -214,6 +227,73 @@ impl Explainer {
             return Explanation::matching();
         }
         search(self.ours(), &self.model, self.method, &theirs, Vec::new()).0
+    }
+
+    /// Every comparison that what they gave allows, as one explanation: their
+    /// header on its own ([`header`](Self::header)), and their base string
+    /// with their signature ([`base_string_and_signature`](Self::base_string_and_signature)),
+    /// or either alone. It matches when every comparison does; a finding that
+    /// two comparisons make is listed once, in the order first found; their
+    /// base string is the first one given or found.
+    ///
+    /// ```
+    /// use oauth1_signer::explain::{Cause, Explainer, Theirs};
+    /// use oauth1_signer::{Credentials, OAuthRequest, Signer};
+    ///
+    /// let signer = Signer::builder(Credentials::new("key", "secret")).with_nonce("n").with_timestamp("1").build()?;
+    /// let request = OAuthRequest::get("https://api.x.com/1.1/search.json?q=a+b");
+    /// let explainer = Explainer::new(&signer, &request)?;
+    /// let theirs = "GET&https%3A%2F%2Fapi.x.com%2F1.1%2Fsearch.json&oauth_consumer_key%3Dkey%26oauth_nonce%3Dn%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1%26oauth_version%3D1.0%26q%3Da%252Bb";
+    /// let ex = explainer.explain(Theirs { base_string: Some(theirs), ..Theirs::default() })?;
+    /// assert!(!ex.matches && ex.names(Cause::SpaceAsPlus));
+    /// # Ok::<(), oauth1_signer::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// Their header, as [`header`](Self::header) refuses it;
+    /// [`ErrorKind::Empty`] for a blank signature ([`Part::Signature`]) or
+    /// when they gave nothing ([`Part::Input`]).
+    pub fn explain(&self, theirs: Theirs<'_>) -> Result<Explanation, Error> {
+        let blank = |s: Option<&str>| s.is_some_and(|s| s.trim().is_empty());
+        if blank(theirs.signature) {
+            return Err(Error::new(ErrorKind::Empty {
+                part: Part::Signature,
+            }));
+        }
+        let mut parts: Vec<Explanation> = Vec::new();
+        if let Some(header) = theirs.header {
+            parts.push(self.header(header)?);
+        }
+        match (theirs.base_string, theirs.signature) {
+            (Some(b), Some(s)) => parts.push(self.base_string_and_signature(b, s)),
+            (Some(b), None) => parts.push(self.base_string(b)),
+            (None, Some(s)) => parts.push(self.signature(s)),
+            (None, None) if parts.is_empty() => {
+                return Err(Error::new(ErrorKind::Empty { part: Part::Input }))
+            }
+            (None, None) => {}
+        }
+        // A set, not a search of the list per finding: their base string may
+        // differ in thousands of parameters.
+        let mut seen = HashSet::new();
+        let mut findings = Vec::new();
+        for f in parts.iter().flat_map(|p| &p.findings) {
+            if seen.insert((
+                f.cause,
+                &f.component,
+                &f.ours,
+                &f.theirs,
+                &f.detail,
+                f.level,
+            )) {
+                findings.push(f.clone());
+            }
+        }
+        Ok(Explanation {
+            matches: parts.iter().all(|p| p.matches),
+            findings,
+            their_base_string: parts.iter().find_map(|p| p.their_base_string.clone()),
+        })
     }
 
     /// Explains their `Authorization` header: its protocol parameters are

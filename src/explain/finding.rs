@@ -108,7 +108,7 @@ impl fmt::Display for Finding {
     }
 }
 
-/// What an [`Explainer`](crate::Explainer) found: whether the other side's evidence matches
+/// What an [`Explainer`](crate::explain::Explainer) found: whether the other side's evidence matches
 /// ours, and each cause of the differences.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]

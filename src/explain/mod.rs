@@ -45,7 +45,7 @@ mod tried;
 mod variant;
 
 pub use catalogue::{Cause, UnknownCause};
-pub use explainer::{Explainer, MAX_HEADER_LEN};
+pub use explainer::{Explainer, Theirs, MAX_HEADER_LEN};
 pub use finding::{Component, Explanation, Finding};
 pub use response::{
     base_string_from_response, find_base_string_in_response, ResponseBaseString,

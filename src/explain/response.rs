@@ -80,7 +80,7 @@ fn word_end(body: &[u8], from: usize, also: &[u8]) -> usize {
 /// As [`find_base_string_in_response`], without saying how it was chosen.
 ///
 /// ```
-/// use oauth1_signer::base_string_from_response;
+/// use oauth1_signer::explain::base_string_from_response;
 ///
 /// let body = "oauth_problem=signature_invalid&debug_sbs=GET%26https%253A%252F%252Fapi.x.com%252F%26a%253D1";
 /// assert_eq!(base_string_from_response(body).as_deref(), Some("GET&https%3A%2F%2Fapi.x.com%2F&a%3D1"));
@@ -101,7 +101,7 @@ pub fn base_string_from_response(body: &str) -> Option<String> {
 /// Takes time linear in the length of `body`.
 ///
 /// ```
-/// use oauth1_signer::find_base_string_in_response;
+/// use oauth1_signer::explain::find_base_string_in_response;
 ///
 /// let body = "debug_sbs=none&debug_sbs=GET%26http%253A%252F%252Fh%252F%26a%253D1";
 /// let found = find_base_string_in_response(body).unwrap();

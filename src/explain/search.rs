@@ -17,7 +17,7 @@ use crate::protocol::NAMES;
 use crate::sign::{SignatureMethod, SigningKey};
 
 /// Up to this many signed parameters (64), the signature search
-/// ([`Explainer::signature`](crate::Explainer::signature)) also tries
+/// ([`Explainer::signature`](crate::explain::Explainer::signature)) also tries
 /// leaving out each one in turn; with more, only the protocol parameters are
 /// tried one by one (query and body parameters are still tried left out as
 /// a whole). Each such try costs a base string and a MAC, so trying all of

@@ -14,7 +14,7 @@ use super::variant::{set, KeyRule, Variant};
 /// encoder may use it for the parameter names and values, for the base
 /// string's outer encoding (the method, the base string URI and the
 /// parameter string as a whole, RFC 5849 §3.4.1.1), or for both. The
-/// signature search ([`Explainer::signature`](crate::Explainer::signature))
+/// signature search ([`Explainer::signature`](crate::explain::Explainer::signature))
 /// tries each, and its finding says which reproduces their signature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]

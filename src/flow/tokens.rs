@@ -159,13 +159,13 @@ impl TemporaryCredentials {
     /// `oauth_token=...&oauth_token_secret=...&oauth_callback_confirmed=true`.
     ///
     /// ```
-    /// use oauth1_signer::TemporaryCredentials;
+    /// use oauth1_signer::flow::TemporaryCredentials;
     ///
     /// let t = TemporaryCredentials::parse(b"oauth_token=hh5s93j4hdidpola&oauth_token_secret=hdhd0244k9j7ao03&oauth_callback_confirmed=true")?;
     /// assert_eq!(t.token(), "hh5s93j4hdidpola");
     /// assert_eq!(t.secret().expose(), "hdhd0244k9j7ao03");
     /// assert!(TemporaryCredentials::parse(b"oauth_token=a&oauth_token_secret=b").is_err());
-    /// # Ok::<(), oauth1_signer::FlowError>(())
+    /// # Ok::<(), oauth1_signer::flow::FlowError>(())
     /// ```
     ///
     /// # Errors
@@ -223,11 +223,11 @@ impl TokenCredentials {
     /// `oauth_token=...&oauth_token_secret=...` and any other parameters.
     ///
     /// ```
-    /// use oauth1_signer::TokenCredentials;
+    /// use oauth1_signer::flow::TokenCredentials;
     ///
     /// let t = TokenCredentials::parse(b"oauth_token=6253282-eWudHldSbIaelX7swmsiHImEL4KinwaGloHANdrY&oauth_token_secret=2EEfA6BG5ly3sR3XjE0IBSnlQu4ZrUzPiYTmrkVU&user_id=6253282&screen_name=twitterapi")?;
     /// assert_eq!(t.param("screen_name"), Some("twitterapi"));
-    /// # Ok::<(), oauth1_signer::FlowError>(())
+    /// # Ok::<(), oauth1_signer::flow::FlowError>(())
     /// ```
     ///
     /// # Errors
