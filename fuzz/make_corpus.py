@@ -81,6 +81,16 @@ CORPORA = {
         "long-name": fields("PUT", "https://h.example/", "", LONG_NAME),
         "not-utf8": fields("POST", "https://h.example/?" + NOT_UTF8, "", NOT_UTF8),
     },
+    # method 0xFF url 0xFF their Authorization header 0xFF body (the verifier)
+    "verify": {
+        "x-docs": fields("POST", X_URL, X_HEADER, X_BODY),
+        "ipv6": fields("GET", IPV6_URL, 'OAuth realm="Photos", oauth_consumer_key="ck"', ""),
+        "escapes": fields("post", "https://h.example/?" + ESCAPES, "", ESCAPES),
+        "malformed-escape": fields("POST", X_URL, 'OAuth oauth_consumer_key="%2G", oauth_nonce="x"', MALFORMED),
+        "duplicate-in-header": fields("GET", "https://h.example/", 'OAuth oauth_nonce="a", OAUTH_NONCE="b"', ""),
+        "not-utf8": fields("POST", "https://h.example/?" + NOT_UTF8, "", NOT_UTF8),
+        "protocol-in-body": fields("POST", "https://h.example/", "", "oauth_consumer_key=ck&oauth_signature=x"),
+    },
     # count (u16 LE) shape (u8), then prefix 0xFF chunk 0xFF suffix
     "large": {
         "body-escapes": struct.pack("<HB", 20000, 0) + fields("a=", "%F0%9F%8E%89x", "&b=1"),

@@ -10,13 +10,15 @@
 //!
 //! [RFC 5849 §3.5]: https://www.rfc-editor.org/rfc/rfc5849#section-3.5
 
+use std::borrow::Cow;
+
 use crate::decode::percent_decode;
 use crate::encode::encode_into;
 use crate::encode::escape_str;
 use crate::error::{Error, ErrorKind, Part};
 use crate::protocol::{Form, ProtocolParam, ProtocolParams};
-use crate::scan::is_tchar;
 use crate::scan::is_unreserved;
+use crate::scan::{find_quoted_end, is_tchar};
 use crate::sink::Writer;
 
 /// Checks that `realm` can be written as a quoted-string in a header.
@@ -215,11 +217,11 @@ pub fn authorization_header<'a>(
 /// the form-body (§3.5.2) and query-string (§3.5.3) transmissions.
 ///
 /// ```
-/// use oauth1_signer::form_encode;
+/// use oauth1_signer::encode_pairs;
 ///
-/// assert_eq!(form_encode([("oauth_signature", "a+b/c="), ("oauth_nonce", "n")]), "oauth_signature=a%2Bb%2Fc%3D&oauth_nonce=n");
+/// assert_eq!(encode_pairs([("oauth_signature", "a+b/c="), ("oauth_nonce", "n")]), "oauth_signature=a%2Bb%2Fc%3D&oauth_nonce=n");
 /// ```
-pub fn form_encode<'a>(params: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+pub fn encode_pairs<'a>(params: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
     let mut out = String::new();
     let mut w = Writer::new(&mut out);
     for (i, (name, value)) in params.into_iter().enumerate() {
@@ -251,7 +253,7 @@ pub fn append_to_query<'a>(
         Some(i) => url.split_at(i),
         None => (url, ""),
     };
-    let encoded = form_encode(params);
+    let encoded = encode_pairs(params);
     let sep = match head.find('?') {
         None => "?",
         Some(i) if i + 1 == head.len() || head.ends_with('&') => "",
@@ -288,6 +290,24 @@ fn is_ows(b: u8) -> bool {
 /// that is not `OAuth` followed by `name="value"` pairs, or whose decoded
 /// names or values are not UTF-8; [`ErrorKind::MalformedEscape`] for a bad `%`.
 pub fn parse_authorization_header(header: &str) -> Result<Vec<(String, String)>, Error> {
+    Ok(parse_header_params(header)?
+        .into_iter()
+        .map(|p| (p.name.into_owned(), p.value.into_owned()))
+        .collect())
+}
+
+/// One parameter of a parsed `Authorization` header: decoded name and value
+/// (borrowed from the header where decoding changes nothing), and the byte
+/// offset of the name in the header (for a verifier's errors).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct HeaderParam<'h> {
+    pub(crate) name: Cow<'h, str>,
+    pub(crate) value: Cow<'h, str>,
+    pub(crate) at: usize,
+}
+
+/// [`parse_authorization_header`], each parameter with its offset.
+pub(crate) fn parse_header_params(header: &str) -> Result<Vec<HeaderParam<'_>>, Error> {
     let b = header.as_bytes();
     let err = |at: usize, expected: &'static str| {
         Error::invalid_byte(Part::Header, at, b.get(at).copied().unwrap_or(0), expected)
@@ -301,7 +321,7 @@ pub fn parse_authorization_header(header: &str) -> Result<Vec<(String, String)>,
         return Err(err(i, "the scheme 'OAuth'"));
     }
     i = scheme_end;
-    let mut params = Vec::new();
+    let mut params = Vec::with_capacity(8);
     loop {
         let ws = i;
         while i < b.len() && (is_ows(b[i]) || b[i] == b',') {
@@ -320,6 +340,7 @@ pub fn parse_authorization_header(header: &str) -> Result<Vec<(String, String)>,
         if i == name_start {
             return Err(err(i, "a parameter name"));
         }
+        // Cut at ASCII bytes, so text still: no UTF-8 check needed.
         let name_raw = &header[name_start..i];
         if b.get(i) != Some(&b'=') {
             return Err(err(i, "'=' after the parameter name"));
@@ -330,45 +351,69 @@ pub fn parse_authorization_header(header: &str) -> Result<Vec<(String, String)>,
         }
         i += 1;
         let value_start = i;
-        let mut value = Vec::new();
+        // The value's bytes once quoted-pairs are undone: a slice of the
+        // header unless it has one.
+        let mut unquoted: Option<Vec<u8>> = None;
+        let control = |c: u8| c.is_ascii_control() && c != b'\t';
         loop {
+            // A run of plain bytes at once, then what ends it.
+            let run = find_quoted_end(&b[i..]).map_or(b.len(), |n| i + n);
+            if let Some(v) = unquoted.as_mut() {
+                v.extend_from_slice(&b[i..run]);
+            }
+            i = run;
             match b.get(i) {
                 None => return Err(err(i, "a '\"' closing the parameter value")),
                 Some(b'"') => break,
                 Some(b'\\') => match b.get(i + 1) {
-                    Some(&c) if !c.is_ascii_control() || c == b'\t' => {
-                        value.push(c);
+                    Some(&c) if !control(c) => {
+                        unquoted
+                            .get_or_insert_with(|| b[value_start..i].to_vec())
+                            .push(c);
                         i += 2;
                     }
                     _ => return Err(err(i + 1, "a character after '\\'")),
                 },
-                Some(&c) if c.is_ascii_control() && c != b'\t' => {
-                    return Err(err(i, "no control characters inside a quoted value"))
-                }
-                Some(&c) => {
-                    value.push(c);
-                    i += 1;
-                }
+                Some(_) => return Err(err(i, "no control characters inside a quoted value")),
             }
         }
+        let raw = &header[value_start..i];
         i += 1;
-        let mut name = decode_text(name_raw.as_bytes(), name_start)?;
+        let name = decode_text(name_raw, name_start)?;
         // RFC 7235 §2.1: auth-param names are case-insensitive, so `Realm`
         // is the realm; it is returned as `realm` so callers match one name.
-        let value = if name.eq_ignore_ascii_case("realm") {
-            name.make_ascii_lowercase();
-            String::from_utf8(value).map_err(|_| err(value_start, "UTF-8 text"))?
+        let (name, value) = if name.eq_ignore_ascii_case("realm") {
+            let value = match unquoted {
+                None => Some(Cow::Borrowed(raw)),
+                Some(v) => String::from_utf8(v).map(Cow::Owned).ok(),
+            };
+            (
+                Cow::Borrowed("realm"),
+                value.ok_or_else(|| err(value_start, "UTF-8 text"))?,
+            )
         } else {
-            decode_text(&value, value_start)?
+            let value = match unquoted {
+                None => decode_text(raw, value_start)?,
+                Some(v) => {
+                    // Text less its quoting backslashes: text still.
+                    let v = String::from_utf8(v).map_err(|_| err(value_start, "UTF-8 text"))?;
+                    Cow::Owned(decode_text(&v, value_start)?.into_owned())
+                }
+            };
+            (name, value)
         };
-        params.push((name, value));
+        params.push(HeaderParam {
+            name,
+            value,
+            at: name_start,
+        });
     }
 }
 
 /// Percent-decodes a header name or value; offsets of errors are shifted to
 /// count from the start of the header.
-fn decode_text(raw: &[u8], at: usize) -> Result<String, Error> {
-    let decoded = percent_decode(raw).map_err(|e| {
+fn decode_text(raw: &str, at: usize) -> Result<Cow<'_, str>, Error> {
+    let decoded = percent_decode(raw.as_bytes()).map_err(|e| {
         let e = e.shifted(at);
         match e.kind().clone() {
             ErrorKind::MalformedEscape { offset, found, .. } => {
@@ -381,14 +426,18 @@ fn decode_text(raw: &[u8], at: usize) -> Result<String, Error> {
             _ => e,
         }
     })?;
-    match decoded.to_str() {
-        Some(s) => Ok(s.to_owned()),
-        None => Err(Error::invalid_byte(
+    let not_text = || {
+        Error::invalid_byte(
             Part::Header,
             at,
-            raw.first().copied().unwrap_or(0),
+            raw.bytes().next().unwrap_or(0),
             "percent-escapes that decode to UTF-8 text",
-        )),
+        )
+    };
+    match decoded.into_bytes() {
+        // Nothing to decode: `raw` as it is, text already.
+        Cow::Borrowed(_) => Ok(Cow::Borrowed(raw)),
+        Cow::Owned(b) => String::from_utf8(b).map(Cow::Owned).map_err(|_| not_text()),
     }
 }
 

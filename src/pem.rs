@@ -197,3 +197,129 @@ pub(crate) fn read_rsa_private_key(pem: &str) -> Result<rsa::PrivateKey, Error> 
         })
     }
 }
+
+/// One DER element (X.690 §8.1): its tag, its contents, and what follows it.
+fn der_element(der: &[u8]) -> Option<(u8, &[u8], &[u8])> {
+    let (&tag, rest) = der.split_first()?;
+    let (&first, rest) = rest.split_first()?;
+    let (len, rest) = if first < 0x80 {
+        (usize::from(first), rest)
+    } else {
+        let n = usize::from(first & 0x7F);
+        if n == 0 || n > 4 || rest.len() < n {
+            return None;
+        }
+        let len = rest[..n]
+            .iter()
+            .fold(0usize, |acc, &b| (acc << 8) | usize::from(b));
+        (len, &rest[n..])
+    };
+    (rest.len() >= len).then(|| (tag, &rest[..len], &rest[len..]))
+}
+
+/// The SubjectPublicKeyInfo of an X.509 certificate's DER (RFC 5280 §4.1):
+/// the seventh field of `tbsCertificate`, the sixth when `version` is absent.
+fn certificate_spki(der: &[u8]) -> Option<&[u8]> {
+    const SEQUENCE: u8 = 0x30;
+    let (SEQUENCE, cert, _) = der_element(der)? else {
+        return None;
+    };
+    let (SEQUENCE, mut tbs, _) = der_element(cert)? else {
+        return None;
+    };
+    // [0] EXPLICIT version, then serial, signature, issuer, validity, subject.
+    if tbs.first() == Some(&0xA0) {
+        tbs = der_element(tbs)?.2;
+    }
+    for _ in 0..5 {
+        tbs = der_element(tbs)?.2;
+    }
+    let (SEQUENCE, _, after) = der_element(tbs)? else {
+        return None;
+    };
+    Some(&tbs[..tbs.len() - after.len()])
+}
+
+const EXPECTED_PUBLIC: &str =
+    "expected -----BEGIN PUBLIC KEY-----, -----BEGIN RSA PUBLIC KEY----- or -----BEGIN CERTIFICATE-----";
+
+/// The RSA public key in `pem`, for verifying: the first block labelled
+/// `PUBLIC KEY` (SubjectPublicKeyInfo), `RSA PUBLIC KEY` (PKCS#1) or
+/// `CERTIFICATE` (the key it certifies).
+pub(crate) fn read_rsa_public_key(pem: &str) -> Result<rsa::PublicKey, Error> {
+    use rsa::pkcs1::DecodeRsaPublicKey as _;
+    use rsa::pkcs8::DecodePublicKey as _;
+    let text = pem.strip_prefix('\u{FEFF}').unwrap_or(pem);
+    let blocks = blocks(text)?;
+    let Some(block) = blocks.iter().find(|b| {
+        matches!(
+            b.label,
+            "PUBLIC KEY" | "RSA PUBLIC KEY" | "CERTIFICATE" | "X509 CERTIFICATE"
+        )
+    }) else {
+        return Err(invalid(match blocks.first() {
+            Some(block) => format!(
+                "a PEM block labelled {:?} is not a public key or certificate; \
+                 verifying needs the client's public key ({EXPECTED_PUBLIC})",
+                block.label
+            ),
+            None => format!("no PEM block found ({EXPECTED_PUBLIC})"),
+        }));
+    };
+    if let Some(line) = block.bad_line {
+        return Err(invalid(format!(
+            "line {line} of the -----BEGIN {}----- block is not base64",
+            block.label
+        )));
+    }
+    let der = STANDARD.decode(block.body.as_bytes()).map_err(|_| {
+        invalid(format!(
+            "the body of the -----BEGIN {}----- block is not valid base64",
+            block.label
+        ))
+    })?;
+    match block.label {
+        "RSA PUBLIC KEY" => rsa::PublicKey::from_pkcs1_der(&der)
+            .map_err(|e| invalid(format!("not a PKCS#1 RSA public key: {e}"))),
+        "PUBLIC KEY" => rsa::PublicKey::from_public_key_der(&der)
+            .map_err(|e| invalid(format!("not an RSA public key: {e}"))),
+        _ => {
+            let spki = certificate_spki(&der)
+                .ok_or_else(|| invalid("not an X.509 certificate (RFC 5280)".into()))?;
+            rsa::PublicKey::from_public_key_der(spki)
+                .map_err(|e| invalid(format!("the certificate's key is not RSA: {e}")))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_public_key_is_read_from_each_form_it_comes_in() {
+        use rsa::traits::PublicKeyParts as _;
+        let cert = include_str!("../fixtures/keys/oauth_net_testcases_rsa.cert");
+        let spki = include_str!("../fixtures/keys/oauthlib_tests_rsa_public.pem");
+        let from_cert = read_rsa_public_key(cert).unwrap();
+        let from_private = read_rsa_private_key(include_str!(
+            "../fixtures/keys/oauth_net_testcases_rsa_pkcs8.pem"
+        ))
+        .unwrap();
+        // The certificate certifies the oauth.net private key's public half.
+        assert_eq!(from_cert.n(), from_private.n());
+        assert_eq!(read_rsa_public_key(spki).unwrap().n().bit_width(), 1024);
+        let e = read_rsa_public_key(include_str!(
+            "../fixtures/keys/oauthlib_tests_rsa_pkcs1.pem"
+        ))
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("\"RSA PRIVATE KEY\" is not a public key"),
+            "{e}"
+        );
+        assert!(!e.to_string().contains("MII"), "{e}");
+        assert!(read_rsa_public_key(&cert.replacen("MII", "MIJ", 1)).is_err());
+        assert!(certificate_spki(&[0x30, 0x03, 0x30, 0x01]).is_none());
+    }
+}

@@ -192,6 +192,11 @@ impl Own {
         Own { params: own }
     }
 
+    /// Whether the signer sends `name`.
+    pub(crate) fn sends(&self, name: Name) -> bool {
+        self.params.iter().any(|p| p.name == name)
+    }
+
     /// Fills `sent` (empty) with one request's protocol parameters, sorted by
     /// name, the signature's place among them. `fresh` gives a fresh nonce
     /// and timestamp. (Filled in place: the run is held inline, and returning

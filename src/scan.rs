@@ -273,9 +273,73 @@ pub(crate) fn find_byte(haystack: &[u8], needle: u8) -> Option<usize> {
         .map(|j| words.len() * 8 + j)
 }
 
+/// Whether `b` ends a run of a quoted value's plain bytes (RFC 9110
+/// §5.6.4): `"`, `\`, or a control character other than tab.
+#[inline]
+pub(crate) const fn ends_quoted_run(b: u8) -> bool {
+    b == b'"' || b == b'\\' || (b.is_ascii_control() && b != b'\t')
+}
+
+/// The high bit of each byte of `v` (each below 0x80) set where the byte
+/// is `c`, exactly (no borrow crosses lanes).
+#[inline(always)]
+const fn is_lanes(v: u64, c: u8) -> u64 {
+    at_least(v, c) & !at_least(v, c + 1)
+}
+
+/// The first index in `haystack` of a byte that [`ends_quoted_run`],
+/// eight bytes at a time: a header's values are most of its bytes.
+#[inline]
+pub(crate) fn find_quoted_end(haystack: &[u8]) -> Option<usize> {
+    let (words, rest) = haystack.as_chunks::<8>();
+    for (i, word) in words.iter().enumerate() {
+        let w = u64::from_le_bytes(*word);
+        let v = w & !HIGH;
+        let controls = !at_least(v, 0x20) & !is_lanes(v, b'\t') | at_least(v, 0x7F);
+        let found = (controls | is_lanes(v, b'"') | is_lanes(v, b'\\')) & !w & HIGH;
+        if found != 0 {
+            return Some(i * 8 + found.trailing_zeros() as usize / 8);
+        }
+    }
+    rest.iter()
+        .position(|&b| ends_quoted_run(b))
+        .map(|j| words.len() * 8 + j)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_runs_end_where_the_byte_by_byte_scan_ends_them() {
+        // qdtext = HTAB / SP / %x21 / %x23-5B / %x5D-7E / obs-text (RFC 9110
+        // §5.6.4): what ends a run is the rest, but for 0x80-0xFF.
+        let ends = |b: u8| {
+            !(b == b'\t'
+                || b == b' '
+                || b == 0x21
+                || (0x23..=0x5B).contains(&b)
+                || (0x5D..=0x7E).contains(&b)
+                || b >= 0x80)
+        };
+        for b in 0..=255u8 {
+            assert_eq!(ends_quoted_run(b), ends(b), "{b:#04x}");
+        }
+        let naive = |h: &[u8]| h.iter().position(|&b| ends(b));
+        // Every pair of bytes at every place in two words, after plain bytes.
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                for at in [0, 3, 6, 7, 14] {
+                    let mut h = [b'x'; 16];
+                    h[at] = a;
+                    h[at + 1] = b;
+                    assert_eq!(find_quoted_end(&h), naive(&h), "{a:#04x} {b:#04x} at {at}");
+                    assert_eq!(find_quoted_end(&h[..at + 2]), naive(&h[..at + 2]));
+                }
+            }
+        }
+        assert_eq!(find_quoted_end(b""), None);
+    }
 
     #[test]
     fn token_bytes_are_rfc_9110_tchar() {

@@ -49,6 +49,17 @@ pub enum SignatureMethod {
 }
 
 impl SignatureMethod {
+    /// Every method, in the order above (an RSA one needs the `rsa` feature
+    /// to sign or verify).
+    pub const ALL: [SignatureMethod; 6] = [
+        SignatureMethod::HmacSha1,
+        SignatureMethod::HmacSha256,
+        SignatureMethod::HmacSha512,
+        SignatureMethod::Plaintext,
+        SignatureMethod::RsaSha1,
+        SignatureMethod::RsaSha256,
+    ];
+
     /// The name as sent in `oauth_signature_method`.
     pub fn as_str(&self) -> &'static str {
         match self {
@@ -78,17 +89,10 @@ impl FromStr for SignatureMethod {
 
     /// Parses a method name; case does not matter (`hmac-sha1` is `HMAC-SHA1`).
     fn from_str(s: &str) -> Result<SignatureMethod, Error> {
-        [
-            SignatureMethod::HmacSha1,
-            SignatureMethod::HmacSha256,
-            SignatureMethod::HmacSha512,
-            SignatureMethod::Plaintext,
-            SignatureMethod::RsaSha1,
-            SignatureMethod::RsaSha256,
-        ]
-        .into_iter()
-        .find(|m| m.as_str().eq_ignore_ascii_case(s))
-        .ok_or_else(|| Error::new(ErrorKind::UnknownSignatureMethod { name: s.to_owned() }))
+        SignatureMethod::ALL
+            .into_iter()
+            .find(|m| m.as_str().eq_ignore_ascii_case(s))
+            .ok_or_else(|| Error::new(ErrorKind::UnknownSignatureMethod { name: s.to_owned() }))
     }
 }
 
@@ -441,6 +445,64 @@ impl SigningKey {
         s.put(base_string);
         s.finish()
     }
+
+    /// Whether `theirs` (an `oauth_signature` as received, not
+    /// percent-encoded) is this key's HMAC or PLAINTEXT signature of
+    /// `base_string` (§3.4.2, §3.4.4), by the signing path itself (the
+    /// keyed state copied, the base string streamed in): for HMAC, their
+    /// base64 decoded and compared with the MAC's bytes, for PLAINTEXT the
+    /// key text compared with theirs, both in time that does not depend on
+    /// where they differ. False for an RSA key (a verifier holds the public
+    /// key: `rsa_verify`).
+    pub(crate) fn matches(&self, base_string: &[u8], theirs: &str) -> bool {
+        let mut s = self.begin();
+        s.put(base_string);
+        s.matches(theirs)
+    }
+}
+
+/// Whether `theirs`, base64, decodes to `ours`, compared in constant time
+/// (RFC 5849 §3.4.2: the signature is base64 of the digest; comparing the
+/// bytes, not the text, leaves no second spelling of one signature).
+fn decoded_eq(ours: &[u8], theirs: &str) -> bool {
+    use subtle::ConstantTimeEq as _;
+    let mut buf = [0u8; 64];
+    match STANDARD.decode_slice(theirs.as_bytes(), &mut buf) {
+        Ok(n) => buf[..n].ct_eq(ours).into(),
+        Err(_) => false,
+    }
+}
+
+/// Whether `theirs` (base64, as received) is an RSASSA-PKCS1-v1_5 signature
+/// of `base_string` under `key` (§3.4.3), with SHA-1 for `RSA-SHA1` and
+/// SHA-256 for `RSA-SHA256`; false for any other method.
+#[cfg(feature = "rsa")]
+pub(crate) fn rsa_verify(
+    method: SignatureMethod,
+    key: &rsa::PublicKey,
+    base_string: &[u8],
+    theirs: &str,
+) -> bool {
+    let Ok(signature) = STANDARD.decode(theirs.as_bytes()) else {
+        return false;
+    };
+    match method {
+        SignatureMethod::RsaSha1 => key
+            .verify(
+                rsa::Pkcs1v15Sign::new::<Sha1>(),
+                &<Sha1 as sha1::Digest>::digest(base_string),
+                &signature,
+            )
+            .is_ok(),
+        SignatureMethod::RsaSha256 => key
+            .verify(
+                rsa::Pkcs1v15Sign::new::<Sha256>(),
+                &<Sha256 as sha2::Digest>::digest(base_string),
+                &signature,
+            )
+            .is_ok(),
+        _ => false,
+    }
 }
 
 /// A signature in progress: the base string is written into it, then
@@ -504,6 +566,25 @@ impl Signing<'_> {
     }
 }
 
+impl Signing<'_> {
+    /// Whether the finished MAC (or the PLAINTEXT key) is `theirs`; false
+    /// for RSA, which signs only with the private key.
+    fn matches(self, theirs: &str) -> bool {
+        use subtle::ConstantTimeEq as _;
+        match self.state {
+            State::HmacSha1(m) => decoded_eq(&m.finalize().into_bytes(), theirs),
+            State::HmacSha256(m) => decoded_eq(&m.finalize().into_bytes(), theirs),
+            State::HmacSha512(m) => decoded_eq(&m.finalize().into_bytes(), theirs),
+            State::Plaintext => self
+                .key
+                .key_string()
+                .is_some_and(|k| k.expose().as_bytes().ct_eq(theirs.as_bytes()).into()),
+            #[cfg(feature = "rsa")]
+            State::Sha1(_) | State::Sha256(_) => false,
+        }
+    }
+}
+
 #[cfg(feature = "rsa")]
 fn rsa_sign<D>(key: &SigningKey, digest: &[u8]) -> Result<Signature, Error>
 where
@@ -547,6 +628,38 @@ mod tests {
             SignatureMethod::HmacSha1
         );
         assert!("HMAC-MD5".parse::<SignatureMethod>().is_err());
+    }
+
+    #[test]
+    fn verifying_compares_the_decoded_signature() {
+        // oauth.net TestCases, HMAC-SHA1: key "cs&", base string "bs".
+        let key = SigningKey::new(SignatureMethod::HmacSha1, "cs", "").unwrap();
+        let ok = |theirs| key.matches(b"bs", theirs);
+        assert!(ok("egQqG5AJep5sJ7anhXju1unge2I="));
+        // One bit off in the digest; the last digit's unused bits set (a
+        // second spelling of the same bytes that strict base64 refuses); the
+        // padding dropped; the text percent-encoded still.
+        for theirs in [
+            "egQqG5AJep5sJ7anhXju1unge2M=",
+            "egQqG5AJep5sJ7anhXju1unge2J=",
+            "egQqG5AJep5sJ7anhXju1unge2I",
+            "egQqG5AJep5sJ7anhXju1unge2I%3D",
+            "",
+        ] {
+            assert!(!ok(theirs), "{theirs}");
+        }
+        // PLAINTEXT: the key text itself (§3.4.4).
+        let key = SigningKey::new(SignatureMethod::Plaintext, "a b", "c").unwrap();
+        let plain = |theirs| key.matches(b"", theirs);
+        assert!(plain("a%20b&c"));
+        assert!(!plain("a b&c"));
+        assert!(!plain("a%20b&c&"));
+        #[cfg(feature = "rsa")]
+        {
+            let key = SigningKey::rsa_pem(SignatureMethod::RsaSha1, PKCS1).unwrap();
+            let theirs = key.sign_bytes(b"bs").unwrap();
+            assert!(!key.matches(b"bs", theirs.as_str()));
+        }
     }
 
     #[test]

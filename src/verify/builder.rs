@@ -1,0 +1,215 @@
+//! Building a [`Verifier`]: each setting stored, then checked once at
+//! [`build`](VerifierBuilder::build), as the signer's builder does
+//! (`src/builder.rs`); the dummy secrets for unknown keys keyed there.
+
+use std::fmt;
+use std::ops::RangeInclusive;
+use std::time::Duration;
+
+use crate::clock::unix_now;
+use crate::credentials::Secret;
+use crate::error::Error;
+use crate::sign::SignatureMethod;
+use crate::url::RequestUrl;
+use crate::verify::nonce::NonceStore;
+use crate::verify::secrets::{SecretSource, Secrets};
+use crate::verify::verifier::{Config, Verifier};
+
+/// The default timestamp window, each way: five minutes.
+pub const DEFAULT_WINDOW: Duration = Duration::from_secs(300);
+
+/// The default nonce lengths accepted: 6 (RFC 5849 §1.2's own examples)
+/// to 64 characters (X's 42-character base64, oauthlib's 30 digits, the
+/// npm `oauth-1.0a` package's 32 letters and digits all fit).
+pub const DEFAULT_NONCE_LEN: RangeInclusive<usize> = 6..=64;
+
+/// Settings of a [`Verifier`], checked at [`build`](Self::build).
+pub struct VerifierBuilder<S, N> {
+    secrets: S,
+    nonces: N,
+    base: Option<String>,
+    trust_forwarded: bool,
+    before: Duration,
+    after: Duration,
+    methods: Vec<SignatureMethod>,
+    nonce_len: RangeInclusive<usize>,
+    clock: fn() -> u64,
+}
+
+impl<S, N> fmt::Debug for VerifierBuilder<S, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VerifierBuilder")
+            .field("public_base_url", &self.base)
+            .field("methods", &self.methods)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
+    /// A builder with the defaults: no public base URL (received URLs must
+    /// be absolute), forwarded headers ignored, a window of
+    /// [`DEFAULT_WINDOW`] each way, the HMAC methods (HMAC-SHA1,
+    /// HMAC-SHA256, HMAC-SHA512) accepted, nonces of [`DEFAULT_NONCE_LEN`]
+    /// characters.
+    pub fn builder(secrets: S, nonces: N) -> VerifierBuilder<S, N> {
+        VerifierBuilder {
+            secrets,
+            nonces,
+            base: None,
+            trust_forwarded: false,
+            before: DEFAULT_WINDOW,
+            after: DEFAULT_WINDOW,
+            methods: vec![
+                SignatureMethod::HmacSha1,
+                SignatureMethod::HmacSha256,
+                SignatureMethod::HmacSha512,
+            ],
+            nonce_len: DEFAULT_NONCE_LEN,
+            clock: system_clock,
+        }
+    }
+}
+
+/// Seconds since 1970 by the local clock; 0 before 1970 or on a target
+/// without a clock, where every timestamp is then refused (fail closed).
+fn system_clock() -> u64 {
+    unix_now().unwrap_or(0)
+}
+
+impl<S, N> VerifierBuilder<S, N> {
+    /// The URL clients sign against, `https://api.example.com` (a path,
+    /// `https://example.com/api`, is put before every received path): its
+    /// scheme, host and port replace the received URL's, as a server behind
+    /// a proxy or a TLS terminator needs.
+    pub fn public_base_url(mut self, url: impl Into<String>) -> Self {
+        self.base = Some(url.into());
+        self
+    }
+
+    /// Whether to take the scheme and host from `X-Forwarded-Proto` and
+    /// `X-Forwarded-Host` when a request has them (off by default: only a
+    /// server whose proxy sets them may trust them).
+    pub fn trust_forwarded(mut self, on: bool) -> Self {
+        self.trust_forwarded = on;
+        self
+    }
+
+    /// How far a timestamp may be `before` now and `after` now.
+    pub fn window(mut self, before: Duration, after: Duration) -> Self {
+        self.before = before;
+        self.after = after;
+        self
+    }
+
+    /// The signature methods accepted (PLAINTEXT only when listed here).
+    pub fn methods(mut self, methods: &[SignatureMethod]) -> Self {
+        self.methods = methods.to_vec();
+        self
+    }
+
+    /// The nonce lengths accepted, in characters. A nonce holds letters,
+    /// digits, `-._~` and base64's `+/=`.
+    pub fn nonce_len(mut self, len: RangeInclusive<usize>) -> Self {
+        self.nonce_len = len;
+        self
+    }
+
+    /// The clock [`Verifier::verify`] reads, in seconds since 1970: the
+    /// system clock by default; a fixed instant to replay recorded requests
+    /// (a test double of a provider, say).
+    pub fn clock(mut self, now_unix: fn() -> u64) -> Self {
+        self.clock = now_unix;
+        self
+    }
+
+    /// The verifier.
+    ///
+    /// # Errors
+    /// A public base URL that [`RequestUrl::parse`] refuses, or that has a
+    /// query or a fragment ([`ErrorKind::InvalidUrl`](crate::ErrorKind::InvalidUrl)).
+    pub fn build(self) -> Result<Verifier<S, N>, Error> {
+        let base = match &self.base {
+            None => None,
+            Some(text) => {
+                let url = RequestUrl::parse(text)?;
+                if let Some(at) = text.find(['?', '#']) {
+                    return Err(Error::invalid_url(
+                        at,
+                        "a public base URL has no query or fragment",
+                    ));
+                }
+                let path_at = text.len() - url.path().len();
+                Some((
+                    text[..path_at].to_owned(),
+                    url.path().trim_end_matches('/').to_owned(),
+                ))
+            }
+        };
+        Ok(Verifier {
+            secrets: self.secrets,
+            nonces: self.nonces,
+            config: Config {
+                base,
+                trust_forwarded: self.trust_forwarded,
+                before: self.before,
+                after: self.after,
+                nonce_len: self.nonce_len,
+                dummy: dummy_secrets(&self.methods),
+                methods: self.methods,
+                clock: self.clock,
+            },
+        })
+    }
+}
+
+/// Secrets nobody knows, made once per verifier, with the key of every
+/// method it accepts made now: an unknown consumer or token is verified
+/// with a keyed MAC ready, as a known one whose [`Secrets`] are kept is.
+fn dummy_secrets(methods: &[SignatureMethod]) -> Secrets {
+    use rand::RngExt as _;
+    let mut rng = rand::rng();
+    let mut text = || -> Secret {
+        Secret::new(
+            (0..32)
+                .map(|_| char::from(rng.sample(rand::distr::Alphanumeric)))
+                .collect::<String>(),
+        )
+    };
+    let secrets = Secrets::new(text(), text());
+    #[cfg(feature = "rsa")]
+    let secrets = match secrets
+        .clone()
+        .with_rsa_public_key_pem(DUMMY_RSA_PUBLIC_KEY)
+    {
+        Ok(with_key) => with_key,
+        Err(_) => secrets,
+    };
+    for &m in methods {
+        secrets.signing_key(m);
+    }
+    secrets
+}
+
+/// A 1024-bit public key for the unknown consumers of RSA methods, so that
+/// they cost an RSA verification like the known ones (the result is thrown
+/// away). It is oauthlib's test key's (`fixtures/keys/oauthlib_tests_rsa_public.pem`).
+#[cfg(feature = "rsa")]
+const DUMMY_RSA_PUBLIC_KEY: &str = "-----BEGIN PUBLIC KEY-----
+MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQDVahqY+sRrmRYmbkMaJjt15Bg4
+lyIUdKwyM5TxE6fN3vn38ifxyFlz4XUDmLLE+W+zXf5m4Xc5dJq3gpAWJtDH35BF
+L5UMeaf5xcfsf26YQ1jWF6dP7AIRWaOw8mb3H2A0AMMBHUpJH/m0TX6dJCkuvlwq
+NdFRCCH+iyTjJxVFKwIDAQAB
+-----END PUBLIC KEY-----
+";
+
+#[cfg(all(test, feature = "rsa"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_rsa_consumers_cost_an_rsa_verification_too() {
+        // The dummy public key parses, so an unknown consumer is verified
+        // against it rather than answered at once.
+        assert!(dummy_secrets(&[]).rsa_public_key().is_some());
+    }
+}
