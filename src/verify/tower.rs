@@ -1,0 +1,352 @@
+//! A `tower::Layer` that verifies every request (feature `tower`).
+//!
+//! A request that verifies reaches the service with its [`Verified`] in
+//! its extensions (the consumer key and token the handler acts for). One
+//! that does not is answered here: its [`Rejection::status`] (401, or 503
+//! when a store could not answer), `WWW-Authenticate: OAuth realm="..."`,
+//! and the OAuth Problem Reporting body.
+//!
+//! Only a body whose parameters are signed is read before the service sees
+//! it: an `application/x-www-form-urlencoded` body (RFC 5849 §3.4.1.3.1),
+//! up to a limit (413 beyond it), or any body of a request that sends
+//! `oauth_body_hash` (the hash covers its bytes). Every other body is
+//! passed on as a stream, unread.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use bytes::{Bytes, BytesMut};
+use http::header::{CONTENT_LENGTH, CONTENT_TYPE, WWW_AUTHENTICATE};
+use http::{Extensions, HeaderValue, Request, Response, StatusCode, Uri};
+use http_body::{Body, Frame, SizeHint};
+use http_body_util::BodyExt as _;
+
+use crate::error::Error;
+use crate::header::check_realm;
+use crate::http::is_form;
+use crate::verify::nonce::NonceStore;
+use crate::verify::reason::Rejection;
+use crate::verify::received::Received;
+use crate::verify::secrets::SecretSource;
+use crate::verify::verifier::{Verified, Verifier};
+
+/// The largest body read by default: 1 MiB.
+pub const DEFAULT_BODY_LIMIT: usize = 1 << 20;
+
+/// Where a router keeps the URI as the client sent it, when it rewrites
+/// the request's own (axum's `nest` strips its prefix and keeps the
+/// original in its `OriginalUri` extension).
+pub type OriginalUri = for<'e> fn(&'e Extensions) -> Option<&'e Uri>;
+
+/// The layer: wraps a service in a [`VerifyService`].
+///
+/// ```
+/// use std::sync::Arc;
+/// use oauth1_signer::verify::{MemoryNonceStore, StaticSecrets, Verifier, VerifyLayer};
+/// use oauth1_signer::Credentials;
+///
+/// let secrets = StaticSecrets::new(Credentials::new("key", "secret"));
+/// let verifier = Verifier::builder(secrets, MemoryNonceStore::with_capacity(100_000))
+///     .public_base_url("https://api.example.com")
+///     .build()?;
+/// let layer = VerifyLayer::new(Arc::new(verifier)).realm("api.example.com")?;
+/// # let _ = layer;
+/// # Ok::<(), oauth1_signer::Error>(())
+/// ```
+pub struct VerifyLayer<S, N> {
+    verifier: Arc<Verifier<S, N>>,
+    realm: Arc<str>,
+    body_limit: usize,
+    original_uri: Option<OriginalUri>,
+}
+
+impl<S, N> Clone for VerifyLayer<S, N> {
+    fn clone(&self) -> Self {
+        VerifyLayer {
+            verifier: self.verifier.clone(),
+            realm: self.realm.clone(),
+            body_limit: self.body_limit,
+            original_uri: self.original_uri,
+        }
+    }
+}
+
+impl<S, N> fmt::Debug for VerifyLayer<S, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VerifyLayer")
+            .field("verifier", &self.verifier)
+            .field("realm", &self.realm)
+            .field("body_limit", &self.body_limit)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S, N> VerifyLayer<S, N> {
+    /// A layer verifying with `verifier`, answering with an empty realm,
+    /// reading bodies of up to [`DEFAULT_BODY_LIMIT`] bytes.
+    pub fn new(verifier: Arc<Verifier<S, N>>) -> Self {
+        VerifyLayer {
+            verifier,
+            realm: "".into(),
+            body_limit: DEFAULT_BODY_LIMIT,
+            original_uri: None,
+        }
+    }
+
+    /// The realm named in `WWW-Authenticate` (RFC 5849 §3.5.1).
+    ///
+    /// # Errors
+    /// A realm that [`check_realm`](crate::check_realm) refuses.
+    pub fn realm(mut self, realm: &str) -> Result<Self, Error> {
+        check_realm(realm)?;
+        self.realm = realm.into();
+        Ok(self)
+    }
+
+    /// The largest body read, in bytes; a longer one is answered 413.
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.body_limit = bytes;
+        self
+    }
+
+    /// Where to find the URI the client sent when a router has rewritten
+    /// the request's: under axum,
+    /// `|e| e.get::<axum::extract::OriginalUri>().map(|u| &u.0)`, so that a
+    /// layer inside a `nest`ed router verifies the full path.
+    pub fn original_uri(mut self, find: OriginalUri) -> Self {
+        self.original_uri = Some(find);
+        self
+    }
+}
+
+impl<Inner, S, N> tower_layer::Layer<Inner> for VerifyLayer<S, N> {
+    type Service = VerifyService<Inner, S, N>;
+
+    fn layer(&self, inner: Inner) -> Self::Service {
+        VerifyService {
+            inner,
+            layer: self.clone(),
+        }
+    }
+}
+
+/// The service [`VerifyLayer`] makes.
+pub struct VerifyService<Inner, S, N> {
+    inner: Inner,
+    layer: VerifyLayer<S, N>,
+}
+
+impl<Inner: Clone, S, N> Clone for VerifyService<Inner, S, N> {
+    fn clone(&self) -> Self {
+        VerifyService {
+            inner: self.inner.clone(),
+            layer: self.layer.clone(),
+        }
+    }
+}
+
+impl<Inner, S, N> fmt::Debug for VerifyService<Inner, S, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VerifyService")
+            .field("layer", &self.layer)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A body on either side of the layer: bytes the layer holds, or a body
+/// passed through as it came. The service receives a form body the layer
+/// read and verified as `Full`, any other body as `Passed`, unread; the
+/// client receives the layer's own answer to a rejected request as `Full`,
+/// the service's answer as `Passed`.
+#[derive(Debug)]
+pub enum LayerBody<B> {
+    /// Bytes the layer holds (taken by the first poll).
+    Full(Option<Bytes>),
+    /// A body passed through untouched.
+    Passed(B),
+}
+
+impl<B: Body<Data = Bytes> + Unpin> Body for LayerBody<B> {
+    type Data = Bytes;
+    type Error = B::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, B::Error>>> {
+        match self.get_mut() {
+            LayerBody::Full(bytes) => Poll::Ready(bytes.take().map(|b| Ok(Frame::data(b)))),
+            LayerBody::Passed(body) => Pin::new(body).poll_frame(cx),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        match self {
+            LayerBody::Full(bytes) => bytes.is_none(),
+            LayerBody::Passed(body) => body.is_end_stream(),
+        }
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        match self {
+            LayerBody::Full(bytes) => {
+                SizeHint::with_exact(bytes.as_ref().map_or(0, |b| b.len() as u64))
+            }
+            LayerBody::Passed(body) => body.size_hint(),
+        }
+    }
+}
+
+/// The future of a [`VerifyService`] call.
+pub type VerifyFuture<R, E> = Pin<Box<dyn Future<Output = Result<R, E>> + Send + 'static>>;
+
+impl<Inner, S, N, B, RB> tower_service::Service<Request<B>> for VerifyService<Inner, S, N>
+where
+    Inner: tower_service::Service<Request<LayerBody<B>>, Response = Response<RB>>
+        + Clone
+        + Send
+        + 'static,
+    Inner::Future: Send + 'static,
+    S: SecretSource + 'static,
+    N: NonceStore + 'static,
+    B: Body<Data = Bytes> + Unpin + Send + 'static,
+    B::Error: fmt::Display,
+{
+    type Response = Response<LayerBody<RB>>;
+    type Error = Inner::Error;
+    type Future = VerifyFuture<Self::Response, Self::Error>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        // The clone that was made ready is the one called.
+        let clone = self.inner.clone();
+        let mut inner = std::mem::replace(&mut self.inner, clone);
+        let layer = self.layer.clone();
+        Box::pin(async move {
+            let (mut parts, body) = request.into_parts();
+            let (verified, body) = match verify(&layer, &parts, body).await {
+                Ok(v) => v,
+                Err(answer) => return Ok(answer),
+            };
+            parts.extensions.insert(verified);
+            let response = inner.call(Request::from_parts(parts, body)).await?;
+            Ok(response.map(LayerBody::Passed))
+        })
+    }
+}
+
+/// Whether the body must be read: its parameters are signed (a form), or
+/// its bytes are (`oauth_body_hash`, in the header or the query).
+fn must_read(parts: &http::request::Parts) -> Result<bool, Rejection> {
+    let form = is_form(&parts.headers).map_err(|_| {
+        Rejection::from(crate::verify::Reason::AmbiguousHeader {
+            name: "Content-Type",
+        })
+    })?;
+    let hashed = |text: &[u8]| text.windows(15).any(|w| w == b"oauth_body_hash");
+    Ok(form
+        || parts
+            .headers
+            .get_all(http::header::AUTHORIZATION)
+            .iter()
+            .any(|v| hashed(v.as_bytes()))
+        || parts.uri.query().is_some_and(|q| hashed(q.as_bytes())))
+}
+
+/// Reads the body if it must be, and verifies.
+async fn verify<S, N, B, RB>(
+    layer: &VerifyLayer<S, N>,
+    parts: &http::request::Parts,
+    body: B,
+) -> Result<(Verified, LayerBody<B>), Response<LayerBody<RB>>>
+where
+    S: SecretSource,
+    N: NonceStore,
+    B: Body<Data = Bytes> + Unpin,
+    B::Error: fmt::Display,
+{
+    let reject = |r: Rejection| rejected(&layer.realm, &r);
+    let read = must_read(parts).map_err(reject)?;
+    let (bytes, body) = if read {
+        let bytes = read_body(body, &parts.headers, layer.body_limit).await?;
+        (bytes.clone(), LayerBody::Full(Some(bytes)))
+    } else {
+        (Bytes::new(), LayerBody::Passed(body))
+    };
+    let uri = layer
+        .original_uri
+        .and_then(|find| find(&parts.extensions))
+        .unwrap_or(&parts.uri);
+    let received =
+        Received::from_http(&parts.method, uri, &parts.headers, &bytes).map_err(reject)?;
+    let verified = layer.verifier.verify(&received).await.map_err(reject)?;
+    Ok((verified, body))
+}
+
+/// The body's bytes, up to `limit`.
+async fn read_body<B, RB>(
+    mut body: B,
+    headers: &http::HeaderMap,
+    limit: usize,
+) -> Result<Bytes, Response<LayerBody<RB>>>
+where
+    B: Body<Data = Bytes> + Unpin,
+    B::Error: fmt::Display,
+{
+    let declared = headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(plain(StatusCode::PAYLOAD_TOO_LARGE, "body too large\n"));
+    }
+    let mut buf = BytesMut::new();
+    while let Some(frame) = body.frame().await {
+        let Ok(frame) = frame else {
+            return Err(plain(
+                StatusCode::BAD_REQUEST,
+                "the body could not be read\n",
+            ));
+        };
+        if let Ok(data) = frame.into_data() {
+            if buf.len() + data.len() > limit {
+                return Err(plain(StatusCode::PAYLOAD_TOO_LARGE, "body too large\n"));
+            }
+            buf.extend_from_slice(&data);
+        }
+    }
+    Ok(buf.freeze())
+}
+
+fn plain<RB>(status: StatusCode, text: &'static str) -> Response<LayerBody<RB>> {
+    let mut response = Response::new(LayerBody::Full(Some(Bytes::from_static(text.as_bytes()))));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
+/// The answer to a rejected request.
+fn rejected<RB>(realm: &str, rejection: &Rejection) -> Response<LayerBody<RB>> {
+    let mut response = Response::new(LayerBody::Full(Some(Bytes::from(rejection.problem()))));
+    *response.status_mut() =
+        StatusCode::from_u16(rejection.status()).unwrap_or(StatusCode::UNAUTHORIZED);
+    let headers = response.headers_mut();
+    headers.insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("application/x-www-form-urlencoded"),
+    );
+    // The realm passed `check_realm`: printable ASCII, no quote or backslash.
+    if let Ok(v) = HeaderValue::from_str(&format!("OAuth realm=\"{realm}\"")) {
+        headers.insert(WWW_AUTHENTICATE, v);
+    }
+    response
+}
