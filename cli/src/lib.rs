@@ -20,7 +20,10 @@ mod output;
 mod profile;
 mod request;
 mod response;
+mod serve;
 mod sign;
+mod verdict;
+mod verify;
 
 /// The output code of `oauth1 sign` (the stage JSON, the trace for people,
 /// the curl line, the caret under an error), for the `cli_format` fuzz
@@ -49,6 +52,8 @@ use sign::{SignArgs, SIGN_HELP};
 
 use authorize::{AccountsArgs, AuthorizeArgs, AUTHORIZE_HELP};
 use request::{RequestArgs, REQUEST_HELP};
+use serve::{ServeArgs, SERVE_HELP};
+use verify::{VerifyArgs, VERIFY_HELP};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -84,6 +89,12 @@ enum Command {
     Authorize(AuthorizeArgs),
     /// List the saved profiles (no secrets); the default one is marked '*'
     Accounts(AccountsArgs),
+    /// Verify a received request's Authorization header (exit 0 valid, 1 rejected, 2 malformed)
+    #[command(after_long_help = VERIFY_HELP)]
+    Verify(Box<VerifyArgs>),
+    /// Run a local verifying server: 200 with what it verified, 401 with why and the diagnosis
+    #[command(after_long_help = SERVE_HELP)]
+    Serve(Box<ServeArgs>),
 }
 
 /// Runs `oauth1` on the process's arguments and says how it went: the
@@ -120,6 +131,15 @@ pub fn run() -> ExitCode {
         Command::Request(args) => request::request(args),
         Command::Authorize(args) => authorize::authorize(args),
         Command::Accounts(args) => authorize::accounts(args),
+        Command::Verify(args) => {
+            let given = |id: &str| {
+                matches
+                    .subcommand_matches("verify")
+                    .is_some_and(|m| on_command_line(m, id))
+            };
+            verify::verify(args, &given)
+        }
+        Command::Serve(args) => serve::serve(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,187 @@
+//! `verify`: check one received request's `Authorization` header with the
+//! library's verifier, the request given as to `sign` (flags, environment,
+//! or `--request FILE`). Exit 0 valid, 1 rejected (with the reason and, for
+//! a bad signature, the explainer's diagnosis), 2 malformed input.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::{Args, ValueEnum};
+use oauth1_signer::verify::{MemoryNonceStore, Reason, Received};
+use oauth1_signer::Part;
+
+use crate::caret::{printable, Caret};
+use crate::explain::terminal_safe_json;
+use crate::sign::{check_credentials, library_error, spec, RequestFlags};
+use crate::verdict::{verdict_json, Checker, Seen, Verdict};
+use crate::{emit, Failure};
+
+pub(crate) const VERIFY_HELP: &str = "\
+The request is given as to `oauth1 sign`: the flags (and OAUTH_CONSUMER_KEY,
+OAUTH_CONSUMER_SECRET, OAUTH_TOKEN, OAUTH_TOKEN_SECRET), or --request FILE|- (a test vector's
+inputs), whose consumer_secret and token_secret are used (the flags, or the environment when
+the file has none, fill them in). The protocol parameters come from --header; --nonce,
+--timestamp and the other flags that set one are refused. Every signature method is accepted, as the header names
+it; RSA needs --public-key.
+
+--now checks the timestamp window (5 minutes each way) as of that instant, so that a recorded
+request verifies at its own time. The nonce is checked against this run only.
+
+Exit status: 0 valid, 1 rejected (the reason on stdout, with the explainer's diagnosis of a bad
+signature), 2 malformed input (a header that does not parse, at its byte offset) or usage.
+
+Examples:
+  oauth1 verify --example --now 1318622958 --header \"$(oauth1 sign --example)\"
+  oauth1 verify --request vector.json --now 137131201 --header 'OAuth realm=\"Photos\", ...' --format json";
+
+#[derive(Args, Debug)]
+pub(crate) struct VerifyArgs {
+    /// The Authorization header received (OAuth ...)
+    #[arg(long, value_name = "HEADER", allow_hyphen_values = true)]
+    header: String,
+
+    /// The request and its credentials, as for sign
+    #[command(flatten)]
+    request: RequestFlags,
+
+    /// Check the timestamp as of this instant (seconds since 1970) instead of now
+    #[arg(long, value_name = "UNIX_SECONDS")]
+    now: Option<u64>,
+
+    /// The consumer's RSA public key or certificate (PEM), for RSA-SHA1 and RSA-SHA256
+    #[arg(long, value_name = "FILE")]
+    public_key: Option<PathBuf>,
+
+    /// What to print
+    #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
+    format: VerifyFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum VerifyFormat {
+    /// `valid`, or `invalid: REASON` and the diagnosis
+    Text,
+    /// {"valid": bool, "reason": ..., "problem": ..., "diagnosis": [...]}
+    Json,
+}
+
+/// The request flags that set a protocol parameter or the signing key: a
+/// verifier reads those from --header, so one of them given is a mistake.
+const SIGNING_ONLY: [(&str, &str); 8] = [
+    ("signature_method", "--signature-method"),
+    ("nonce", "--nonce"),
+    ("timestamp", "--timestamp"),
+    ("realm", "--realm"),
+    ("callback", "--callback"),
+    ("verifier", "--verifier"),
+    ("no_version", "--no-version"),
+    ("private_key", "--private-key"),
+];
+
+pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
+    if let Some((_, flag)) = SIGNING_ONLY.iter().find(|(id, _)| given(id)) {
+        return Err(Failure::input(format!(
+            "{flag} is for signing: verify reads the protocol parameters from --header{}",
+            if *flag == "--private-key" {
+                " (RSA needs the consumer's --public-key)"
+            } else {
+                ""
+            }
+        )));
+    }
+    let mut spec = spec(&args.request, given)?;
+    if args.request.literal() {
+        let flags = &args.request;
+        if spec.consumer_secret.is_none() {
+            spec.consumer_secret = flags.consumer.consumer_secret.clone().map(Into::into);
+        }
+        if spec.token_secret.is_none() {
+            spec.token_secret = flags.tokens.token_secret.clone().map(Into::into);
+        }
+    } else {
+        check_credentials(&args.request, args.public_key.is_some())?;
+    }
+    let public_key = args
+        .public_key
+        .as_deref()
+        .map(|path| {
+            std::fs::read_to_string(path).map_err(|e| {
+                Failure::input(format!(
+                    "cannot read --public-key file \"{}\": {e}",
+                    path.display()
+                ))
+            })
+        })
+        .transpose()?;
+    // One check: a store for one nonce. Real clients' nonces are 6 to 64
+    // characters; oauthlib's test vectors use "abc".
+    let store = Arc::new(MemoryNonceStore::with_capacity(1));
+    let checker = Checker::new(
+        spec.clone(),
+        store,
+        None,
+        // Every method: a checking tool takes the one the header names.
+        &oauth1_signer::SignatureMethod::ALL,
+        public_key.as_deref(),
+        Some(1..=64),
+    )?;
+    let received =
+        Received::new(&spec.method, spec.url.as_str()).authorization_header(&args.header);
+    let received = match &spec.form_body {
+        Some(body) => received.form_body(body.as_bytes()),
+        None => received,
+    };
+    let seen = Seen {
+        method: &spec.method,
+        url: spec.url.clone(),
+        authorization: Some(&args.header),
+        form_body: spec.form_body.as_deref().map(str::as_bytes),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .map_err(|e| Failure::Io(format!("cannot start the verifier: {e}")))?;
+    let verdict = runtime.block_on(checker.check(&received, &seen, args.now));
+    if let Verdict::Rejected(rejection, _) = &verdict {
+        if let Reason::Malformed(e) = rejection.reason() {
+            return Err(match e.offset() {
+                Some((Part::Header, at)) => Failure::Input(
+                    format!("--header: {e}"),
+                    Some(Caret::new(args.header.as_bytes(), at, e.span_len())),
+                ),
+                _ => library_error(e, &spec),
+            });
+        }
+    }
+    let out = match args.format {
+        VerifyFormat::Json => {
+            let mut json = verdict_json(&verdict);
+            if let Some(map) = json.as_object_mut() {
+                map.entry("reason").or_insert(serde_json::Value::Null);
+            }
+            terminal_safe_json(&json.to_string())
+        }
+        VerifyFormat::Text => match &verdict {
+            Verdict::Valid(_) => "valid\n".to_owned(),
+            Verdict::Rejected(rejection, diagnosis) => {
+                let mut out = format!(
+                    "invalid: {}\n",
+                    printable(rejection.reason().to_string().as_bytes())
+                );
+                for f in diagnosis {
+                    out.push_str(&format!(
+                        "  {} ({}): {}\n",
+                        f.cause.as_str(),
+                        printable(f.component.to_string().as_bytes()),
+                        printable(f.detail.as_bytes())
+                    ));
+                }
+                out
+            }
+        },
+    };
+    emit(out.as_bytes())?;
+    match verdict {
+        Verdict::Valid(_) => Ok(()),
+        Verdict::Rejected(..) => Err(Failure::Status),
+    }
+}

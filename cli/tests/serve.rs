@@ -1,0 +1,593 @@
+//! `oauth1 serve` on the real binary, on 127.0.0.1 at a free port: requests
+//! signed by the library and by Python oauthlib are echoed (200); a
+//! tampered one, a replay and a client that wrote spaces as '+' get 401
+//! with the reason and the explainer's diagnosis; two instances on one real
+//! Redis reject a replay across them, fail closed (503) when Redis is
+//! killed and answer 200 again when it is back, without a restart; a
+//! bounded load run of valid, tampered and replayed requests against both
+//! gets every answer right; SIGTERM and SIGINT stop it cleanly.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+#[path = "../../tests/redis_server/mod.rs"]
+mod redis_server;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use common::bin::{oauth1, TempDir};
+use common::oracle::header_signature;
+use oauth1_signer::{Credentials, OAuthRequest, Signer};
+use redis_server::RedisServer;
+use serde_json::Value;
+
+const CREDENTIALS: [&str; 8] = [
+    "--consumer-key",
+    "ck",
+    "--consumer-secret",
+    "cs",
+    "--token",
+    "tk",
+    "--token-secret",
+    "ts",
+];
+
+/// A running `oauth1 serve`, killed when dropped.
+struct Serve {
+    child: Child,
+    port: u16,
+    log: Option<JoinHandle<String>>,
+    _dir: TempDir,
+}
+
+impl Serve {
+    fn start(extra: &[&str]) -> Serve {
+        let dir = TempDir::new(&format!("serve-{}", rand_suffix()));
+        let mut cmd: Command = oauth1(&dir.config());
+        cmd.args(["serve", "--listen", "127.0.0.1:0"])
+            .args(CREDENTIALS)
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        let mut line = String::new();
+        let _ = BufReader::new(child.stdout.take().unwrap()).read_line(&mut line);
+        let Some(port) = line
+            .trim()
+            .strip_prefix("listening on http://127.0.0.1:")
+            .and_then(|p| p.parse().ok())
+        else {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "oauth1 serve did not start: {line:?} {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        };
+        // Read the log as it comes, so that a long run never fills the pipe.
+        let stderr = child.stderr.take().unwrap();
+        let log = std::thread::spawn(move || {
+            let mut log = String::new();
+            let _ = BufReader::new(stderr).read_to_string(&mut log);
+            log
+        });
+        Serve {
+            child,
+            port,
+            log: Some(log),
+            _dir: dir,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    /// Sends `signal` (TERM, INT) and waits, with a deadline, for the exit.
+    fn stop(mut self, signal: &str) -> (ExitStatus, String) {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &pid])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "serve did not stop on SIG{signal}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let log = self.log.take().unwrap().join().unwrap();
+        (status, log)
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn rand_suffix() -> String {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
+    format!("{}", N.fetch_add(1, Ordering::Relaxed))
+}
+
+/// One answer: the status, the WWW-Authenticate header, the JSON body.
+struct Answer {
+    status: u16,
+    www_authenticate: Option<String>,
+    json: Value,
+}
+
+/// One HTTP/1.1 request on its own connection, with timeouts.
+fn send(port: u16, method: &str, path: &str, auth: Option<&str>, form: Option<&[u8]>) -> Answer {
+    let mut conn = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    conn.set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    conn.set_write_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut head =
+        format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n");
+    if let Some(auth) = auth {
+        head.push_str(&format!("Authorization: {auth}\r\n"));
+    }
+    let body = form.unwrap_or_default();
+    if form.is_some() {
+        head.push_str("Content-Type: application/x-www-form-urlencoded\r\n");
+    }
+    head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+    conn.write_all(head.as_bytes()).unwrap();
+    conn.write_all(body).unwrap();
+    let mut response = Vec::new();
+    conn.read_to_end(&mut response).unwrap();
+    let response = String::from_utf8(response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    let status = head[9..12].parse().unwrap();
+    let www_authenticate = head
+        .lines()
+        .find_map(|l| l.strip_prefix("www-authenticate: "))
+        .map(str::to_owned);
+    let json = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body:?}"));
+    Answer {
+        status,
+        www_authenticate,
+        json,
+    }
+}
+
+fn signer() -> Signer {
+    Signer::new(Credentials::new("ck", "cs").with_token("tk", "ts"))
+}
+
+/// A fresh header for `POST path` with `body`, signed by the library.
+fn signed_post(serve_port: u16, path: &str, body: &[u8]) -> String {
+    let url = format!("http://127.0.0.1:{serve_port}{path}");
+    signer()
+        .authorization_header(&OAuthRequest::post(&url).form_body(body))
+        .unwrap()
+}
+
+/// The header Python oauthlib's `Client.sign` makes for `method url`.
+fn oauthlib_header(method: &str, url: &str, body: Option<&str>) -> String {
+    let script = "import sys, oauthlib.oauth1 as o\n\
+        c = o.Client('ck', client_secret='cs', resource_owner_key='tk', resource_owner_secret='ts')\n\
+        body = sys.argv[3] if len(sys.argv) > 3 else None\n\
+        h = {'Content-Type': 'application/x-www-form-urlencoded'} if body is not None else {}\n\
+        _, headers, _ = c.sign(sys.argv[2], http_method=sys.argv[1], body=body, headers=h)\n\
+        print(headers['Authorization'])";
+    let mut cmd = Command::new("python3");
+    cmd.args(["-c", script, method, url]);
+    if let Some(body) = body {
+        cmd.arg(body);
+    }
+    let out = cmd.output().unwrap_or_else(|e| {
+        panic!("python3: {e}; install the peers: python3 -m pip install -r tests/peers/requirements.txt")
+    });
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
+fn problem(a: &Answer) -> &str {
+    a.json["problem"].as_str().unwrap_or_default()
+}
+
+#[test]
+fn a_request_signed_by_the_library_is_echoed() {
+    let serve = Serve::start(&[]);
+    let body = b"status=hello%20world&a=1";
+    let header = signed_post(serve.port, "/1.1/statuses/update.json?x=%7E", body);
+    let a = send(
+        serve.port,
+        "POST",
+        "/1.1/statuses/update.json?x=%7E",
+        Some(&header),
+        Some(body),
+    );
+    assert_eq!(a.status, 200, "{}", a.json);
+    let j = &a.json;
+    assert_eq!(j["valid"], true);
+    assert_eq!(j["method"], "POST");
+    assert_eq!(
+        j["base_string_uri"],
+        format!("http://127.0.0.1:{}/1.1/statuses/update.json", serve.port)
+    );
+    assert_eq!(
+        (&j["consumer_key"], &j["token"]),
+        (&"ck".into(), &"tk".into())
+    );
+    let params: Vec<(String, String)> = serde_json::from_value(j["params"].clone()).unwrap();
+    // Normalised: sorted by name, decoded.
+    let names: Vec<&str> = params.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "a",
+            "oauth_consumer_key",
+            "oauth_nonce",
+            "oauth_signature_method",
+            "oauth_timestamp",
+            "oauth_token",
+            "oauth_version",
+            "status",
+            "x"
+        ]
+    );
+    assert!(params.contains(&("status".into(), "hello world".into())));
+    assert!(params.contains(&("x".into(), "~".into())));
+    assert_eq!(serve.url("/"), format!("http://127.0.0.1:{}/", serve.port));
+}
+
+#[test]
+fn a_request_signed_by_oauthlib_is_echoed() {
+    let serve = Serve::start(&[]);
+    let url = serve.url("/photos?size=original&file=vacation.jpg");
+    let header = oauthlib_header("GET", &url, None);
+    let a = send(
+        serve.port,
+        "GET",
+        "/photos?size=original&file=vacation.jpg",
+        Some(&header),
+        None,
+    );
+    assert_eq!(a.status, 200, "{}", a.json);
+    let header = oauthlib_header("POST", &serve.url("/update"), Some("status=hello%20there"));
+    let a = send(
+        serve.port,
+        "POST",
+        "/update",
+        Some(&header),
+        Some(b"status=hello%20there"),
+    );
+    assert_eq!(a.status, 200, "{}", a.json);
+}
+
+#[test]
+fn tampering_a_replay_and_no_header_get_401_with_the_reason() {
+    let serve = Serve::start(&[]);
+    let header = signed_post(serve.port, "/update", b"status=hi");
+    let tampered = send(
+        serve.port,
+        "POST",
+        "/update",
+        Some(&header),
+        Some(b"status=ho"),
+    );
+    assert_eq!(tampered.status, 401);
+    assert_eq!(problem(&tampered), "oauth_problem=signature_invalid");
+    assert_eq!(
+        tampered.www_authenticate.as_deref(),
+        Some("OAuth realm=\"oauth1 serve\"")
+    );
+    // Tampering checked first, before the nonce is recorded: the genuine
+    // request still passes once, then is a replay.
+    assert_eq!(
+        send(
+            serve.port,
+            "POST",
+            "/update",
+            Some(&header),
+            Some(b"status=hi")
+        )
+        .status,
+        200
+    );
+    let replay = send(
+        serve.port,
+        "POST",
+        "/update",
+        Some(&header),
+        Some(b"status=hi"),
+    );
+    assert_eq!(replay.status, 401);
+    assert_eq!(problem(&replay), "oauth_problem=nonce_used");
+    let none = send(serve.port, "GET", "/", None, None);
+    assert_eq!(none.status, 401);
+    assert!(
+        problem(&none).starts_with("oauth_problem=parameter_absent"),
+        "{}",
+        none.json
+    );
+}
+
+#[test]
+fn a_client_that_wrote_spaces_as_plus_is_told_so() {
+    let serve = Serve::start(&[]);
+    let ts = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let nonce = "b6a1f3c9e2d84f0a9c7e5b3d1f2a4c6e";
+    // That client's parameter string, written by hand: the status's space
+    // as '+', which the base string then encodes as %2B (not %2520).
+    let params = format!(
+        "oauth_consumer_key=ck&oauth_nonce={nonce}&oauth_signature_method=HMAC-SHA1\
+         &oauth_timestamp={ts}&oauth_token=tk&oauth_version=1.0&status=hello+world"
+    );
+    let encoded = params
+        .replace('&', "%26")
+        .replace('=', "%3D")
+        .replace('+', "%2B");
+    let base = format!(
+        "POST&http%3A%2F%2F127.0.0.1%3A{}%2Fupdate&{encoded}",
+        serve.port
+    );
+    let header = format!(
+        "OAuth oauth_consumer_key=\"ck\", oauth_nonce=\"{nonce}\", oauth_signature=\"{}\", \
+         oauth_signature_method=\"HMAC-SHA1\", oauth_timestamp=\"{ts}\", oauth_token=\"tk\", \
+         oauth_version=\"1.0\"",
+        header_signature("cs&ts", &base)
+    );
+    let a = send(
+        serve.port,
+        "POST",
+        "/update",
+        Some(&header),
+        Some(b"status=hello%20world"),
+    );
+    assert_eq!(a.status, 401, "{}", a.json);
+    assert_eq!(problem(&a), "oauth_problem=signature_invalid");
+    let codes: Vec<&str> = a.json["diagnosis"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["space-as-plus"], "{}", a.json);
+}
+
+#[test]
+fn sigterm_and_sigint_stop_it_cleanly_after_one_log_line_per_request() {
+    for signal in ["TERM", "INT"] {
+        let serve = Serve::start(&[]);
+        for _ in 0..3 {
+            let header = signed_post(serve.port, "/x", b"a=1");
+            assert_eq!(
+                send(serve.port, "POST", "/x", Some(&header), Some(b"a=1")).status,
+                200
+            );
+        }
+        assert_eq!(send(serve.port, "GET", "/y", None, None).status, 401);
+        let (status, log) = serve.stop(signal);
+        assert!(status.success(), "SIG{signal}: {status:?}\n{log}");
+        let requests: Vec<&str> = log
+            .lines()
+            .filter(|l| l.starts_with("127.0.0.1:"))
+            .collect();
+        assert_eq!(requests.len(), 4, "{log}");
+        assert!(requests[0].contains(" POST /x 200 "), "{log}");
+        assert!(requests[3].contains(" GET /y 401 "), "{log}");
+        assert!(log.contains(&format!("SIG{signal}: stopping")), "{log}");
+        // Stopped as soon as it says it listens: the handler is already there.
+        let (status, log) = Serve::start(&[]).stop(signal);
+        assert!(status.success(), "SIG{signal} at once: {status:?}\n{log}");
+        for secret in ["cs", "ts"] {
+            assert!(!log.contains(&format!("\"{secret}\"")), "{log}");
+        }
+    }
+}
+
+#[test]
+fn two_instances_on_one_redis_share_nonces_fail_closed_and_recover() {
+    let mut redis = RedisServer::start();
+    let store = redis.url();
+    // One URL signed for both: the public URL is what clients sign.
+    let public = "http://api.test";
+    let a = Serve::start(&["--nonce-store", &store, "--public-url", public]);
+    let b = Serve::start(&["--nonce-store", &store, "--public-url", public]);
+    let sign = || {
+        signer()
+            .authorization_header(&OAuthRequest::post("http://api.test/update").form_body(b"n=1"))
+            .unwrap()
+    };
+    let header = sign();
+    assert_eq!(
+        send(a.port, "POST", "/update", Some(&header), Some(b"n=1")).status,
+        200
+    );
+    let replay = send(b.port, "POST", "/update", Some(&header), Some(b"n=1"));
+    assert_eq!(
+        (replay.status, problem(&replay)),
+        (401, "oauth_problem=nonce_used")
+    );
+
+    redis.kill();
+    let down = send(a.port, "POST", "/update", Some(&sign()), Some(b"n=1"));
+    assert_eq!(down.status, 503, "{}", down.json);
+    assert_eq!(problem(&down), "oauth_problem=temporarily_unavailable");
+    assert!(
+        down.json["reason"].as_str().unwrap().contains("127.0.0.1"),
+        "{}",
+        down.json
+    );
+
+    redis.restart();
+    for serve in [&a, &b] {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let answer = send(serve.port, "POST", "/update", Some(&sign()), Some(b"n=1"));
+            if answer.status == 200 {
+                break;
+            }
+            assert_eq!(answer.status, 503, "{}", answer.json);
+            assert!(
+                Instant::now() < deadline,
+                "not back after Redis restarted: {}",
+                answer.json
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+#[test]
+fn a_bounded_load_run_on_two_instances_and_one_redis_gets_every_answer_right() {
+    const THREADS: usize = 24;
+    const ROUNDS: usize = 42; // 3 requests a round: 3024 in all
+    let redis = RedisServer::start();
+    let store = redis.url();
+    let public = "http://api.test";
+    let servers = [
+        Serve::start(&["--nonce-store", &store, "--public-url", public]),
+        Serve::start(&["--nonce-store", &store, "--public-url", public]),
+    ];
+    let ports = [servers[0].port, servers[1].port];
+    let wrong: Vec<String> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..THREADS)
+            .map(|t| {
+                s.spawn(move || {
+                    let signer = signer();
+                    let mut wrong = Vec::new();
+                    for r in 0..ROUNDS {
+                        let (first, second) = (ports[(t + r) % 2], ports[(t + r + 1) % 2]);
+                        let body = format!("thread={t}&round={r}");
+                        let url = format!("{public}/load?t={t}");
+                        let header = signer
+                            .authorization_header(
+                                &OAuthRequest::post(&url).form_body(body.as_bytes()),
+                            )
+                            .unwrap();
+                        let path = format!("/load?t={t}");
+                        let tampered = format!("thread={t}&round={}", r + 1000);
+                        let expect = [
+                            (first, body.as_bytes(), 200, ""),
+                            (second, body.as_bytes(), 401, "oauth_problem=nonce_used"),
+                            (
+                                first,
+                                tampered.as_bytes(),
+                                401,
+                                "oauth_problem=signature_invalid",
+                            ),
+                        ];
+                        for (port, body, status, code) in expect {
+                            let a = send(port, "POST", &path, Some(&header), Some(body));
+                            if a.status != status || (status != 200 && problem(&a) != code) {
+                                wrong
+                                    .push(format!("thread {t} round {r}: {} {}", a.status, a.json));
+                            }
+                        }
+                    }
+                    wrong
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
+    assert!(
+        wrong.is_empty(),
+        "{} wrong answers, first: {:?}",
+        wrong.len(),
+        wrong.first()
+    );
+    drop(redis);
+}
+
+#[test]
+fn a_body_over_the_limit_is_refused_with_413() {
+    let serve = Serve::start(&[]);
+    let body = vec![b'a'; (1 << 20) + 1];
+    let a = send(serve.port, "POST", "/big", None, Some(&body));
+    assert_eq!(a.status, 413, "{}", a.json);
+    let body = vec![b'a'; 1 << 20];
+    let a = send(serve.port, "POST", "/big", None, Some(&body));
+    assert_eq!(
+        a.status, 401,
+        "at the limit it is read and verified: {}",
+        a.json
+    );
+}
+
+#[test]
+fn a_redis_cluster_store_rejects_a_replay_too() {
+    let cluster = redis_server::RedisCluster::start();
+    let nodes: Vec<String> = cluster
+        .nodes
+        .iter()
+        .map(|n| format!("127.0.0.1:{}", n.port))
+        .collect();
+    let store = format!("redis+cluster://{}", nodes.join(","));
+    let serve = Serve::start(&["--nonce-store", &store]);
+    for n in 0..20 {
+        let body = format!("n={n}");
+        let header = signed_post(serve.port, "/c", body.as_bytes());
+        let first = send(
+            serve.port,
+            "POST",
+            "/c",
+            Some(&header),
+            Some(body.as_bytes()),
+        );
+        assert_eq!(first.status, 200, "{}", first.json);
+        let again = send(
+            serve.port,
+            "POST",
+            "/c",
+            Some(&header),
+            Some(body.as_bytes()),
+        );
+        assert_eq!(
+            (again.status, problem(&again)),
+            (401, "oauth_problem=nonce_used")
+        );
+    }
+}
+
+#[test]
+fn an_unknown_nonce_store_is_a_usage_error() {
+    let dir = TempDir::new("serve-bad-store");
+    let mut cmd = oauth1(&dir.config());
+    cmd.args([
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--nonce-store",
+        "memcached://x",
+    ])
+    .args(CREDENTIALS);
+    let out = common::bin::run(cmd);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--nonce-store memcached://x: expected memory, redis://"),
+        "{err}"
+    );
+}
