@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The web page's CI (issue 17): installs what building the page and its
+# browser tests need, each only when missing, on a fresh Debian machine as
+# root, then builds the page (web/build.sh) and runs its tests in headless
+# Chromium (web/tests). Idempotent: a second run installs nothing.
+#
+#   - the wasm32-unknown-unknown target (rustup);
+#   - wasm-bindgen-cli from crates.io at exactly the wasm-bindgen version in
+#     Cargo.lock (the CLI and the crate must agree);
+#   - Debian's chromium (the browser the tests drive; never a downloaded
+#     one) and binaryen (wasm-opt, to shrink the .wasm);
+#   - playwright-core from npm (web/tests/package-lock.json).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n=== %s ===\n' "$*"; }
+
+step "web: the wasm32-unknown-unknown target"
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    rustup target add wasm32-unknown-unknown
+fi
+
+step "web: wasm-bindgen-cli at the version of wasm-bindgen in Cargo.lock"
+want=$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
+if [ -z "$want" ]; then
+    echo "no wasm-bindgen in Cargo.lock" >&2
+    exit 1
+fi
+have=$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)
+if [ "$have" != "$want" ]; then
+    # --locked first; a registry that lacks one of the CLI's locked
+    # dependencies (seen here: webpki-roots 1.0.11) gets the same CLI
+    # version with its dependencies resolved afresh.
+    cargo install wasm-bindgen-cli --locked --version "$want" ||
+        cargo install wasm-bindgen-cli --version "$want"
+fi
+wasm-bindgen --version
+
+step "web: Debian's chromium and binaryen"
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v wasm-opt >/dev/null || missing+=(binaryen)
+if [ "${#missing[@]}" -gt 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+fi
+/usr/bin/chromium --version 2>/dev/null || true
+
+step "web: playwright-core for the browser tests (npm ci)"
+if [ ! -f web/tests/node_modules/playwright-core/package.json ] ||
+    ! cmp -s web/tests/package-lock.json web/tests/node_modules/.package-lock-copy.json; then
+    npm ci --prefix web/tests --no-audit --no-fund --loglevel=error
+    cp web/tests/package-lock.json web/tests/node_modules/.package-lock-copy.json
+fi
+
+step "web: build the page (the library for wasm32-unknown-unknown)"
+bash web/build.sh
+
+step "web: the page in headless Chromium"
+npm test --prefix web/tests
