@@ -406,8 +406,14 @@ fn the_timestamp_window_is_checked_both_ways() {
     let header = expected_header(&v);
     let t = timestamp(&inputs);
     // Default window: five minutes each way. Signed at t; now is t + 301:
-    // the window is [t + 1, t + 601], one second too old.
-    for (now, by, from) in [(t + 301, -1i64, t + 1), (t - 301, 1, t - 601)] {
+    // the window is [t + 1, t + 601], one second too old. At t + 1000 it is
+    // [t + 700, t + 1300], 700 seconds too old.
+    for (now, by, from) in [
+        (t + 301, -1i64, t + 1),
+        (t - 301, 1, t - 601),
+        (t + 1000, -700, t + 700),
+        (t - 1000, 700, t - 1300),
+    ] {
         let e = block(verifier(&inputs).verify_at(&received(&inputs, &header), now)).unwrap_err();
         assert_eq!(
             e.reason(),
@@ -1057,6 +1063,11 @@ fn what_was_verified_and_what_failed_can_be_read_back() {
     assert_eq!(
         behind.request_url(&Received::new("GET", "http://10.0.0.1:8080/a?b=1")),
         "https://api.x.com/v/a?b=1"
+    );
+    // An origin-form target whose query holds a URL is a path, not a scheme.
+    assert_eq!(
+        behind.request_url(&Received::new("GET", "/cb?next=https://x.test/y")),
+        "https://api.x.com/v/cb?next=https://x.test/y"
     );
 }
 

@@ -278,7 +278,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
             Some(i) if received[..i].bytes().all(|b| b.is_ascii_alphabetic()) => {
                 let rest = &received[i + 3..];
                 let at = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-                Some((&received[..i + 3 + at], &rest[at..]))
+                Some(&rest[at..])
             }
             _ => None,
         };
@@ -287,12 +287,12 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
                 r.forwarded_proto.map(first_value),
                 r.forwarded_host.map(first_value),
             ) {
-                let tail = path.map_or(received, |(_, p)| p);
+                let tail = path.unwrap_or(received);
                 return format!("{proto}://{host}{tail}").into();
             }
         }
         match (&self.config.base, path) {
-            (Some((origin, prefix)), Some((_, tail))) => format!("{origin}{prefix}{tail}").into(),
+            (Some((origin, prefix)), Some(tail)) => format!("{origin}{prefix}{tail}").into(),
             (Some((origin, prefix)), None) => format!("{origin}{prefix}{received}").into(),
             (None, _) => received.into(),
         }
