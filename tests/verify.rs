@@ -1078,10 +1078,48 @@ fn debug_shows_no_secret_and_no_signature() {
     let r = received(&inputs, &header);
     let shown = format!("{r:?} {:?}", verifier(&inputs));
     assert!(!shown.contains("Ls93hJiZbQ3akF3HF3x1Bz8"), "{shown}");
-    let secrets = format!("{:?}", secrets(&inputs));
-    assert!(!secrets.contains("kAcSOqF21"), "{secrets}");
+    let static_secrets = format!("{:?}", secrets(&inputs));
+    assert!(!static_secrets.contains("kAcSOqF21"), "{static_secrets}");
     let found = oauth1_signer::verify::Secrets::new("kAcSOqF21", "LswwdoUa");
-    assert!(!format!("{found:?}").contains("kAcSOqF21"));
+    assert_eq!(format!("{found:?}"), "Secrets { .. }");
+    // What is not secret is shown, and read back.
+    assert!(
+        static_secrets
+            .starts_with(r#"StaticSecrets { consumer_key: "xvz1evFS4wEEPTGEFPHBog", token: "#),
+        "{static_secrets}"
+    );
+    assert_eq!((r.method(), r.url()), ("POST", inputs.url.as_str()));
+    assert!(
+        shown.starts_with(&format!(
+            r#"Received {{ method: "POST", url: "{}", authorization: Some("<redacted>")"#,
+            inputs.url
+        )),
+        "{shown}"
+    );
+    let builder = Verifier::builder(secrets(&inputs), TestStore::default())
+        .public_base_url("https://api.x.com");
+    let builder = format!("{builder:?}");
+    assert!(
+        builder.starts_with("VerifierBuilder {") && builder.contains("api.x.com"),
+        "{builder}"
+    );
+}
+
+#[test]
+fn verify_reads_the_system_clock() {
+    // Signed now (the signer's clock) and verified now (the verifier's):
+    // inside the five-minute window unless one of the clocks is wrong.
+    let credentials = oauth1_signer::Credentials::new("ck", "cs").with_token("tk", "ts");
+    let signer = oauth1_signer::Signer::new(credentials.clone());
+    let url = "https://api.x.com/2/users/me";
+    let header = signer
+        .authorization_header(&oauth1_signer::OAuthRequest::get(url))
+        .unwrap();
+    let verifier = Verifier::builder(StaticSecrets::new(credentials), TestStore::default())
+        .build()
+        .unwrap();
+    let r = Received::new("GET", url).authorization_header(&header);
+    block(verifier.verify(&r)).unwrap();
 }
 
 /// What a case of `fixtures/verify.json` changes in its request vector.
