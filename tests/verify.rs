@@ -706,7 +706,7 @@ mod layer {
     use axum::extract::OriginalUri;
     use axum::routing::post;
     use axum::{Extension, Router};
-    use oauth1_signer::verify::VerifyLayer;
+    use oauth1_signer::verify::{LayerBody, VerifyLayer};
     use std::sync::Arc;
     use tower::ServiceExt as _;
 
@@ -818,6 +818,116 @@ mod layer {
         ));
         assert_eq!(status, 200, "{text}");
         assert!(text.ends_with(json), "{text}");
+    }
+
+    #[test]
+    fn a_declared_length_over_the_limit_is_answered_413_before_reading() {
+        let (v, inputs) = x_docs();
+        let header = expected_header(&v);
+        let body = inputs.form_body.clone().unwrap();
+        let with_length = |length: usize| {
+            let mut r = request(PATH, &header, FORM, &body);
+            r.headers_mut()
+                .insert("content-length", length.to_string().parse().unwrap());
+            r
+        };
+        let app = || {
+            Router::new()
+                .route("/1.1/statuses/update.json", post(echo))
+                .layer(layer().body_limit(body.len()))
+        };
+        // Declared at the limit: read, and it verifies.
+        let (status, _, text) = block(answer(app(), with_length(body.len())));
+        assert_eq!(status, 200, "{text}");
+        // Declared over it: refused on the header alone, though the bytes
+        // sent would fit.
+        let (status, _, text) = block(answer(app(), with_length(body.len() + 1)));
+        assert_eq!((status, text.as_str()), (413, "body too large\n"));
+    }
+
+    #[test]
+    fn a_body_signed_by_its_hash_is_read_and_checked() {
+        const HELLO_HASH: &str = "Lve95gjOVATpfV8EL5X4nxwjKHE=";
+        let (header, credentials) = body_hash_request(HELLO_HASH);
+        let verifier = Arc::new(
+            Verifier::builder(StaticSecrets::new(credentials), TestStore::default())
+                .public_base_url("http://www.example.com")
+                .nonce_len(1..=64)
+                .clock(|| 1236874155)
+                .build()
+                .unwrap(),
+        );
+        let app = || {
+            Router::new()
+                .route("/resource", axum::routing::put(echo))
+                .layer(VerifyLayer::new(verifier.clone()))
+        };
+        let put = |body: &str| {
+            http::Request::put("/resource")
+                .header("authorization", &header)
+                .header("content-type", "text/plain")
+                .body(Body::from(body.to_owned()))
+                .unwrap()
+        };
+        let (status, _, text) = block(answer(app(), put("Hello World!")));
+        assert_eq!((status, text.as_str()), (200, "consumer - Hello World!"));
+        let (status, _, text) = block(answer(app(), put("Hello World?")));
+        assert_eq!(status, 401);
+        assert_eq!(
+            text,
+            "oauth_problem=parameter_rejected&oauth_parameters_rejected=oauth_body_hash"
+        );
+    }
+
+    /// A service that is never ready.
+    #[derive(Clone)]
+    struct Down;
+
+    impl tower::Service<http::Request<LayerBody<Body>>> for Down {
+        type Response = http::Response<Body>;
+        type Error = &'static str;
+        type Future = std::future::Ready<Result<http::Response<Body>, &'static str>>;
+
+        fn poll_ready(
+            &mut self,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<Result<(), &'static str>> {
+            std::task::Poll::Ready(Err("down"))
+        }
+
+        fn call(&mut self, _: http::Request<LayerBody<Body>>) -> Self::Future {
+            std::future::ready(Err("called while down"))
+        }
+    }
+
+    #[test]
+    fn the_service_s_readiness_and_a_debug_view_without_secrets_pass_through() {
+        use tower::Layer as _;
+        let mut service = layer().layer(Down);
+        assert_eq!(block(service.ready()).err(), Some("down"));
+        let shown = format!("{:?} {service:?}", layer());
+        assert!(
+            shown.starts_with("VerifyLayer { verifier: Verifier")
+                && shown.contains(r#"realm: "X""#)
+                && shown.contains("VerifyService { layer: VerifyLayer"),
+            "{shown}"
+        );
+        assert!(!shown.contains("kAcSOqF21") && !shown.contains("LswwdoUa"));
+    }
+
+    #[test]
+    fn a_layer_body_says_its_size_and_its_end() {
+        use http_body::Body as _;
+        let held = LayerBody::<Body>::Full(Some(axum::body::Bytes::from_static(b"a=1")));
+        assert!(!held.is_end_stream());
+        assert_eq!(held.size_hint().exact(), Some(3));
+        let taken = LayerBody::<Body>::Full(None);
+        assert!(taken.is_end_stream());
+        assert_eq!(taken.size_hint().exact(), Some(0));
+        let passed = LayerBody::Passed(Body::from("abcd"));
+        assert!(!passed.is_end_stream());
+        assert_eq!(passed.size_hint().exact(), Some(4));
+        assert!(LayerBody::Passed(Body::empty()).is_end_stream());
     }
 
     #[test]
