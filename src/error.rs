@@ -79,6 +79,17 @@ pub enum ErrorKind {
         /// What was expected instead, or why the byte is refused.
         expected: &'static str,
     },
+    /// The input ends where more was expected: a header cut off inside a
+    /// quoted value, say. The offset is the input's length.
+    #[non_exhaustive]
+    UnexpectedEnd {
+        /// Which input.
+        part: Part,
+        /// Byte offset of the end (the input's length).
+        offset: usize,
+        /// What was expected there.
+        expected: &'static str,
+    },
     /// A part of the input that must not be empty is empty (the method).
     #[non_exhaustive]
     Empty {
@@ -190,6 +201,7 @@ impl Error {
         match self.kind {
             ErrorKind::MalformedEscape { part, offset, .. }
             | ErrorKind::InvalidByte { part, offset, .. }
+            | ErrorKind::UnexpectedEnd { part, offset, .. }
             | ErrorKind::InvalidUrl { part, offset, .. }
             | ErrorKind::ProtocolParameterInRequest { part, offset, .. } => Some((part, offset)),
             _ => None,
@@ -224,6 +236,7 @@ impl Error {
         match &mut self.kind {
             ErrorKind::MalformedEscape { offset, .. }
             | ErrorKind::InvalidByte { offset, .. }
+            | ErrorKind::UnexpectedEnd { offset, .. }
             | ErrorKind::InvalidUrl { offset, .. }
             | ErrorKind::ProtocolParameterInRequest { offset, .. } => *offset += by,
             _ => {}
@@ -305,6 +318,14 @@ impl fmt::Display for Error {
                 }
                 write!(f, " at byte {offset} of the {part} ({expected})")
             }
+            ErrorKind::UnexpectedEnd {
+                part,
+                offset,
+                expected,
+            } => write!(
+                f,
+                "the {part} ends at byte {offset}, cut off before {expected}"
+            ),
             ErrorKind::Empty { part } => write!(f, "the {part} is empty"),
             ErrorKind::InvalidUrl { offset, reason, .. } => {
                 write!(f, "invalid URL at byte {offset}: {reason}")

@@ -288,7 +288,9 @@ fn is_ows(b: u8) -> bool {
 /// # Errors
 /// [`ErrorKind::InvalidByte`] (with the offset in the header) for a header
 /// that is not `OAuth` followed by `name="value"` pairs, or whose decoded
-/// names or values are not UTF-8; [`ErrorKind::MalformedEscape`] for a bad `%`.
+/// names or values are not UTF-8; [`ErrorKind::UnexpectedEnd`] for one cut
+/// off (inside a quoted value, say); [`ErrorKind::Empty`] for an empty or
+/// blank one; [`ErrorKind::MalformedEscape`] for a bad `%`.
 pub fn parse_authorization_header(header: &str) -> Result<Vec<(String, String)>, Error> {
     Ok(parse_header_params(header)?
         .into_iter()
@@ -309,9 +311,18 @@ pub(crate) struct HeaderParam<'h> {
 /// [`parse_authorization_header`], each parameter with its offset.
 pub(crate) fn parse_header_params(header: &str) -> Result<Vec<HeaderParam<'_>>, Error> {
     let b = header.as_bytes();
-    let err = |at: usize, expected: &'static str| {
-        Error::invalid_byte(Part::Header, at, b.get(at).copied().unwrap_or(0), expected)
+    // At the end of the header, no byte is wrong: it was cut off (or empty).
+    let err = |at: usize, expected: &'static str| match b.get(at) {
+        Some(&byte) => Error::invalid_byte(Part::Header, at, byte, expected),
+        None => Error::new(ErrorKind::UnexpectedEnd {
+            part: Part::Header,
+            offset: at,
+            expected,
+        }),
     };
+    if header.bytes().all(is_ows) {
+        return Err(Error::new(ErrorKind::Empty { part: Part::Header }));
+    }
     let mut i = b.iter().position(|&c| !is_ows(c)).unwrap_or(b.len());
     let scheme_end = i + b[i..]
         .iter()
@@ -552,6 +563,51 @@ mod tests {
                 pairs(&[("realm", "a%20b"), ("oauth_a", " ")]),
                 "{h}"
             );
+        }
+    }
+
+    #[test]
+    fn a_cut_off_or_empty_header_says_so_and_names_no_byte() {
+        // Cut inside a value: `OAuth oauth_nonce="abc` is 22 bytes.
+        let e = parse_authorization_header("OAuth oauth_nonce=\"abc").unwrap_err();
+        assert_eq!(
+            e.kind(),
+            &ErrorKind::UnexpectedEnd {
+                part: Part::Header,
+                offset: 22,
+                expected: "a '\"' closing the parameter value"
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "the Authorization header ends at byte 22, cut off before a '\"' closing the parameter value"
+        );
+        // Cut after a name, and after the scheme's name.
+        let e = parse_authorization_header("OAuth oauth_nonce").unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::UnexpectedEnd { offset: 17, .. }),
+            "{e}"
+        );
+        let e = parse_authorization_header("OAu").unwrap_err();
+        assert!(
+            matches!(
+                e.kind(),
+                ErrorKind::InvalidByte {
+                    offset: 0,
+                    byte: b'O',
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        for blank in ["", "  ", "\t"] {
+            let e = parse_authorization_header(blank).unwrap_err();
+            assert_eq!(
+                e.kind(),
+                &ErrorKind::Empty { part: Part::Header },
+                "{blank:?}"
+            );
+            assert!(!e.to_string().contains("0x00"), "{e}");
         }
     }
 
