@@ -658,7 +658,8 @@ fn an_http_request_verifies_against_the_public_base_url() {
         .insert("x-forwarded-proto", "https".parse().unwrap());
     forwarded
         .headers_mut()
-        .insert("x-forwarded-host", "api.x.com, internal".parse().unwrap());
+        // The last value is the trusted proxy's own (it appends).
+        .insert("x-forwarded-host", "internal, api.x.com".parse().unwrap());
     block(build("http://internal:8080", true).verify_http_at(&forwarded, t)).unwrap();
     let e = block(build("http://internal:8080", false).verify_http_at(&forwarded, t)).unwrap_err();
     assert_eq!(e.reason(), &Reason::SignatureInvalid);
@@ -1076,6 +1077,27 @@ mod peers {
                 "{peer} {}",
                 request["id"]
             );
+            // The same peer signature, checked with another public key:
+            // refused (an RSA check that said yes to all would pass above).
+            #[cfg(feature = "rsa")]
+            if inputs.rsa_private_key.is_some() {
+                let other = StaticSecrets::new(inputs.credentials().unwrap())
+                    .with_rsa_public_key_pem(include_str!(
+                        "../fixtures/keys/oauth_net_testcases_rsa.cert"
+                    ))
+                    .unwrap();
+                let v = Verifier::builder(other, TestStore::default())
+                    .methods(&SignatureMethod::ALL)
+                    .build()
+                    .unwrap();
+                let e = block(v.verify_at(&received(&inputs, header), 1700000000)).unwrap_err();
+                assert_eq!(
+                    e.reason(),
+                    &Reason::SignatureInvalid,
+                    "{peer} {}",
+                    request["id"]
+                );
+            }
         }
     }
 

@@ -86,9 +86,14 @@ impl<S, N> VerifierBuilder<S, N> {
         self
     }
 
-    /// Whether to take the scheme and host from `X-Forwarded-Proto` and
-    /// `X-Forwarded-Host` when a request has them (off by default: only a
-    /// server whose proxy sets them may trust them).
+    /// Whether to take the scheme and host from the proxy in front of this
+    /// server (off by default: only a server whose proxy sets them may
+    /// trust them): the last element of RFC 7239 `Forwarded` when it has
+    /// both `proto` and `host`, else the last values of `X-Forwarded-Proto`
+    /// and `X-Forwarded-Host`. The *last*: a proxy appends what it saw to
+    /// what the client sent, so earlier values are the client's to choose.
+    /// Behind a chain of proxies, have the nearest one overwrite these
+    /// headers, or set [`public_base_url`](Self::public_base_url) instead.
     pub fn trust_forwarded(mut self, on: bool) -> Self {
         self.trust_forwarded = on;
         self

@@ -5,10 +5,10 @@
 //! verifier's public base URL); the `Authorization` and `Content-Type`
 //! headers must each be there at most once (RFC 9110 §5.3: a proxy may
 //! join or split repeated fields, and a verifier must read what the client
-//! signed); `X-Forwarded-Proto` and `X-Forwarded-Host` are read only by a
-//! verifier that trusts them.
+//! signed); `Forwarded`, `X-Forwarded-Proto` and `X-Forwarded-Host` are
+//! read only by a verifier that trusts them, at their last value.
 
-use http::header::{HeaderName, AUTHORIZATION};
+use http::header::{HeaderName, AUTHORIZATION, FORWARDED};
 use http::request::Parts;
 use http::{HeaderMap, Method, Uri};
 
@@ -72,8 +72,18 @@ impl<'a> Received<'a> {
             })?;
             received = received.authorization_header(text);
         }
-        let text = |name: &HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
-        Ok(received.forwarded(text(&X_FORWARDED_PROTO), text(&X_FORWARDED_HOST)))
+        // The last line of each: a proxy that adds a line rather than
+        // appending to the one it received puts its own value last.
+        let text = |name: &HeaderName| {
+            headers
+                .get_all(name)
+                .iter()
+                .next_back()
+                .and_then(|v| v.to_str().ok())
+        };
+        Ok(received
+            .forwarded(text(&X_FORWARDED_PROTO), text(&X_FORWARDED_HOST))
+            .forwarded_header(text(&FORWARDED)))
     }
 
     /// [`from_http`](Self::from_http) of a request's head and its body.

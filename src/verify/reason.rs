@@ -68,6 +68,13 @@ pub enum Reason {
     ConsumerKeyUnknown,
     /// No such token for this consumer (answered as `signature_invalid`).
     TokenUnknown,
+    /// The request is signed with an RSA method and the secret source gave
+    /// no RSA public key for its consumer (answered as `signature_invalid`,
+    /// as an unknown consumer is: the answer reveals no key).
+    PublicKeyMissing {
+        /// The RSA method the request names.
+        method: crate::sign::SignatureMethod,
+    },
     /// The signature does not match the request as received.
     SignatureInvalid,
     /// `oauth_body_hash` is not the hash of the body received.
@@ -89,10 +96,36 @@ pub enum Reason {
     SecretsUnavailable(String),
 }
 
+/// What every failure that depends on which keys exist is answered as.
+static SIGNATURE_INVALID: Reason = Reason::SignatureInvalid;
+
 impl Reason {
-    /// The `oauth_problem` code this reason is answered with.
-    pub fn problem_code(&self) -> &'static str {
+    /// The reason as the client may be told it: an unknown consumer key,
+    /// an unknown token and a consumer without an RSA public key are all
+    /// [`SignatureInvalid`](Reason::SignatureInvalid), so that no answer
+    /// tells which keys exist; every other reason is itself (it names only
+    /// what the client sent). [`problem`](Self::problem) answers this one;
+    /// log the reason itself.
+    ///
+    /// ```
+    /// use oauth1_signer::verify::Reason;
+    ///
+    /// assert_eq!(Reason::ConsumerKeyUnknown.public(), &Reason::SignatureInvalid);
+    /// assert_eq!(Reason::NonceUsed.public(), &Reason::NonceUsed);
+    /// ```
+    pub fn public(&self) -> &Reason {
         match self {
+            Reason::ConsumerKeyUnknown | Reason::TokenUnknown | Reason::PublicKeyMissing { .. } => {
+                &SIGNATURE_INVALID
+            }
+            other => other,
+        }
+    }
+
+    /// The `oauth_problem` code this reason is answered with (that of its
+    /// [`public`](Self::public) form).
+    pub fn problem_code(&self) -> &'static str {
+        match self.public() {
             Reason::Malformed(_)
             | Reason::AmbiguousHeader { .. }
             | Reason::Duplicated { .. }
@@ -102,10 +135,12 @@ impl Reason {
             Reason::ParameterAbsent(_) => "parameter_absent",
             Reason::VersionRejected => "version_rejected",
             Reason::SignatureMethodRejected { .. } => "signature_method_rejected",
-            // One answer for all three: the answer reveals no key.
-            Reason::ConsumerKeyUnknown | Reason::TokenUnknown | Reason::SignatureInvalid => {
-                "signature_invalid"
-            }
+            // Unknown keys and a missing public key are SignatureInvalid by
+            // now (`public`): the answer reveals no key.
+            Reason::ConsumerKeyUnknown
+            | Reason::TokenUnknown
+            | Reason::PublicKeyMissing { .. }
+            | Reason::SignatureInvalid => "signature_invalid",
             Reason::TimestampRefused { .. } => "timestamp_refused",
             Reason::NonceUsed => "nonce_used",
             // Not one of the extension's codes: no code there says "try again".
@@ -141,7 +176,7 @@ impl Reason {
         // The lists are `&`-joined, then encoded as one value.
         let rejected =
             |name: &str| format!("&oauth_parameters_rejected={}", percent_encode_str(name));
-        match self {
+        match self.public() {
             Reason::ParameterAbsent(names) => {
                 let list = names.join("&");
                 out.push_str(&format!(
@@ -197,6 +232,10 @@ impl fmt::Display for Reason {
             }
             Reason::ConsumerKeyUnknown => f.write_str("unknown consumer key"),
             Reason::TokenUnknown => f.write_str("unknown token"),
+            Reason::PublicKeyMissing { method } => write!(
+                f,
+                "no RSA public key for this consumer, to verify its {method} signature with"
+            ),
             Reason::SignatureInvalid => f.write_str("the signature does not match the request"),
             Reason::BodyHashInvalid => {
                 f.write_str("oauth_body_hash is not the hash of the body received")

@@ -27,8 +27,12 @@ pub struct Received<'a> {
     pub(crate) authorization: Option<&'a str>,
     pub(crate) body: &'a [u8],
     pub(crate) form: bool,
+    /// False when the body was passed on unread ([`Received::body_not_read`]).
+    pub(crate) body_read: bool,
     pub(crate) forwarded_proto: Option<&'a str>,
     pub(crate) forwarded_host: Option<&'a str>,
+    /// The RFC 7239 `Forwarded` header.
+    pub(crate) forwarded: Option<&'a str>,
 }
 
 impl<'a> Received<'a> {
@@ -42,8 +46,10 @@ impl<'a> Received<'a> {
             authorization: None,
             body: b"",
             form: false,
+            body_read: true,
             forwarded_proto: None,
             forwarded_host: None,
+            forwarded: None,
         }
     }
 
@@ -72,12 +78,52 @@ impl<'a> Received<'a> {
         self
     }
 
-    /// The `X-Forwarded-Proto` and `X-Forwarded-Host` headers, read only by
-    /// a verifier that [trusts them](crate::verify::VerifierBuilder::trust_forwarded).
+    /// The body was not read (a server streams it on to its handler): the
+    /// request is verified without it, and one whose protocol parameters
+    /// carry `oauth_body_hash` is refused, never checked against no bytes.
+    /// [`Verifier::needs_body`](crate::verify::Verifier::needs_body) says
+    /// when a body must be read instead.
+    pub fn body_not_read(mut self) -> Received<'a> {
+        self.body = b"";
+        self.form = false;
+        self.body_read = false;
+        self
+    }
+
+    /// The `X-Forwarded-Proto` and `X-Forwarded-Host` headers (each the
+    /// last line received, when repeated), read only by a verifier that
+    /// [trusts them](crate::verify::VerifierBuilder::trust_forwarded).
     pub fn forwarded(mut self, proto: Option<&'a str>, host: Option<&'a str>) -> Received<'a> {
         self.forwarded_proto = proto;
         self.forwarded_host = host;
         self
+    }
+
+    /// The RFC 7239 `Forwarded` header (its last line, when repeated),
+    /// read only by a verifier that
+    /// [trusts it](crate::verify::VerifierBuilder::trust_forwarded), before
+    /// `X-Forwarded-*`.
+    pub fn forwarded_header(mut self, forwarded: Option<&'a str>) -> Received<'a> {
+        self.forwarded = forwarded;
+        self
+    }
+
+    /// The scheme and host the trusted proxy says the client used: the
+    /// *last* element of `Forwarded` when it has both `proto` and `host`,
+    /// else the last values of `X-Forwarded-Proto` and `X-Forwarded-Host`.
+    /// A proxy appends what it saw to what came before it, which the client
+    /// may have written itself; the last value is the nearest proxy's own.
+    pub(crate) fn forwarded_origin(&self) -> Option<(&'a str, &'a str)> {
+        if let Some(origin) = self.forwarded.and_then(last_forwarded_element) {
+            return Some(origin);
+        }
+        let last = |v: &'a str| {
+            v.rsplit(',')
+                .next()
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+        };
+        Some((last(self.forwarded_proto?)?, last(self.forwarded_host?)?))
     }
 
     /// The method.
@@ -91,6 +137,33 @@ impl<'a> Received<'a> {
     }
 }
 
+/// `proto` and `host` of the last element of a `Forwarded` value (RFC 7239
+/// §4: elements separated by `,`, pairs by `;`, values a token or a quoted
+/// string), when it has both.
+fn last_forwarded_element(value: &str) -> Option<(&str, &str)> {
+    let element = value.rsplit(',').next()?;
+    let (mut proto, mut host) = (None, None);
+    for pair in element.split(';') {
+        let Some((name, value)) = pair.split_once('=') else {
+            continue;
+        };
+        let value = value.trim();
+        let value = value
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .unwrap_or(value);
+        match name.trim() {
+            n if n.eq_ignore_ascii_case("proto") => proto = Some(value),
+            n if n.eq_ignore_ascii_case("host") => host = Some(value),
+            _ => {}
+        }
+    }
+    match (proto, host) {
+        (Some(p), Some(h)) if !p.is_empty() && !h.is_empty() => Some((p, h)),
+        _ => None,
+    }
+}
+
 impl fmt::Debug for Received<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Received")
@@ -99,6 +172,30 @@ impl fmt::Debug for Received<'_> {
             .field("authorization", &self.authorization.map(|_| "<redacted>"))
             .field("body_len", &self.body.len())
             .field("form", &self.form)
+            .field("body_read", &self.body_read)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_proxy_nearest_the_server_is_believed() {
+        // RFC 7239 §7.4's example of two proxies, then a client's own.
+        let r = Received::new("GET", "/").forwarded_header(Some(
+            "for=192.0.2.43;proto=http;host=evil.example, for=198.51.100.17;proto=https;host=\"api.x.com\"",
+        ));
+        assert_eq!(r.forwarded_origin(), Some(("https", "api.x.com")));
+        // The last element lacks a host: X-Forwarded-* (last values) instead.
+        let r = Received::new("GET", "/")
+            .forwarded_header(Some("proto=https;host=a.example, for=1.2.3.4"))
+            .forwarded(Some("http, https"), Some("evil.example, api.x.com "));
+        assert_eq!(r.forwarded_origin(), Some(("https", "api.x.com")));
+        let r = Received::new("GET", "/").forwarded(Some("https"), None);
+        assert_eq!(r.forwarded_origin(), None);
+        let r = Received::new("GET", "/").forwarded(Some("https"), Some("a, "));
+        assert_eq!(r.forwarded_origin(), None);
     }
 }

@@ -26,7 +26,6 @@ use http_body_util::BodyExt as _;
 
 use crate::error::Error;
 use crate::header::check_realm;
-use crate::http::is_form;
 use crate::verify::nonce::NonceStore;
 use crate::verify::reason::Rejection;
 use crate::verify::received::Received;
@@ -241,24 +240,6 @@ where
     }
 }
 
-/// Whether the body must be read: its parameters are signed (a form), or
-/// its bytes are (`oauth_body_hash`, in the header or the query).
-fn must_read(parts: &http::request::Parts) -> Result<bool, Rejection> {
-    let form = is_form(&parts.headers).map_err(|_| {
-        Rejection::from(crate::verify::Reason::AmbiguousHeader {
-            name: "Content-Type",
-        })
-    })?;
-    let hashed = |text: &[u8]| text.windows(15).any(|w| w == b"oauth_body_hash");
-    Ok(form
-        || parts
-            .headers
-            .get_all(http::header::AUTHORIZATION)
-            .iter()
-            .any(|v| hashed(v.as_bytes()))
-        || parts.uri.query().is_some_and(|q| hashed(q.as_bytes())))
-}
-
 /// Reads the body if it must be, and verifies.
 async fn verify<S, N, B, RB>(
     layer: &VerifyLayer<S, N>,
@@ -272,21 +253,26 @@ where
     B::Error: fmt::Display,
 {
     let reject = |r: Rejection| rejected(&layer.realm, &r);
-    let read = must_read(parts).map_err(reject)?;
-    let (bytes, body) = if read {
-        let bytes = read_body(body, &parts.headers, layer.body_limit).await?;
-        (bytes.clone(), LayerBody::Full(Some(bytes)))
-    } else {
-        (Bytes::new(), LayerBody::Passed(body))
-    };
     let uri = layer
         .original_uri
         .and_then(|find| find(&parts.extensions))
         .unwrap_or(&parts.uri);
+    // The head alone, parsed as the verification will parse it, decides
+    // whether the body's bytes are signed: never a search of the raw text.
+    let head = Received::from_http(&parts.method, uri, &parts.headers, b"").map_err(reject)?;
+    if !layer.verifier.needs_body(&head).map_err(reject)? {
+        let verified = layer
+            .verifier
+            .verify(&head.body_not_read())
+            .await
+            .map_err(reject)?;
+        return Ok((verified, LayerBody::Passed(body)));
+    }
+    let bytes = read_body(body, &parts.headers, layer.body_limit).await?;
     let received =
         Received::from_http(&parts.method, uri, &parts.headers, &bytes).map_err(reject)?;
     let verified = layer.verifier.verify(&received).await.map_err(reject)?;
-    Ok((verified, body))
+    Ok((verified, LayerBody::Full(Some(bytes))))
 }
 
 /// The body's bytes, up to `limit`.

@@ -199,6 +199,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         received: &Received<'_>,
         now_unix: u64,
     ) -> Result<Verified, Rejection> {
+        check_target(received)?;
         let url = self.url_of(received);
         let url = sent_url(&url);
         let header = match received.authorization {
@@ -218,10 +219,16 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         };
         // Run whatever the other checks found, and whatever the key.
         let matches = signature_matches(&prepared, secrets);
+        let no_public_key = (prepared.method.is_rsa() && !has_rsa_public_key(secrets)).then_some(
+            Reason::PublicKeyMissing {
+                method: prepared.method,
+            },
+        );
         let failed = prepared
             .failed
             .take()
             .or(unknown)
+            .or(no_public_key)
             .or((!matches).then_some(Reason::SignatureInvalid));
         if let Some(reason) = failed {
             return Err(Rejection::new(reason).with_base_string(prepared.base_string));
@@ -270,6 +277,34 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         self.url_of(r).into_owned()
     }
 
+    /// Whether verifying a request with this head needs its body: a form
+    /// body's parameters are signed (§3.4.1.3.1), and any body's bytes are
+    /// when the protocol parameters carry `oauth_body_hash` (however its
+    /// name is spelt: `oauth_body%5Fhash` is that name too). Decided by the
+    /// parse [`verify`](Self::verify) runs, on the head alone (give it with
+    /// an empty body, or none). A server that streams a body on unread
+    /// marks it [`body_not_read`](Received::body_not_read), so that a
+    /// request whose hash this would have asked for is refused rather than
+    /// checked against no bytes.
+    ///
+    /// # Errors
+    /// The [`Rejection`] [`verify`](Self::verify) would answer for a head
+    /// that does not parse (a malformed header, parameters in two places).
+    pub fn needs_body(&self, head: &Received<'_>) -> Result<bool, Rejection> {
+        if head.form {
+            return Ok(true);
+        }
+        check_target(head)?;
+        let url = self.url_of(head);
+        let url = sent_url(&url);
+        let header = match head.authorization {
+            Some(h) => header_params(h)?,
+            None => Vec::new(),
+        };
+        let (_, _, protocol) = collect(head, &url, &header)?;
+        Ok(protocol.get(BODY_HASH).is_some())
+    }
+
     /// [`request_url`](Self::request_url), borrowed when it is the received one.
     fn url_of<'r>(&self, r: &'r Received<'_>) -> Cow<'r, str> {
         let received: &str = &r.url;
@@ -283,10 +318,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
             _ => None,
         };
         if self.config.trust_forwarded {
-            if let (Some(proto), Some(host)) = (
-                r.forwarded_proto.map(first_value),
-                r.forwarded_host.map(first_value),
-            ) {
+            if let Some((proto, host)) = r.forwarded_origin() {
                 let tail = path.unwrap_or(received);
                 return format!("{proto}://{host}{tail}").into();
             }
@@ -307,13 +339,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         now: u64,
     ) -> Result<Prepared<'a>, Reason> {
         let url_len = url.len();
-        let url = RequestUrl::parse_sent(url).map_err(Reason::Malformed)?;
-        let mut params = Params::new();
-        params.extend_checked_query(&url);
-        if r.form {
-            params.extend_form(r.body).map_err(Reason::Malformed)?;
-        }
-        let protocol = protocol(header, &params)?;
+        let (url, mut params, protocol) = collect(r, url, header)?;
         if protocol.place == crate::error::Part::Header {
             for p in header.iter().filter(|p| p.name != "realm") {
                 params.push(&p.name, &p.value);
@@ -433,10 +459,39 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
     }
 }
 
-/// The first of a header's comma-separated values (the one the first
-/// proxy, nearest the client, set), trimmed.
-fn first_value(value: &str) -> &str {
-    value.split(',').next().unwrap_or("").trim()
+/// The received URL parsed, its query and form body collected, and the
+/// protocol parameters found among them and the header's: the one parse
+/// that both [`Verifier::needs_body`] and the verification run.
+fn collect<'a>(
+    r: &Received<'a>,
+    url: &'a str,
+    header: &'a [HeaderParam<'_>],
+) -> Result<(RequestUrl<'a>, Params<'a>, Protocol<'a>), Reason> {
+    let url = RequestUrl::parse_sent(url).map_err(Reason::Malformed)?;
+    let mut params = Params::new();
+    params.extend_checked_query(&url);
+    if r.form {
+        params.extend_form(r.body).map_err(Reason::Malformed)?;
+    }
+    let protocol = protocol(header, &params)?;
+    Ok((url, params, protocol))
+}
+
+/// The received target is an absolute URL or a path (origin-form, RFC 9112
+/// §3.2.1): `OPTIONS *` and a `CONNECT` authority name no resource to sign.
+fn check_target(r: &Received<'_>) -> Result<(), Reason> {
+    let url: &str = &r.url;
+    let absolute = url
+        .find("://")
+        .is_some_and(|i| i > 0 && url[..i].bytes().all(|b| b.is_ascii_alphabetic()));
+    if absolute || url.starts_with('/') {
+        return Ok(());
+    }
+    Err(Reason::Malformed(crate::error::Error::invalid_url(
+        0,
+        "the request target is neither a path (starting with '/') nor an absolute URL: \
+         an asterisk-form (OPTIONS *) or authority-form target names no resource to sign",
+    )))
 }
 
 /// §3.3: "a positive integer", the number of seconds since 1970.
@@ -462,6 +517,12 @@ fn parse_timestamp(t: &str) -> Result<u64, Reason> {
 /// Body Hash §3.2), compared on the decoded digest otherwise.
 fn check_body_hash(protocol: &Protocol<'_>, r: &Received<'_>) -> Option<Reason> {
     let theirs = protocol.get(BODY_HASH)?;
+    if !r.body_read {
+        return Some(Reason::ParameterRejected {
+            name: BODY_HASH.into(),
+            why: "the body was passed on unread, so its hash cannot be checked",
+        });
+    }
     if r.form {
         return Some(Reason::ParameterRejected {
             name: BODY_HASH.into(),
@@ -481,6 +542,17 @@ fn check_body_hash(protocol: &Protocol<'_>, r: &Received<'_>) -> Option<Reason> 
 
 /// The body hash extension's parameter.
 const BODY_HASH: &str = "oauth_body_hash";
+
+/// Whether `secrets` hold an RSA public key to verify with.
+fn has_rsa_public_key(secrets: &Secrets) -> bool {
+    #[cfg(feature = "rsa")]
+    return secrets.rsa_public_key().is_some();
+    #[cfg(not(feature = "rsa"))]
+    {
+        let _ = secrets;
+        false
+    }
+}
 
 /// Whether the signature verifies with `secrets`.
 fn signature_matches(p: &Prepared<'_>, secrets: &Secrets) -> bool {
@@ -562,12 +634,5 @@ mod tests {
         ));
         assert!(!handed_out.is_keyed(HmacSha512));
         assert!(known.signing_key(RsaSha1).is_none());
-    }
-
-    #[test]
-    fn a_forwarded_list_is_read_at_its_first_value() {
-        assert_eq!(first_value("https, http"), "https");
-        assert_eq!(first_value(" api.x.com "), "api.x.com");
-        assert_eq!(first_value(""), "");
     }
 }

@@ -1,0 +1,407 @@
+//! The receiving side under a hostile client (issue 21), in the library and
+//! through the tower layer on a real axum `Router`:
+//!
+//! - the layer reads and checks the body whenever the verifier finds
+//!   `oauth_body_hash`, however its name is spelt (`oauth_body%5Fhash`);
+//! - an RSA signature made with another key, or over a tampered request,
+//!   is refused (a verifier that said yes to every RSA signature would
+//!   fail here), and a consumer without a public key is named as such;
+//! - a trusted proxy's own `Forwarded` / `X-Forwarded-*` value is believed,
+//!   never the client's, and `OPTIONS *` is refused as a target.
+//!
+//! Hash values come from `fixtures/body_hash.json` (the body hash draft's
+//! example, NIST's digests of the empty message); RSA requests from
+//! `fixtures/signatures.json` (the oauth.net TestCases vector) and its keys.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::sync::Arc;
+
+use axum::body::{to_bytes, Body};
+use axum::routing::{get, put};
+use axum::{Extension, Router};
+use oauth1_signer::verify::{
+    MemoryNonceStore, Reason, Received, StaticSecrets, Verified, Verifier, VerifyLayer,
+};
+use oauth1_signer::{Credentials, OAuthRequest, Signer};
+use proptest::prelude::*;
+use tower::ServiceExt as _;
+
+fn block<F: std::future::Future>(f: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(f)
+}
+
+/// A body hash from `fixtures/body_hash.json`.
+fn body_hash(id: &str) -> String {
+    let fixture = common::load("body_hash.json");
+    assert_eq!(fixture.count, fixture.vectors.len());
+    let v = fixture
+        .vectors
+        .iter()
+        .find(|v| v.id == id)
+        .unwrap_or_else(|| panic!("no body hash vector {id}"));
+    v.expected["hash"].as_str().unwrap().to_owned()
+}
+
+const AT: u64 = 1236874155;
+
+fn credentials() -> Credentials {
+    Credentials::new("consumer", "secret")
+}
+
+/// `PUT http://www.example.com/resource`, signed with `oauth_body_hash`
+/// set to `hash`, its header's `oauth_body_hash` name then written as
+/// `spelling` (the verifier decodes names, so the signature still holds).
+fn hashed_put_header(hash: &str, spelling: &str) -> String {
+    let signer = Signer::builder(credentials())
+        .with_nonce("10288510250934")
+        .with_timestamp(AT.to_string())
+        .build()
+        .unwrap();
+    let extra = [("oauth_body_hash", hash)];
+    let request =
+        OAuthRequest::new("PUT", "http://www.example.com/resource").protocol_params(&extra);
+    let header = signer.authorization_header(&request).unwrap();
+    assert!(header.contains("oauth_body_hash=\""), "{header}");
+    header.replacen("oauth_body_hash=", &format!("{spelling}="), 1)
+}
+
+fn verifier() -> Arc<Verifier<StaticSecrets, MemoryNonceStore>> {
+    Arc::new(
+        Verifier::builder(
+            StaticSecrets::new(credentials()),
+            MemoryNonceStore::with_capacity(100),
+        )
+        .public_base_url("http://www.example.com")
+        .clock(|| AT)
+        .build()
+        .unwrap(),
+    )
+}
+
+async fn echo(Extension(v): Extension<Verified>, body: String) -> String {
+    format!("{} {body}", v.consumer_key())
+}
+
+/// The layer's answer to `PUT /resource` with `header` and a text body.
+fn put_through_layer(header: &str, body: &str) -> (u16, String) {
+    let app = Router::new()
+        .route("/resource", put(echo))
+        .layer(VerifyLayer::new(verifier()));
+    let request = http::Request::put("/resource")
+        .header("authorization", header)
+        .header("content-type", "text/plain")
+        .body(Body::from(body.to_owned()))
+        .unwrap();
+    block(async {
+        let response = app.oneshot(request).await.unwrap();
+        let status = response.status().as_u16();
+        let body = to_bytes(response.into_body(), 1 << 20).await.unwrap();
+        (status, String::from_utf8(body.to_vec()).unwrap())
+    })
+}
+
+/// `oauth_body_hash` with the characters at `escaped` written as `%XX`
+/// (upper-case hex), the others as they are.
+fn spelt(escaped: &[bool]) -> String {
+    "oauth_body_hash"
+        .bytes()
+        .zip(escaped.iter().chain(std::iter::repeat(&false)))
+        .map(|(b, &e)| {
+            if e {
+                format!("%{b:02X}")
+            } else {
+                (b as char).to_string()
+            }
+        })
+        .collect()
+}
+
+const REJECTED_HASH: &str =
+    "oauth_problem=parameter_rejected&oauth_parameters_rejected=oauth_body_hash";
+
+#[test]
+fn the_layer_checks_a_body_hash_however_its_name_is_spelt() {
+    let empty = body_hash("empty-body-sha1");
+    for spelling in [
+        "oauth_body_hash".to_owned(),
+        "oauth_body%5Fhash".to_owned(),
+        "%6Fauth_body_hash".to_owned(),
+        spelt(&[true; 15]),
+    ] {
+        let header = hashed_put_header(&empty, &spelling);
+        // Signed over the empty body: sent with it, it verifies, so the
+        // spelling is the name `oauth_body_hash` to the verifier.
+        let (status, text) = put_through_layer(&header, "");
+        assert_eq!((status, text.as_str()), (200, "consumer "), "{spelling}");
+        // Any other body attached: the layer reads it, and its hash fails.
+        let (status, text) = put_through_layer(&header, "an attacker's body");
+        assert_eq!((status, text.as_str()), (401, REJECTED_HASH), "{spelling}");
+    }
+    // The draft's own example through the layer, spelt another way.
+    let hello = hashed_put_header(
+        &body_hash("bodyhash-draft-hello-world-sha1"),
+        "oauth_body%5Fhash",
+    );
+    assert_eq!(put_through_layer(&hello, "Hello World!").0, 200);
+    assert_eq!(put_through_layer(&hello, "Hello World?").0, 401);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Whatever characters of the name are escaped, a body other than the
+    /// one signed never reaches the handler.
+    #[test]
+    fn no_spelling_of_the_body_hash_skips_the_body(
+        escaped in proptest::collection::vec(any::<bool>(), 15),
+        body in "[a-z ]{1,40}",
+    ) {
+        let header = hashed_put_header(&body_hash("empty-body-sha1"), &spelt(&escaped));
+        let (status, text) = put_through_layer(&header, &body);
+        prop_assert_eq!((status, text.as_str()), (401, REJECTED_HASH));
+    }
+}
+
+#[test]
+fn a_body_hash_in_the_query_makes_the_layer_read_the_body_too() {
+    // The protocol parameters in the query (§3.5.3), the hash's name
+    // escaped there.
+    let signer = Signer::builder(credentials())
+        .with_nonce("10288510250934")
+        .with_timestamp(AT.to_string())
+        .build()
+        .unwrap();
+    let empty = body_hash("empty-body-sha1");
+    let extra = [("oauth_body_hash", empty.as_str())];
+    let request =
+        OAuthRequest::new("PUT", "http://www.example.com/resource").protocol_params(&extra);
+    let signed = signer.sign(&request).unwrap();
+    let query = signed
+        .form_params()
+        .replacen("oauth_body_hash=", "oauth_body%5Fhash=", 1);
+    let send = |body: &str| {
+        let app = Router::new()
+            .route("/resource", put(echo))
+            .layer(VerifyLayer::new(verifier()));
+        let request = http::Request::put(format!("/resource?{query}"))
+            .header("content-type", "application/octet-stream")
+            .body(Body::from(body.to_owned()))
+            .unwrap();
+        block(async { app.oneshot(request).await.unwrap().status().as_u16() })
+    };
+    assert_eq!(send(""), 200);
+    assert_eq!(send("x"), 401);
+}
+
+#[test]
+fn a_received_body_passed_on_unread_cannot_satisfy_a_body_hash() {
+    let header = hashed_put_header(&body_hash("empty-body-sha1"), "oauth_body_hash");
+    let v = verifier();
+    let head = Received::new("PUT", "/resource").authorization_header(&header);
+    assert!(block(async { v.needs_body(&head) }).unwrap());
+    let e = block(v.verify(&head.clone().body_not_read())).unwrap_err();
+    assert!(
+        matches!(e.reason(), Reason::ParameterRejected { name, .. } if name == "oauth_body_hash"),
+        "{e}"
+    );
+    // Read (here: empty), it verifies.
+    block(v.verify(&head)).unwrap();
+    // A form body is always needed; a head without a hash needs none.
+    let form = Received::new("POST", "/r").form_body(b"");
+    assert!(v.needs_body(&form).unwrap());
+    let plain = Received::new("GET", "/r").authorization_header("OAuth oauth_consumer_key=\"k\"");
+    assert!(!v.needs_body(&plain).unwrap());
+}
+
+#[test]
+fn an_asterisk_or_authority_target_is_refused_by_name() {
+    let v = verifier();
+    for target in ["*", "www.example.com:443"] {
+        let r = Received::new("OPTIONS", target).authorization_header("OAuth oauth_a=\"1\"");
+        let e = block(v.verify(&r)).unwrap_err();
+        let text = e.reason().to_string();
+        assert!(
+            text.contains("neither a path") && !text.contains("port"),
+            "{target}: {text}"
+        );
+    }
+}
+
+#[test]
+fn a_trusted_proxy_s_own_value_is_believed_not_the_client_s() {
+    // Signed for https://api.example.com; the client also sends a forged
+    // X-Forwarded-Host, to which the proxy appends the host it saw.
+    let credentials = credentials();
+    let header = Signer::new(credentials.clone())
+        .authorization_header(&OAuthRequest::get("https://api.example.com/me"))
+        .unwrap();
+    // A verifier for each request: the same nonce is sent each time.
+    let verifier = || {
+        Verifier::builder(
+            StaticSecrets::new(credentials.clone()),
+            MemoryNonceStore::with_capacity(100),
+        )
+        .trust_forwarded(true)
+        .public_base_url("http://internal:8080")
+        .build()
+        .unwrap()
+    };
+    let request = |name: &str, value: &str| {
+        http::Request::get("/me")
+            .header("authorization", &header)
+            .header(name, value)
+            .header("x-forwarded-proto", "https")
+            .body(Vec::new())
+            .unwrap()
+    };
+    let r = request("x-forwarded-host", "evil.example, api.example.com");
+    block(verifier().verify_http(&r)).unwrap();
+    let r = request("x-forwarded-host", "api.example.com, evil.example");
+    assert_eq!(
+        block(verifier().verify_http(&r)).unwrap_err().reason(),
+        &Reason::SignatureInvalid
+    );
+    // RFC 7239 Forwarded, its last element; checked before X-Forwarded-*.
+    let r = request(
+        "forwarded",
+        "for=1.2.3.4;proto=http;host=evil.example, for=5.6.7.8;proto=https;host=api.example.com",
+    );
+    let verified = block(verifier().verify_http(&r)).unwrap();
+    assert_eq!(verified.base_string_uri(), "https://api.example.com/me");
+}
+
+#[cfg(feature = "rsa")]
+mod rsa {
+    //! RSA verification refuses what it must: the oauth.net TestCases
+    //! RSA-SHA1 request verifies with its certificate, and is refused with
+    //! another public key (oauthlib's test key), tampered, or with none.
+
+    use super::*;
+    use common::{load, RequestInputs};
+
+    const CERT: &str = include_str!("../fixtures/keys/oauth_net_testcases_rsa.cert");
+    const OTHER: &str = include_str!("../fixtures/keys/oauthlib_tests_rsa_public.pem");
+
+    fn vector() -> (String, RequestInputs) {
+        let fixture = load("signatures.json");
+        let v = fixture
+            .vectors
+            .iter()
+            .find(|v| v.id == "oauth-net-testcases-rsa-sha1")
+            .unwrap();
+        let header = v.expected["authorization_header"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        (header, v.inputs().unwrap())
+    }
+
+    fn rsa_verifier(pem: Option<&str>) -> Verifier<StaticSecrets, MemoryNonceStore> {
+        let (_, inputs) = vector();
+        let key = inputs.consumer_key.clone().unwrap();
+        let mut secrets = StaticSecrets::new(Credentials::new(key, ""));
+        if let Some(pem) = pem {
+            secrets = secrets.with_rsa_public_key_pem(pem).unwrap();
+        }
+        Verifier::builder(secrets, MemoryNonceStore::with_capacity(10))
+            .methods(&[
+                oauth1_signer::SignatureMethod::RsaSha1,
+                oauth1_signer::SignatureMethod::RsaSha256,
+            ])
+            .nonce_len(1..=64)
+            .build()
+            .unwrap()
+    }
+
+    fn reason(pem: Option<&str>, url: &str, header: &str) -> Option<Reason> {
+        let (_, inputs) = vector();
+        let at: u64 = inputs.timestamp.as_deref().unwrap().parse().unwrap();
+        let r = Received::new("GET", url).authorization_header(header);
+        block(rsa_verifier(pem).verify_at(&r, at))
+            .err()
+            .map(|e| e.reason().clone())
+    }
+
+    #[test]
+    fn another_key_a_tampered_request_and_no_key_are_refused() {
+        let (header, inputs) = vector();
+        assert_eq!(reason(Some(CERT), &inputs.url, &header), None);
+        assert_eq!(
+            reason(Some(OTHER), &inputs.url, &header),
+            Some(Reason::SignatureInvalid)
+        );
+        let tampered = inputs.url.replace("size=original", "size=large");
+        assert_eq!(
+            reason(Some(CERT), &tampered, &header),
+            Some(Reason::SignatureInvalid)
+        );
+        // One bit of the signature flipped.
+        let sig = header
+            .split("oauth_signature=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        let flipped = if sig.starts_with('j') {
+            sig.replacen('j', "k", 1)
+        } else {
+            format!("j{}", &sig[1..])
+        };
+        assert_eq!(
+            reason(Some(CERT), &inputs.url, &header.replace(sig, &flipped)),
+            Some(Reason::SignatureInvalid)
+        );
+        // No public key for the consumer: named (for the logs), answered as
+        // any bad signature.
+        let e = reason(None, &inputs.url, &header).unwrap();
+        assert_eq!(
+            e,
+            Reason::PublicKeyMissing {
+                method: oauth1_signer::SignatureMethod::RsaSha1
+            }
+        );
+        assert!(e.to_string().contains("no RSA public key"), "{e}");
+        assert_eq!(e.problem(), Reason::SignatureInvalid.problem());
+    }
+
+    #[test]
+    fn through_the_layer_too() {
+        let (header, inputs) = vector();
+        let at: u64 = inputs.timestamp.as_deref().unwrap().parse().unwrap();
+        let (_, path) = inputs.url.split_once("photos.example.net").unwrap();
+        let status = |pem: &str, path: &str| {
+            let (_, inputs) = vector();
+            let key = inputs.consumer_key.clone().unwrap();
+            let secrets = StaticSecrets::new(Credentials::new(key, ""))
+                .with_rsa_public_key_pem(pem)
+                .unwrap();
+            let verifier = Verifier::builder(secrets, MemoryNonceStore::with_capacity(10))
+                .methods(&[oauth1_signer::SignatureMethod::RsaSha1])
+                .public_base_url("http://photos.example.net")
+                .clock(match at {
+                    1196666512 => || 1196666512,
+                    _ => panic!("the vector's timestamp changed: {at}"),
+                })
+                .build()
+                .unwrap();
+            let app = Router::new()
+                .route("/photos", get(|| async { "ok" }))
+                .layer(VerifyLayer::new(Arc::new(verifier)));
+            let request = http::Request::get(path)
+                .header("authorization", &header)
+                .body(Body::empty())
+                .unwrap();
+            block(async { app.oneshot(request).await.unwrap().status().as_u16() })
+        };
+        assert_eq!(status(CERT, path), 200);
+        assert_eq!(status(OTHER, path), 401);
+        assert_eq!(status(CERT, &path.replace("original", "large")), 401);
+    }
+}
