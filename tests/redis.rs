@@ -428,3 +428,155 @@ async fn a_redis_that_does_not_answer_fails_closed_within_the_timeouts_and_recov
         Freshness::Replayed
     );
 }
+
+/// Waits until the server has run `EVAL` at least once (the release a
+/// failed check sends after its `SET`, on the same connection, so that
+/// the `SET` was applied first).
+async fn wait_for_a_release(server: &RedisServer) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let stats = server.command(&["INFO", "commandstats"]);
+        if stats.contains("cmdstat_eval:") {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no release (EVAL) reached Redis after the failed check: {stats}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_check_answered_503_does_not_count_against_its_retry() {
+    let server = RedisServer::start();
+    let store = store(&server).await;
+    server.pause();
+    // Redis reads the SET and answers nothing: the check fails (503).
+    let answer = tokio::time::timeout(Duration::from_secs(30), store.remember(&key(1), KEEP)).await;
+    server.resume();
+    answer
+        .expect("bounded by the store's timeouts")
+        .unwrap_err();
+    // Redis then applies the queued SET, and the release after it.
+    wait_for_a_release(&server).await;
+    let name = format!("oauth1:nonce:{}", key(1).to_hex());
+    assert_eq!(server.command(&["EXISTS", &name]), "0");
+    // The identical retry is fresh, once; a replay of it is not.
+    assert_eq!(
+        store.remember(&key(1), KEEP).await.unwrap(),
+        Freshness::Fresh
+    );
+    assert_eq!(
+        store.remember(&key(1), KEEP).await.unwrap(),
+        Freshness::Replayed
+    );
+}
+
+#[tokio::test]
+async fn a_release_never_deletes_another_check_s_nonce() {
+    // The release compares values: a key written by another check (an
+    // accepted request, on another instance) is left alone.
+    let server = RedisServer::start();
+    let (one, other) = (store(&server).await, store(&server).await);
+    assert_eq!(
+        other.remember(&key(1), KEEP).await.unwrap(),
+        Freshness::Fresh
+    );
+    server.pause();
+    let answer = tokio::time::timeout(Duration::from_secs(30), one.remember(&key(1), KEEP)).await;
+    server.resume();
+    answer.unwrap().unwrap_err();
+    wait_for_a_release(&server).await;
+    assert_eq!(
+        one.remember(&key(1), KEEP).await.unwrap(),
+        Freshness::Replayed
+    );
+}
+
+#[tokio::test]
+async fn a_redis_that_may_evict_keys_is_refused_by_name() {
+    let server = RedisServer::start();
+    for policy in [
+        "allkeys-lru",
+        "volatile-lru",
+        "volatile-ttl",
+        "allkeys-random",
+    ] {
+        assert_eq!(
+            server.command(&["CONFIG", "SET", "maxmemory-policy", policy]),
+            "OK"
+        );
+        let err = RedisNonceStore::connect(&server.url(), options())
+            .await
+            .unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!("maxmemory-policy is {policy}"))
+                && text.contains("noeviction")
+                && text.contains(&format!("127.0.0.1:{}", server.port)),
+            "{text}"
+        );
+    }
+    // Checked off by the operator, it connects.
+    RedisNonceStore::connect(&server.url(), options().with_eviction_check(false))
+        .await
+        .unwrap();
+    assert_eq!(
+        server.command(&["CONFIG", "SET", "maxmemory-policy", "noeviction"]),
+        "OK"
+    );
+    RedisNonceStore::connect(&server.url(), options())
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn a_redis_that_will_not_say_its_policy_is_refused_unless_told() {
+    // A user without CONFIG, as some managed services give.
+    let server = RedisServer::start();
+    assert_eq!(
+        server.command(&["ACL", "SETUSER", "app", "on", ">pw", "~*", "+@all", "-config"]),
+        "OK"
+    );
+    let url = format!("redis://app:pw@127.0.0.1:{}", server.port);
+    let err = RedisNonceStore::connect(&url, options()).await.unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("CONFIG GET maxmemory-policy failed")
+            && text.contains("with_eviction_check(false)")
+            && !text.contains(":pw@"),
+        "{text}"
+    );
+    let store = RedisNonceStore::connect(&url, options().with_eviction_check(false))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.remember(&key(1), KEEP).await.unwrap(),
+        Freshness::Fresh
+    );
+}
+
+#[tokio::test]
+async fn a_cluster_with_one_evicting_primary_is_refused_naming_it() {
+    let cluster = RedisCluster::start();
+    let urls = cluster.urls();
+    let urls: Vec<&str> = urls.iter().map(String::as_str).collect();
+    RedisClusterNonceStore::connect(&urls, options())
+        .await
+        .unwrap();
+    let bad = &cluster.nodes[1];
+    assert_eq!(
+        bad.command(&["CONFIG", "SET", "maxmemory-policy", "allkeys-lfu"]),
+        "OK"
+    );
+    let err = RedisClusterNonceStore::connect(&urls, options())
+        .await
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("maxmemory-policy is allkeys-lfu")
+            && text.contains(&format!("node 127.0.0.1:{}", bad.port)),
+        "{text}"
+    );
+}

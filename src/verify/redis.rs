@@ -17,6 +17,19 @@
 //! connection broke is sent once more on the new connection, with the same
 //! value, before it gives up.
 //!
+//! A check that fails (no answer in time, say, while Redis is paused) may
+//! still be applied by Redis later; the store then sends a release on the
+//! same connection, right after it: delete the key if it still holds this
+//! call's value. Redis applies the two in order, so the nonce of a request
+//! answered 503 does not count against the client's retry of it.
+//!
+//! Redis must never evict a nonce before it expires, or a replay of it is
+//! accepted: [`connect`](RedisNonceStore::connect) reads the server's
+//! `maxmemory-policy` (on every primary of a cluster) and refuses any
+//! policy but `noeviction`. Nothing can guard against `FLUSHALL`,
+//! `FLUSHDB`, or a restart without persistence: each forgets the nonces of
+//! the current window.
+//!
 //! [RFC 5849 §3.3]: https://www.rfc-editor.org/rfc/rfc5849#section-3.3
 
 use std::fmt;
@@ -26,7 +39,8 @@ use std::time::Duration;
 use ::redis::aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig};
 use ::redis::cluster::ClusterClient;
 use ::redis::cluster_async::ClusterConnection;
-use ::redis::{Client, ConnectionInfo, IntoConnectionInfo, RedisError};
+use ::redis::cluster_routing::{MultipleNodeRoutingInfo, RoutingInfo};
+use ::redis::{Client, ConnectionInfo, IntoConnectionInfo, RedisError, Value};
 
 use super::nonce::{Freshness, NonceKey, NonceStore, StoreError, StoreFuture};
 
@@ -47,6 +61,7 @@ pub struct RedisOptions {
     key_prefix: String,
     connect_timeout: Duration,
     response_timeout: Duration,
+    eviction_check: bool,
 }
 
 impl Default for RedisOptions {
@@ -57,6 +72,7 @@ impl Default for RedisOptions {
             key_prefix: "oauth1:nonce:".to_owned(),
             connect_timeout: Duration::from_secs(1),
             response_timeout: Duration::from_secs(1),
+            eviction_check: true,
         }
     }
 }
@@ -77,6 +93,16 @@ impl RedisOptions {
     /// How long a command's reply may take.
     pub fn with_response_timeout(mut self, timeout: Duration) -> RedisOptions {
         self.response_timeout = timeout;
+        self
+    }
+
+    /// Whether `connect` reads `maxmemory-policy` and refuses a server
+    /// that may evict keys (on by default). Turn it off only for a server
+    /// whose `CONFIG` command is disabled (some managed services rename
+    /// it) and whose policy you know to be `noeviction`: an evicted nonce
+    /// is a replay accepted.
+    pub fn with_eviction_check(mut self, on: bool) -> RedisOptions {
+        self.eviction_check = on;
         self
     }
 
@@ -119,8 +145,9 @@ impl Checks {
         StoreError::new(format!("redis {}: {what}: {e}", self.target))
     }
 
-    /// One `SET key value NX GET PX ttl`, bounded by the deadline.
-    async fn remember<C: ConnectionLike>(
+    /// One `SET key value NX GET PX ttl`, bounded by the deadline; when it
+    /// fails, the release of what it may yet have written.
+    async fn remember<C: ConnectionLike + Send + 'static>(
         &self,
         mut conn: C,
         key: &NonceKey,
@@ -165,14 +192,80 @@ impl Checks {
                 self.target,
                 self.options.check_deadline()
             ))
-        })?
-        .map_err(|e| self.error("SET NX GET failed", &e))?;
+        })
+        .and_then(|r| r.map_err(|e| self.error("SET NX GET failed", &e)));
+        let reply = match reply {
+            Ok(reply) => reply,
+            Err(e) => {
+                release(conn, name, value);
+                return Err(e);
+            }
+        };
         Ok(match reply {
             None => Freshness::Fresh,
             // A retry of this very call found what its first try wrote.
             Some(old) if old == value.as_bytes() => Freshness::Fresh,
             Some(_) => Freshness::Replayed,
         })
+    }
+}
+
+/// Deletes `name` if it holds `value`: sent on the connection of a check
+/// that failed, after it, so that Redis applies it after the check if it
+/// applies the check at all (a paused server, a reply lost). Not awaited:
+/// the request is answered now, and the release goes out with the
+/// connection's next write.
+fn release<C: ConnectionLike + Send + 'static>(mut conn: C, name: String, value: String) {
+    const RELEASE: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
+                           return redis.call('DEL', KEYS[1]) end return 0";
+    let mut cmd = ::redis::cmd("EVAL");
+    cmd.arg(RELEASE).arg(1).arg(name).arg(value);
+    // Written at once; its reply may never come (the response timeout
+    // ends the wait), which changes nothing: Redis runs what it was sent.
+    tokio::spawn(async move {
+        let _ = cmd.query_async::<Value>(&mut conn).await;
+    });
+}
+
+/// Why a server is refused as a nonce store, and what to do.
+fn policy_refused(target: &str, node: &str, why: String) -> StoreError {
+    StoreError::new(format!(
+        "redis {target}{node}: {why}: a nonce store needs maxmemory-policy noeviction, \
+         or an evicted nonce is a replay accepted (set it in redis.conf or with CONFIG SET \
+         maxmemory-policy noeviction; if CONFIG is disabled and the policy is known to be \
+         noeviction, RedisOptions::with_eviction_check(false))"
+    ))
+}
+
+/// Refuses a server whose `maxmemory-policy` (read by `CONFIG GET`) may
+/// evict keys: `node` names it, `reply` is its answer.
+fn check_policy(target: &str, node: &str, reply: &Value) -> Result<(), StoreError> {
+    let refused = |why: String| policy_refused(target, node, why);
+    let text = |v: &Value| match v {
+        Value::BulkString(b) => Some(String::from_utf8_lossy(b).into_owned()),
+        Value::SimpleString(s) | Value::VerbatimString { text: s, .. } => Some(s.clone()),
+        _ => None,
+    };
+    let policy = match reply {
+        Value::Array(items) => items.get(1).and_then(text),
+        Value::Map(pairs) => pairs.first().and_then(|(_, v)| text(v)),
+        Value::ServerError(e) => {
+            return Err(refused(format!(
+                "CONFIG GET maxmemory-policy refused: {}",
+                crate::escape_controls(format!("{e:?}").as_bytes(), &[])
+            )))
+        }
+        _ => None,
+    };
+    match policy {
+        Some(p) if p == "noeviction" => Ok(()),
+        Some(p) => Err(refused(format!(
+            "maxmemory-policy is {}",
+            crate::escape_controls(p.as_bytes(), &[])
+        ))),
+        None => Err(refused(
+            "CONFIG GET maxmemory-policy gave no policy".to_owned(),
+        )),
     }
 }
 
@@ -222,6 +315,31 @@ impl RedisNonceStore {
         .await
         .map_err(|_| StoreError::new(format!("redis {}: cannot connect in time", checks.target)))?
         .map_err(|e| checks.error("cannot connect", &e))?;
+        if checks.options.eviction_check {
+            let mut conn = conn.clone();
+            let reply = tokio::time::timeout(
+                checks.options.check_deadline(),
+                ::redis::cmd("CONFIG")
+                    .arg("GET")
+                    .arg("maxmemory-policy")
+                    .query_async::<Value>(&mut conn),
+            )
+            .await
+            .map_err(|_| {
+                StoreError::new(format!(
+                    "redis {}: no answer to CONFIG GET maxmemory-policy in time",
+                    checks.target
+                ))
+            })?
+            .map_err(|e| {
+                policy_refused(
+                    &checks.target,
+                    "",
+                    format!("CONFIG GET maxmemory-policy failed: {e}"),
+                )
+            })?;
+            check_policy(&checks.target, "", &reply)?;
+        }
         Ok(RedisNonceStore { conn, checks })
     }
 }
@@ -292,6 +410,41 @@ impl RedisClusterNonceStore {
         .await
         .map_err(|_| StoreError::new(format!("redis {}: cannot connect in time", checks.target)))?
         .map_err(|e| checks.error("cannot connect", &e))?;
+        if checks.options.eviction_check {
+            let mut conn = conn.clone();
+            let mut cmd = ::redis::cmd("CONFIG");
+            cmd.arg("GET").arg("maxmemory-policy");
+            // Every primary: each holds the keys of its slots. The answer
+            // is a map from each node's address to its reply.
+            let reply = tokio::time::timeout(
+                checks.options.check_deadline(),
+                conn.route_command(
+                    cmd,
+                    RoutingInfo::MultiNode((MultipleNodeRoutingInfo::AllMasters, None)),
+                ),
+            )
+            .await
+            .map_err(|_| {
+                StoreError::new(format!(
+                    "redis {}: no answer to CONFIG GET maxmemory-policy in time",
+                    checks.target
+                ))
+            })?
+            .map_err(|e| checks.error("CONFIG GET maxmemory-policy failed", &e))?;
+            let Value::Map(nodes) = reply else {
+                return Err(StoreError::new(format!(
+                    "redis {}: CONFIG GET maxmemory-policy: no answer per node",
+                    checks.target
+                )));
+            };
+            for (node, reply) in &nodes {
+                let node = match node {
+                    Value::BulkString(b) => format!(" (node {})", String::from_utf8_lossy(b)),
+                    _ => String::new(),
+                };
+                check_policy(&checks.target, &node, reply)?;
+            }
+        }
         Ok(RedisClusterNonceStore { conn, checks })
     }
 }
