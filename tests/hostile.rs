@@ -405,3 +405,53 @@ mod rsa {
         assert_eq!(status(CERT, &path.replace("original", "large")), 401);
     }
 }
+
+#[cfg(feature = "explain")]
+mod no_secret_in_a_diagnosis {
+    //! A header that claims HMAC-SHA1 but carries the PLAINTEXT key (or a
+    //! secret alone) as its signature: the diagnosis names the mistake and
+    //! shows no secret, whatever the header claims.
+
+    use oauth1_signer::explain::Explainer;
+    use oauth1_signer::{Credentials, OAuthRequest, Signer};
+
+    const CS: &str = "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw";
+    const TS: &str = "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE";
+
+    #[test]
+    fn a_plaintext_key_under_an_hmac_name_is_redacted() {
+        let signer = Signer::builder(Credentials::new("ck", CS).with_token("tk", TS))
+            .with_nonce("nonce-0001")
+            .with_timestamp("1318622958")
+            .build()
+            .unwrap();
+        let request = OAuthRequest::get("https://api.x.com/1.1/account/settings.json");
+        let explainer = Explainer::new(&signer, &request).unwrap();
+        let ours = explainer.trace().authorization_header.clone();
+        let ours_sig = ours
+            .split("oauth_signature=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        for sent in [format!("{CS}%26{TS}"), format!("{CS}%26"), CS.to_owned()] {
+            let header = ours.replace(ours_sig, &sent);
+            let ex = explainer.header(&header).unwrap();
+            assert!(!ex.matches);
+            let shown = format!("{:?}", ex.findings);
+            assert!(
+                !shown.contains(CS) && !shown.contains(TS),
+                "{sent}: {shown}"
+            );
+        }
+        // The first is still named for what it is.
+        let header = ours.replace(ours_sig, &format!("{CS}%26{TS}"));
+        let ex = explainer.header(&header).unwrap();
+        assert!(
+            ex.findings.iter().any(|f| f.detail.contains("PLAINTEXT")),
+            "{:?}",
+            ex.findings
+        );
+    }
+}

@@ -76,13 +76,33 @@ pub(super) struct Ours<'a> {
 }
 
 impl Ours<'_> {
-    /// A signature as a finding shows it: redacted if it is the key.
+    /// A signature as a finding shows it: redacted if it is the key (our
+    /// method is PLAINTEXT), or if it holds a secret whatever method its
+    /// header claims: any key text the key rules make of our secrets (a
+    /// PLAINTEXT key sent under an HMAC name), or either secret itself.
     pub(super) fn shown(&self, sig: &str) -> String {
-        if self.redact {
+        if self.redact || self.holds_secret(sig) {
             REDACTED.to_owned()
         } else {
             sig.to_owned()
         }
+    }
+
+    /// Whether `text` is, or holds, secret material of ours. A secret is
+    /// looked for inside the text only from 8 bytes on: a shorter one would
+    /// redact ordinary signatures by chance, and is matched whole.
+    fn holds_secret(&self, text: &str) -> bool {
+        let Some((cs, ts)) = self.secrets else {
+            return false;
+        };
+        let holds = |secret: &str| {
+            !secret.is_empty() && (text == secret || (secret.len() >= 8 && text.contains(secret)))
+        };
+        holds(cs)
+            || holds(ts)
+            || KeyRule::ALL
+                .iter()
+                .any(|rule| rule.key(cs, ts).expose() == text)
     }
 
     /// A finding about the signature: ours against `theirs`.
