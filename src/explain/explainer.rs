@@ -79,6 +79,8 @@ pub struct Explainer {
     method: SignatureMethod,
     /// The two secrets, decoded from the trace's key; `None` for RSA.
     secrets: Option<(Secret, Secret)>,
+    /// Findings for a client not yet trusted ([`Explainer::for_untrusted_client`]).
+    untrusted: bool,
 }
 
 impl fmt::Debug for Explainer {
@@ -143,7 +145,27 @@ impl Explainer {
             model,
             method: signer.method(),
             secrets,
+            untrusted: false,
         })
+    }
+
+    /// The explainer as a server may answer a client it has not
+    /// authenticated (its signature did not verify): a finding names the
+    /// cause and where it is, and shows neither side (`ours` and `theirs`
+    /// are empty), since ours is computed with our secrets and our keys,
+    /// and theirs may be a guess at a secret; the signature search tries no
+    /// PLAINTEXT key, since a signature equal to the key text would confirm
+    /// a guess at the secrets. What the client learns is which catalogued
+    /// mistake reproduces the signature it sent, which only a client that
+    /// holds the secrets can make.
+    ///
+    /// Build the explainer with the client's own consumer key and token
+    /// (and, for a key or token you do not hold, secrets nobody knows, so
+    /// that nothing reproduces and the answer looks as for any bad
+    /// signature).
+    pub fn for_untrusted_client(mut self) -> Explainer {
+        self.untrusted = true;
+        self
     }
 
     /// Adds the request's body that is not signed (a JSON body, as for the X
@@ -367,6 +389,7 @@ impl Explainer {
                 (None, Some(_)) => format!("they send {name}, we do not"),
                 _ => format!("they send another {name}"),
             };
+            let (o, t) = if self.untrusted { (None, None) } else { (o, t) };
             findings.push(Finding::new(
                 cause,
                 component,
@@ -409,6 +432,7 @@ impl Explainer {
         Ours {
             signature: self.trace.signature.as_str(),
             redact: self.method == SignatureMethod::Plaintext,
+            untrusted: self.untrusted,
             secrets: self
                 .secrets
                 .as_ref()

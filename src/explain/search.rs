@@ -27,7 +27,8 @@ pub const SEARCH_EACH_PARAM_MAX: usize = 64;
 
 const REDACTED: &str = "<redacted: a PLAINTEXT signature is the signing key>";
 
-/// The signature methods a key can be tried with.
+/// The signature methods a key can be tried with (for a client not yet
+/// trusted, the first three: see [`Ours::untrusted`]).
 const KEYED: [SignatureMethod; 4] = [
     SignatureMethod::HmacSha1,
     SignatureMethod::HmacSha256,
@@ -41,8 +42,12 @@ pub(super) struct Keys(pub(super) Vec<(KeyRule, SignatureMethod, SigningKey)>);
 
 impl Keys {
     pub(super) fn new(consumer_secret: &str, token_secret: &str) -> Keys {
+        Keys::for_methods(consumer_secret, token_secret, &KEYED)
+    }
+
+    fn for_methods(consumer_secret: &str, token_secret: &str, methods: &[SignatureMethod]) -> Keys {
         let mut keys = Vec::new();
-        for method in KEYED {
+        for &method in methods {
             for rule in KeyRule::ALL {
                 let key = rule.key(consumer_secret, token_secret);
                 if let Ok(key) = SigningKey::from_key_string(method, key) {
@@ -73,6 +78,11 @@ pub(super) struct Ours<'a> {
     pub signature: &'a str,
     pub redact: bool,
     pub secrets: Option<(&'a str, &'a str)>,
+    /// The findings go to a client not yet trusted: they show neither side
+    /// (ours is computed with our secrets; theirs may be a guess at one),
+    /// and no PLAINTEXT key is tried (a signature equal to the key text
+    /// would confirm a guessed secret).
+    pub untrusted: bool,
 }
 
 impl Ours<'_> {
@@ -113,6 +123,9 @@ impl Ours<'_> {
         theirs: &str,
         detail: String,
     ) -> Finding {
+        if self.untrusted {
+            return Finding::new(cause, component, "", "", detail);
+        }
         Finding::new(
             cause,
             component,
@@ -121,10 +134,20 @@ impl Ours<'_> {
             detail,
         )
     }
+
+    /// The methods a key is tried with.
+    fn keyed(&self) -> &'static [SignatureMethod] {
+        if self.untrusted {
+            &KEYED[..3]
+        } else {
+            &KEYED
+        }
+    }
 }
 
-/// Every mistake that applies to `model`, signed with `method`.
-fn mistakes(model: &Model, method: SignatureMethod) -> Vec<Tried> {
+/// Every mistake that applies to `model`, signed with `method`, a key
+/// tried with each of `keyed`.
+fn mistakes(model: &Model, method: SignatureMethod, keyed: &[SignatureMethod]) -> Vec<Tried> {
     // Each parameter left out in turn: all of a small request's, else only
     // the RFC's protocol parameters (SEARCH_EACH_PARAM_MAX), so the search
     // costs a constant number of base strings.
@@ -137,7 +160,7 @@ fn mistakes(model: &Model, method: SignatureMethod) -> Vec<Tried> {
         .filter(|(_, p)| each || NAMES.iter().any(|n| n.as_str().as_bytes() == p.name))
         .filter_map(|(i, _)| u16::try_from(i).ok())
         .collect();
-    search_list(method, &KEYED, &params)
+    search_list(method, keyed, &params)
 }
 
 /// Recomputes `model` under each mistake, then each pair, and names those
@@ -167,7 +190,7 @@ pub(super) fn search(
             0,
         );
     };
-    let keys = Keys::new(cs, ts);
+    let keys = Keys::for_methods(cs, ts, ours.keyed());
     let mut s = Scratch::default();
     let mut base = Vec::new();
     let mut right = Vec::new();
@@ -195,7 +218,7 @@ pub(super) fn search(
     let mut seen: HashMap<(Cause, Vec<u8>), usize> = HashMap::new();
     let mut same_as: Vec<Vec<Tried>> = Vec::new();
     let mut catalogue: Vec<Tried> = Vec::new();
-    for m in mistakes(model, method) {
+    for m in mistakes(model, method, ours.keyed()) {
         if m.keys_only() {
             catalogue.push(m);
             same_as.push(Vec::new());

@@ -135,6 +135,23 @@ impl<'a> Received<'a> {
     pub fn url(&self) -> &str {
         &self.url
     }
+
+    /// The `Authorization` header's value, if given.
+    pub fn authorization(&self) -> Option<&'a str> {
+        self.authorization
+    }
+
+    /// The body given (empty when none was, or it was
+    /// [not read](Self::body_not_read)).
+    pub fn body_bytes(&self) -> &'a [u8] {
+        self.body
+    }
+
+    /// Whether the body is `application/x-www-form-urlencoded`, so that its
+    /// parameters are signed.
+    pub fn is_form(&self) -> bool {
+        self.form
+    }
 }
 
 /// `proto` and `host` of the last element of a `Forwarded` value (RFC 7239
