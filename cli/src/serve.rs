@@ -14,19 +14,23 @@ use std::time::Duration;
 use clap::Args;
 use http_body_util::{BodyExt as _, Full, LengthLimitError, Limited};
 use hyper::body::{Bytes, Incoming};
-use hyper::header::{HeaderValue, AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};
+use hyper::header::{HeaderValue, CONNECTION, CONTENT_TYPE, WWW_AUTHENTICATE};
+use hyper::http::request::Parts;
 use hyper::{Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use oauth1_signer::verify::{
     MemoryNonceStore, NonceStore, Received, RedisClusterNonceStore, RedisNonceStore, RedisOptions,
+    Rejection,
 };
-use oauth1_signer::{is_form_urlencoded, json::RequestSpec, SignatureMethod};
+use oauth1_signer::{json::RequestSpec, SignatureMethod};
 use serde_json::json;
+use tokio::sync::Semaphore;
 
 use crate::caret::printable;
+use crate::explain::terminal_safe_json;
 use crate::profile::CredentialArgs;
-use crate::verdict::{verdict_json, Checker, Seen, Verdict};
+use crate::verdict::{verdict_json, Audience, Checker, Diagnosis, Seen, Verdict};
 use crate::Failure;
 
 pub(crate) const SERVE_HELP: &str = "\
@@ -36,28 +40,53 @@ profile. Requests signed with them are valid; any other consumer key or token is
 
 The URL signed is --public-url (scheme, host and port; default http://LISTEN) followed by the
 path and query received; the Host header is not trusted. Form bodies
-(application/x-www-form-urlencoded) up to 1 MiB are read and their parameters verified; a
-larger one is refused with 413.
+(application/x-www-form-urlencoded), and the body of a request that carries oauth_body_hash,
+are read up to 1 MiB and verified (a larger one is refused with 413); any other body is read
+and discarded, whatever its size.
 
 Answers: 200 {\"valid\": true, \"method\", \"base_string_uri\", \"params\", \"consumer_key\",
-\"token\"}; 401 {\"valid\": false, \"reason\", \"problem\", \"diagnosis\"} with WWW-Authenticate
-(the diagnosis names the catalogued mistake that reproduces a bad signature, as `oauth1 explain`
-does); 503 when the nonce store cannot answer (it fails closed). It prints \"listening on
-http://ADDR\" when ready (--listen 127.0.0.1:0 picks a free port), one line per request on
-stderr, and stops on SIGINT or SIGTERM.
+\"token\"}; 401 {\"valid\": false, \"reason\", \"problem\", \"diagnosis\", \"diagnosis_skipped\"} with
+WWW-Authenticate; 503 when the nonce store cannot answer (it fails closed).
+
+What a 401 shows: anyone who can reach the server reads it, so it holds nothing computed with
+the secrets and no key or token the client did not send, and it looks the same whichever keys
+exist. An unknown consumer key or token is answered as a bad signature (\"the signature does
+not match the request\"). The diagnosis names the catalogued mistake that reproduces the
+client's signature (as `oauth1 explain` does), which only a client holding the secrets can
+have made, with no values of either side; for a signature nothing reproduces (an unknown key
+among them) it says so. It is skipped for a request over 16 KiB, and while another diagnosis
+runs. `oauth1 verify`, run by the key's owner, shows both sides.
+
+Limits: a request's headers, and its body, must each arrive within --read-timeout (an idle
+keep-alive connection is closed after it too); at most --max-connections connections are open
+(others wait to be accepted).
+
+It prints \"listening on http://ADDR\" when ready (--listen 127.0.0.1:0 picks a free port), one
+line per request on stderr (the true reason, for you), and stops on SIGINT or SIGTERM, within
+10 seconds.
 
 Nonce stores: memory (default; --nonce-capacity unexpired nonces at most, refused when full),
-redis://HOST:PORT (shared by every `serve` using it), redis+cluster://HOST:PORT,HOST:PORT,...
+redis://HOST:PORT (shared by every `serve` using it; its maxmemory-policy must be noeviction),
+redis+cluster://HOST:PORT,HOST:PORT,...
 
 Examples:
   oauth1 serve --listen 127.0.0.1:8080 --consumer-key ck --consumer-secret cs
   oauth1 serve --listen 127.0.0.1:0 --nonce-store redis://127.0.0.1:6379 --profile test";
 
-/// The largest form body read: 1 MiB.
+/// The largest body read: 1 MiB.
 const MAX_BODY: usize = 1 << 20;
 
 /// How long the requests in flight may take to finish after a signal.
 const DRAIN: Duration = Duration::from_secs(10);
+
+/// The largest request (URL, header and body) a diagnosis is made for: the
+/// explainer's search is linear in the request with a constant of a few
+/// hundred base strings, so a 16 KiB request costs milliseconds, where a
+/// megabyte would cost seconds of a worker's time.
+const DIAGNOSE_MAX: usize = 16 * 1024;
+
+/// How long a 401 waits for its diagnosis before it goes without.
+const DIAGNOSIS_DEADLINE: Duration = Duration::from_secs(2);
 
 #[derive(Args, Debug)]
 pub(crate) struct ServeArgs {
@@ -76,6 +105,14 @@ pub(crate) struct ServeArgs {
     /// The URL clients sign (scheme://host[:port]) [default: http://LISTEN]
     #[arg(long, value_name = "URL")]
     public_url: Option<String>,
+
+    /// Seconds a request's headers, and its body, may take to arrive
+    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    read_timeout: u64,
+
+    /// The most connections open at once
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    max_connections: u64,
 
     #[command(flatten)]
     credentials: CredentialArgs,
@@ -103,59 +140,151 @@ async fn run(args: &ServeArgs, spec: RequestSpec) -> Result<(), Failure> {
         None => format!("http://{addr}"),
     };
     let store = nonce_store(&args.nonce_store, args.nonce_capacity).await?;
-    let checker = Arc::new(Checker::new(
-        spec,
-        store,
-        Some(&public),
-        &METHODS,
-        None,
-        None,
-    )?);
-    let public: Arc<str> = public.into();
+    let checker = Checker::new(spec, store, Some(&public), &METHODS, None, None)?;
+    let read_timeout = Duration::from_secs(args.read_timeout);
+    let server = Arc::new(Server {
+        checker: Arc::new(checker),
+        read_timeout,
+        diagnoses: Arc::new(Semaphore::new(1)),
+    });
+    let connections = Arc::new(Semaphore::new(
+        usize::try_from(args.max_connections).unwrap_or(usize::MAX),
+    ));
     let mut stop = std::pin::pin!(stop_signal());
     println!("listening on http://{addr}");
     let graceful = GracefulShutdown::new();
+    let in_flight = InFlight::default();
+    let mut backoff = Backoff::default();
     loop {
-        tokio::select! {
-            accepted = listener.accept() => {
-                let (stream, peer) = match accepted {
-                    Ok(a) => a,
-                    // A client that went away mid-accept, or too many open
-                    // files for a moment: keep serving the others.
-                    Err(e) => {
-                        eprintln!("accept failed: {e}");
-                        tokio::time::sleep(Duration::from_millis(10)).await;
-                        continue;
-                    }
-                };
-                let (checker, public) = (checker.clone(), public.clone());
-                let service = hyper::service::service_fn(move |request| {
-                    let (checker, public) = (checker.clone(), public.clone());
-                    async move {
-                        Ok::<_, Infallible>(answer(&checker, &public, peer, request).await)
-                    }
-                });
-                let conn = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), service);
-                let conn = graceful.watch(conn);
-                tokio::spawn(async move {
-                    let _ = conn.await;
-                });
-            }
+        // A free place first: at the bound, new connections wait in the
+        // listen backlog instead of costing a file each.
+        let permit = tokio::select! {
+            permit = connections.clone().acquire_owned() => match permit {
+                Ok(p) => p,
+                Err(_) => break,
+            },
             signal = &mut stop => {
                 eprintln!("{signal}: stopping");
                 break;
             }
-        }
+        };
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            signal = &mut stop => {
+                eprintln!("{signal}: stopping");
+                break;
+            }
+        };
+        let (stream, peer) = match accepted {
+            Ok(a) => {
+                backoff.reset();
+                a
+            }
+            // Too many open files, or a client gone mid-accept: wait, longer
+            // each time it fails again, and say so once per wait.
+            Err(e) => {
+                let wait = backoff.next();
+                eprintln!("accept failed: {e}; waiting {wait:?}");
+                tokio::select! {
+                    () = tokio::time::sleep(wait) => {}
+                    signal = &mut stop => {
+                        eprintln!("{signal}: stopping");
+                        break;
+                    }
+                }
+                continue;
+            }
+        };
+        let (server, in_flight) = (server.clone(), in_flight.clone());
+        let service = hyper::service::service_fn(move |request| {
+            let (server, guard) = (server.clone(), in_flight.enter());
+            async move {
+                let response = server.answer(peer, request).await;
+                drop(guard);
+                Ok::<_, Infallible>(response)
+            }
+        });
+        let conn = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            // Each request's head (and an idle keep-alive connection's next
+            // one) within the read timeout, or the connection is closed.
+            .header_read_timeout(read_timeout)
+            .serve_connection(TokioIo::new(stream), service);
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            let _ = conn.await;
+            drop(permit);
+        });
     }
     drop(listener);
-    if tokio::time::timeout(DRAIN, graceful.shutdown())
-        .await
-        .is_err()
-    {
+    // Requests in flight are answered; a connection with none (idle, or
+    // a head still arriving) is closed, not waited for.
+    let drained = async {
+        tokio::select! {
+            () = graceful.shutdown() => {}
+            () = in_flight.none() => {}
+        }
+    };
+    if tokio::time::timeout(DRAIN, drained).await.is_err() {
         eprintln!("some requests were still open after {DRAIN:?}; stopped all the same");
     }
     Ok(())
+}
+
+/// The requests being answered, to wait for at shutdown.
+#[derive(Clone, Default)]
+struct InFlight(Arc<(std::sync::atomic::AtomicUsize, tokio::sync::Notify)>);
+
+/// One request being answered; its drop says it is done.
+struct Entered(InFlight);
+
+impl InFlight {
+    fn enter(&self) -> Entered {
+        self.0 .0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Entered(self.clone())
+    }
+
+    /// Resolves once no request is being answered.
+    async fn none(&self) {
+        loop {
+            let notified = self.0 .1.notified();
+            if self.0 .0.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+impl Drop for Entered {
+    fn drop(&mut self) {
+        let (count, done) = &*self.0 .0;
+        if count.fetch_sub(1, std::sync::atomic::Ordering::SeqCst) == 1 {
+            done.notify_waiters();
+        }
+    }
+}
+
+/// How long to wait after a failed accept: 10 ms, doubling up to a second,
+/// back to 10 ms after an accept succeeds.
+#[derive(Debug, Default)]
+struct Backoff {
+    failures: u32,
+}
+
+impl Backoff {
+    const FIRST: Duration = Duration::from_millis(10);
+    const MOST: Duration = Duration::from_secs(1);
+
+    fn next(&mut self) -> Duration {
+        let wait = Self::FIRST.saturating_mul(1 << self.failures.min(10));
+        self.failures = self.failures.saturating_add(1);
+        wait.min(Self::MOST)
+    }
+
+    fn reset(&mut self) {
+        self.failures = 0;
+    }
 }
 
 /// The store `--nonce-store` names.
@@ -226,72 +355,187 @@ const METHODS: [SignatureMethod; 3] = [
     SignatureMethod::HmacSha512,
 ];
 
-/// Verifies one request and answers it; logs one line.
-async fn answer(
-    checker: &Checker,
-    public: &str,
-    peer: SocketAddr,
-    request: Request<Incoming>,
-) -> Response<Full<Bytes>> {
-    let (parts, body) = request.into_parts();
-    let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
-    let (status, json) = match Limited::new(body, MAX_BODY).collect().await {
-        Err(e) if e.is::<LengthLimitError>() => (
-            StatusCode::PAYLOAD_TOO_LARGE,
-            json!({"valid": false, "reason": format!("the body is over {MAX_BODY} bytes")}),
-        ),
-        // The client went away or broke the framing mid-body.
-        Err(_) => (
-            StatusCode::BAD_REQUEST,
-            json!({"valid": false, "reason": "the body could not be read"}),
-        ),
-        Ok(collected) => {
-            let body = collected.to_bytes();
-            let verdict = match Received::from_parts(&parts, &body) {
-                Ok(received) => {
-                    let text = |name| {
-                        parts
-                            .headers
-                            .get(name)
-                            .and_then(|v: &HeaderValue| v.to_str().ok())
-                    };
-                    let form = text(CONTENT_TYPE).is_some_and(is_form_urlencoded);
-                    let seen = Seen {
-                        method: parts.method.as_str(),
-                        url: format!("{public}{target}"),
-                        authorization: text(AUTHORIZATION),
-                        form_body: form.then_some(&body[..]),
-                    };
-                    checker.check(&received, &seen, None).await
-                }
-                Err(rejection) => Verdict::Rejected(rejection, Vec::new()),
-            };
-            let status = match &verdict {
-                Verdict::Valid(_) => StatusCode::OK,
-                Verdict::Rejected(r, _) => {
-                    StatusCode::from_u16(r.status()).unwrap_or(StatusCode::UNAUTHORIZED)
-                }
-            };
-            (status, verdict_json(&verdict))
+/// What every connection shares.
+struct Server {
+    checker: Arc<Checker>,
+    read_timeout: Duration,
+    /// One diagnosis at a time, on a thread of its own.
+    diagnoses: Arc<Semaphore>,
+}
+
+/// A request's answer before it is written: status, JSON, and the reason
+/// for the log (the truth, which the client may not see).
+struct Answer {
+    status: StatusCode,
+    json: serde_json::Value,
+    logged: String,
+}
+
+impl Answer {
+    fn plain(status: StatusCode, reason: &str) -> Answer {
+        Answer {
+            status,
+            json: json!({"valid": false, "reason": reason}),
+            logged: reason.to_owned(),
         }
-    };
-    let why = json["reason"].as_str().unwrap_or("valid");
-    eprintln!(
-        "{peer} {} {} {} {}",
-        printable(parts.method.as_str().as_bytes()),
-        printable(target.as_bytes()),
-        status.as_u16(),
-        printable(why.as_bytes())
-    );
-    let mut response = Response::new(Full::new(Bytes::from(json.to_string() + "\n")));
-    *response.status_mut() = status;
-    let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    if status == StatusCode::UNAUTHORIZED {
-        headers.insert(
-            WWW_AUTHENTICATE,
-            HeaderValue::from_static("OAuth realm=\"oauth1 serve\""),
-        );
     }
-    response
+}
+
+impl Server {
+    /// Verifies one request and answers it; logs one line.
+    async fn answer(
+        self: Arc<Self>,
+        peer: SocketAddr,
+        request: Request<Incoming>,
+    ) -> Response<Full<Bytes>> {
+        let (parts, body) = request.into_parts();
+        let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+        let answer = self.verdict(&parts, body).await;
+        eprintln!(
+            "{peer} {} {} {} {}",
+            printable(parts.method.as_str().as_bytes()),
+            printable(target.as_bytes()),
+            answer.status.as_u16(),
+            printable(answer.logged.as_bytes())
+        );
+        let text = terminal_safe_json(&answer.json.to_string());
+        let mut response = Response::new(Full::new(Bytes::from(text)));
+        *response.status_mut() = answer.status;
+        let headers = response.headers_mut();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        if answer.status == StatusCode::UNAUTHORIZED {
+            headers.insert(
+                WWW_AUTHENTICATE,
+                HeaderValue::from_static("OAuth realm=\"oauth1 serve\""),
+            );
+        }
+        if answer.status == StatusCode::REQUEST_TIMEOUT {
+            headers.insert(CONNECTION, HeaderValue::from_static("close"));
+        }
+        response
+    }
+
+    /// Reads the body if its bytes are signed (else discards it), verifies,
+    /// and diagnoses a bad signature.
+    async fn verdict(&self, parts: &Parts, body: Incoming) -> Answer {
+        let head = match Received::from_parts(parts, b"") {
+            Ok(head) => head,
+            Err(rejection) => return self.rejected(rejection, None).await,
+        };
+        let read = match self.checker.needs_body(&head) {
+            Ok(read) => read,
+            Err(rejection) => return self.rejected(rejection, None).await,
+        };
+        let body = if read {
+            let collect = Limited::new(body, MAX_BODY).collect();
+            match tokio::time::timeout(self.read_timeout, collect).await {
+                Err(_) => return self.timed_out(),
+                Ok(Err(e)) if e.is::<LengthLimitError>() => {
+                    return Answer::plain(
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        &format!("the body is over {MAX_BODY} bytes"),
+                    )
+                }
+                // The client went away or broke the framing mid-body.
+                Ok(Err(_)) => {
+                    return Answer::plain(StatusCode::BAD_REQUEST, "the body could not be read")
+                }
+                Ok(Ok(collected)) => Some(collected.to_bytes()),
+            }
+        } else {
+            // Never signed: read and dropped frame by frame, whatever its
+            // size, so that the connection stays usable.
+            match tokio::time::timeout(self.read_timeout, discard(body)).await {
+                Err(_) => return self.timed_out(),
+                Ok(Err(())) => {
+                    return Answer::plain(StatusCode::BAD_REQUEST, "the body could not be read")
+                }
+                Ok(Ok(())) => None,
+            }
+        };
+        let received = match &body {
+            Some(bytes) => match Received::from_parts(parts, bytes) {
+                Ok(r) => r,
+                Err(rejection) => return self.rejected(rejection, None).await,
+            },
+            None => head.body_not_read(),
+        };
+        match self.checker.check(&received, None).await {
+            Ok(verified) => Answer {
+                status: StatusCode::OK,
+                json: verdict_json(&Verdict::Valid(verified), Audience::Stranger),
+                logged: "valid".to_owned(),
+            },
+            Err(rejection) => {
+                let seen = Checker::diagnosable(&rejection).then(|| Seen {
+                    method: parts.method.as_str().to_owned(),
+                    url: self.checker.request_url(&received),
+                    authorization: received.authorization().map(str::to_owned),
+                    form_body: received.is_form().then(|| received.body_bytes().to_vec()),
+                });
+                self.rejected(rejection, seen).await
+            }
+        }
+    }
+
+    fn timed_out(&self) -> Answer {
+        Answer::plain(
+            StatusCode::REQUEST_TIMEOUT,
+            &format!(
+                "the body did not arrive within {:?} (--read-timeout)",
+                self.read_timeout
+            ),
+        )
+    }
+
+    /// A rejection's answer, with the diagnosis of `seen` when it has one.
+    async fn rejected(&self, rejection: Rejection, seen: Option<Seen>) -> Answer {
+        let diagnosis = match seen {
+            Some(seen) => self.diagnose(seen).await,
+            None => Diagnosis::default(),
+        };
+        let status = StatusCode::from_u16(rejection.status()).unwrap_or(StatusCode::UNAUTHORIZED);
+        let logged = rejection.reason().to_string();
+        Answer {
+            status,
+            json: verdict_json(&Verdict::Rejected(rejection, diagnosis), Audience::Stranger),
+            logged,
+        }
+    }
+
+    /// The stranger's diagnosis, off the request path: bounded in size,
+    /// one at a time, within a deadline.
+    async fn diagnose(&self, seen: Seen) -> Diagnosis {
+        let skipped = |why| Diagnosis {
+            findings: Vec::new(),
+            skipped: Some(why),
+        };
+        if seen.len() > DIAGNOSE_MAX {
+            return skipped("the request is over 16 KiB: not diagnosed");
+        }
+        let Ok(permit) = self.diagnoses.clone().try_acquire_owned() else {
+            return skipped("another diagnosis is running: not diagnosed");
+        };
+        let checker = self.checker.clone();
+        let task = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            checker.diagnose(&seen, Audience::Stranger)
+        });
+        match tokio::time::timeout(DIAGNOSIS_DEADLINE, task).await {
+            Ok(Ok(findings)) => Diagnosis {
+                findings,
+                skipped: None,
+            },
+            Ok(Err(_)) => skipped("the diagnosis failed"),
+            Err(_) => skipped("the diagnosis took too long"),
+        }
+    }
+}
+
+/// Reads a body to its end, keeping nothing.
+async fn discard(mut body: Incoming) -> Result<(), ()> {
+    while let Some(frame) = body.frame().await {
+        frame.map_err(|_| ())?;
+    }
+    Ok(())
 }

@@ -1,8 +1,12 @@
 //! What `verify` and `serve` share: the library's [`Verifier`] over the
-//! credentials given as for `sign`, and its verdict as JSON, with the
-//! [`Explainer`]'s diagnosis when the signature (or a key) does not match:
-//! the server knows the request it received and the secrets, so it can say
-//! which catalogued mistake reproduces the client's signature.
+//! credentials given as for `sign`, its verdict as JSON, and the
+//! [`Explainer`]'s diagnosis when a signature does not match.
+//!
+//! Who reads the diagnosis decides what it may hold ([`Audience`]):
+//! `oauth1 verify` is run by the key's owner on their own machine, and
+//! shows both sides; `oauth1 serve` answers whoever can reach it, so its
+//! 401 holds nothing computed with a secret and no key or token the client
+//! did not send, and looks the same whichever keys exist.
 
 use std::ops::RangeInclusive;
 use std::sync::Arc;
@@ -21,12 +25,34 @@ use crate::explain::json_causes;
 use crate::Failure;
 
 /// One request as received, in the form the explainer needs: the absolute
-/// URL clients signed, and the form body when there is one.
-pub(crate) struct Seen<'a> {
-    pub(crate) method: &'a str,
+/// URL clients signed ([`Checker::request_url`]), the header, and the form
+/// body when there is one. Owned, so that a diagnosis can run on a thread
+/// of its own.
+#[derive(Clone, Debug)]
+pub(crate) struct Seen {
+    pub(crate) method: String,
     pub(crate) url: String,
-    pub(crate) authorization: Option<&'a str>,
-    pub(crate) form_body: Option<&'a [u8]>,
+    pub(crate) authorization: Option<String>,
+    pub(crate) form_body: Option<Vec<u8>>,
+}
+
+impl Seen {
+    /// The bytes a diagnosis reads: URL, header and body.
+    pub(crate) fn len(&self) -> usize {
+        self.url.len()
+            + self.authorization.as_ref().map_or(0, String::len)
+            + self.form_body.as_ref().map_or(0, Vec::len)
+    }
+}
+
+/// Who reads a diagnosis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Audience {
+    /// The key's owner (`oauth1 verify`): both sides, our key and token.
+    Owner,
+    /// Whoever sent the request (`oauth1 serve`): the causes and where they
+    /// are, never a value; our secrets only for the key and token we hold.
+    Stranger,
 }
 
 /// A verifier over fixed credentials, and those credentials for the
@@ -34,6 +60,10 @@ pub(crate) struct Seen<'a> {
 pub(crate) struct Checker {
     verifier: Verifier<StaticSecrets, Arc<dyn NonceStore>>,
     credentials: RequestSpec,
+    /// Secrets nobody knows (random, made at start): a stranger's key or
+    /// token we do not hold is diagnosed with them, at the same cost, and
+    /// nothing reproduces its signature.
+    unknown: (Secret, Secret),
 }
 
 impl std::fmt::Debug for Checker {
@@ -42,10 +72,19 @@ impl std::fmt::Debug for Checker {
     }
 }
 
+/// The diagnosis of a rejected request: the explainer's findings, or why
+/// there are none.
+#[derive(Debug, Default)]
+pub(crate) struct Diagnosis {
+    pub(crate) findings: Vec<Finding>,
+    /// Why no diagnosis was made, when one would have been.
+    pub(crate) skipped: Option<&'static str>,
+}
+
 /// The verdict: what was verified, or why not and the diagnosis.
 pub(crate) enum Verdict {
     Valid(Verified),
-    Rejected(Rejection, Vec<Finding>),
+    Rejected(Rejection, Diagnosis),
 }
 
 impl Checker {
@@ -85,54 +124,68 @@ impl Checker {
         let verifier = builder
             .build()
             .map_err(|e| Failure::input(format!("--public-url: {e}")))?;
+        let random = || Secret::new(format!("{:032x}", rand::random::<u128>()));
         Ok(Checker {
             verifier,
             credentials,
+            unknown: (random(), random()),
         })
+    }
+
+    /// Whether verifying a request with this head needs its body
+    /// ([`Verifier::needs_body`]).
+    pub(crate) fn needs_body(&self, head: &Received<'_>) -> Result<bool, Rejection> {
+        self.verifier.needs_body(head)
+    }
+
+    /// The URL a received request is checked against ([`Verifier::request_url`]).
+    pub(crate) fn request_url(&self, received: &Received<'_>) -> String {
+        self.verifier.request_url(received)
     }
 
     /// Verifies `received` now, or as of `now` (Unix seconds).
     pub(crate) async fn check(
         &self,
         received: &Received<'_>,
-        seen: &Seen<'_>,
         now: Option<u64>,
-    ) -> Verdict {
-        let result = match now {
+    ) -> Result<Verified, Rejection> {
+        match now {
             Some(now) => self.verifier.verify_at(received, now).await,
             None => self.verifier.verify(received).await,
-        };
-        match result {
-            Ok(verified) => Verdict::Valid(verified),
-            Err(rejection) => {
-                let diagnosis = match rejection.reason() {
-                    Reason::SignatureInvalid
-                    | Reason::ConsumerKeyUnknown
-                    | Reason::TokenUnknown => self.diagnose(seen),
-                    _ => Vec::new(),
-                };
-                Verdict::Rejected(rejection, diagnosis)
-            }
         }
     }
 
-    /// What the explainer finds: the request signed with our credentials
-    /// and the received header's protocol parameters, compared with that
-    /// header (its signature searched for the mistake that reproduces it).
-    /// Nothing when the request cannot be rebuilt (a malformed header is
-    /// reported as such already).
-    fn diagnose(&self, seen: &Seen<'_>) -> Vec<Finding> {
-        let Some(header) = seen.authorization else {
+    /// Whether a rejection is one the explainer can diagnose: the
+    /// signature does not match (as the client is told it: an unknown key
+    /// or token is that too).
+    pub(crate) fn diagnosable(rejection: &Rejection) -> bool {
+        let reason = rejection.reason();
+        reason.public() == &Reason::SignatureInvalid
+            // An RSA key we lack: the signature cannot be searched.
+            && !matches!(reason, Reason::PublicKeyMissing { .. })
+    }
+
+    /// What the explainer finds: the request signed with the received
+    /// header's protocol parameters, compared with that header (its
+    /// signature searched for the mistake that reproduces it). For the
+    /// owner it is signed with our credentials, so a key that differs is
+    /// named with ours; for a stranger with the key and token it sent, and
+    /// our secrets only when we hold that key and token. Nothing when the
+    /// request cannot be rebuilt (a malformed header is reported as such
+    /// already).
+    pub(crate) fn diagnose(&self, seen: &Seen, audience: Audience) -> Vec<Finding> {
+        let Some(header) = seen.authorization.as_deref() else {
             return Vec::new();
         };
         let Ok(params) = parse_authorization_header(header) else {
             return Vec::new();
         };
         let mut spec = self.credentials.clone();
-        spec.method = seen.method.to_owned();
+        spec.method.clone_from(&seen.method);
         spec.url.clone_from(&seen.url);
         spec.form_body = seen
             .form_body
+            .as_deref()
             .map(|b| String::from_utf8_lossy(b).into_owned());
         spec.signature_method = None;
         spec.nonce = None;
@@ -142,7 +195,7 @@ impl Checker {
         spec.callback = None;
         spec.verifier = None;
         spec.extra_oauth_params.clear();
-        let mut token = false;
+        let (mut their_key, mut their_token) = (None, None);
         for (name, value) in params {
             match name.as_str() {
                 "oauth_signature_method" => spec.signature_method = Some(value),
@@ -152,21 +205,40 @@ impl Checker {
                 "oauth_callback" => spec.callback = Some(value),
                 "oauth_verifier" => spec.verifier = Some(value),
                 "realm" => spec.realm = Some(value),
-                "oauth_token" => token = true,
-                // Ours, or never signed.
-                "oauth_consumer_key" | "oauth_signature" => {}
+                "oauth_consumer_key" => their_key = Some(value),
+                "oauth_token" => their_token = Some(value).filter(|t| !t.is_empty()),
+                // Never signed.
+                "oauth_signature" => {}
                 n if n.starts_with("oauth_") => spec.extra_oauth_params.push((name, value)),
                 _ => {}
             }
         }
-        if !token {
-            spec.token = None;
+        match audience {
+            Audience::Owner => {
+                if their_token.is_none() {
+                    spec.token = None;
+                }
+            }
+            Audience::Stranger => {
+                let held = their_key.as_deref() == Some(spec.consumer_key.as_str())
+                    && their_token == spec.token;
+                if !held {
+                    spec.consumer_secret = Some(self.unknown.0.clone());
+                    spec.token_secret = Some(self.unknown.1.clone());
+                }
+                spec.consumer_key = their_key.unwrap_or_default();
+                spec.token = their_token;
+            }
         }
         let Ok(signer) = spec.signer() else {
             return Vec::new();
         };
         let Ok(explainer) = Explainer::new(&signer, &spec.request()) else {
             return Vec::new();
+        };
+        let explainer = match audience {
+            Audience::Owner => explainer,
+            Audience::Stranger => explainer.for_untrusted_client(),
         };
         explainer
             .header(header)
@@ -178,8 +250,10 @@ impl Checker {
 /// The verdict as JSON: `{"valid": true, "method", "base_string_uri",
 /// "params", "normalized_params", "consumer_key", "token",
 /// "signature_method"}` or `{"valid": false, "reason", "problem",
-/// "diagnosis"}`.
-pub(crate) fn verdict_json(verdict: &Verdict) -> Value {
+/// "diagnosis"}`; for a stranger, the reason as it may be told
+/// ([`Reason::public`]), each cause without either side's values, and
+/// `diagnosis_skipped` (why there is no diagnosis, or null).
+pub(crate) fn verdict_json(verdict: &Verdict, audience: Audience) -> Value {
     match verdict {
         Verdict::Valid(v) => json!({
             "valid": true,
@@ -191,14 +265,36 @@ pub(crate) fn verdict_json(verdict: &Verdict) -> Value {
             "token": v.token(),
             "signature_method": v.signature_method().to_string(),
         }),
-        Verdict::Rejected(r, diagnosis) => {
-            let findings: Vec<&Finding> = diagnosis.iter().collect();
-            json!({
-                "valid": false,
-                "reason": r.reason().to_string(),
-                "problem": r.problem(),
-                "diagnosis": json_causes(&findings),
-            })
-        }
+        Verdict::Rejected(r, diagnosis) => match audience {
+            Audience::Owner => {
+                let findings: Vec<&Finding> = diagnosis.findings.iter().collect();
+                json!({
+                    "valid": false,
+                    "reason": r.reason().to_string(),
+                    "problem": r.problem(),
+                    "diagnosis": json_causes(&findings),
+                })
+            }
+            Audience::Stranger => {
+                let causes: Vec<Value> = diagnosis
+                    .findings
+                    .iter()
+                    .map(|f| {
+                        json!({
+                            "code": f.cause.as_str(),
+                            "component": f.component.to_string(),
+                            "detail": f.detail,
+                        })
+                    })
+                    .collect();
+                json!({
+                    "valid": false,
+                    "reason": r.reason().public().to_string(),
+                    "problem": r.problem(),
+                    "diagnosis": causes,
+                    "diagnosis_skipped": diagnosis.skipped,
+                })
+            }
+        },
     }
 }

@@ -13,7 +13,7 @@ use oauth1_signer::Part;
 use crate::caret::{printable, Caret};
 use crate::explain::terminal_safe_json;
 use crate::sign::{check_credentials, library_error, spec, RequestFlags};
-use crate::verdict::{verdict_json, Checker, Seen, Verdict};
+use crate::verdict::{verdict_json, Audience, Checker, Diagnosis, Seen, Verdict};
 use crate::{emit, Failure};
 
 pub(crate) const VERIFY_HELP: &str = "\
@@ -131,30 +131,42 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
         Some(body) => received.form_body(body.as_bytes()),
         None => received,
     };
-    let seen = Seen {
-        method: &spec.method,
-        url: spec.url.clone(),
-        authorization: Some(&args.header),
-        form_body: spec.form_body.as_deref().map(str::as_bytes),
-    };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .map_err(|e| Failure::Io(format!("cannot start the verifier: {e}")))?;
-    let verdict = runtime.block_on(checker.check(&received, &seen, args.now));
-    if let Verdict::Rejected(rejection, _) = &verdict {
-        if let Reason::Malformed(e) = rejection.reason() {
-            return Err(match e.offset() {
-                Some((Part::Header, at)) => Failure::Input(
-                    format!("--header: {e}"),
-                    Some(Caret::new(args.header.as_bytes(), at, e.span_len())),
-                ),
-                _ => library_error(e, &spec),
-            });
+    let verdict = match runtime.block_on(checker.check(&received, args.now)) {
+        Ok(verified) => Verdict::Valid(verified),
+        Err(rejection) => {
+            if let Reason::Malformed(e) = rejection.reason() {
+                return Err(match e.offset() {
+                    Some((Part::Header, at)) => Failure::Input(
+                        format!("--header: {e}"),
+                        Some(Caret::new(args.header.as_bytes(), at, e.span_len())),
+                    ),
+                    _ => library_error(e, &spec),
+                });
+            }
+            let findings = if Checker::diagnosable(&rejection) {
+                let seen = Seen {
+                    method: spec.method.clone(),
+                    url: checker.request_url(&received),
+                    authorization: Some(args.header.clone()),
+                    form_body: spec.form_body.as_ref().map(|b| b.clone().into_bytes()),
+                };
+                checker.diagnose(&seen, Audience::Owner)
+            } else {
+                Vec::new()
+            };
+            let diagnosis = Diagnosis {
+                findings,
+                skipped: None,
+            };
+            Verdict::Rejected(rejection, diagnosis)
         }
-    }
+    };
     let out = match args.format {
         VerifyFormat::Json => {
-            let mut json = verdict_json(&verdict);
+            let mut json = verdict_json(&verdict, Audience::Owner);
             if let Some(map) = json.as_object_mut() {
                 map.entry("reason").or_insert(serde_json::Value::Null);
             }
@@ -163,11 +175,15 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
         VerifyFormat::Text => match &verdict {
             Verdict::Valid(_) => "valid\n".to_owned(),
             Verdict::Rejected(rejection, diagnosis) => {
+                let hint = match rejection.reason() {
+                    Reason::PublicKeyMissing { .. } => " (give the consumer's --public-key)",
+                    _ => "",
+                };
                 let mut out = format!(
-                    "invalid: {}\n",
+                    "invalid: {}{hint}\n",
                     printable(rejection.reason().to_string().as_bytes())
                 );
-                for f in diagnosis {
+                for f in &diagnosis.findings {
                     out.push_str(&format!(
                         "  {} ({}): {}\n",
                         f.cause.as_str(),

@@ -385,3 +385,104 @@ fn a_client_that_wrote_spaces_as_plus_is_diagnosed() {
     let out = verify(&dir.0, &inputs, &theirs, &["--now", &ts]);
     assert!(out.stdout.contains("\n  space-as-plus ("), "{}", out.stdout);
 }
+
+#[test]
+fn a_plaintext_key_sent_under_an_hmac_name_is_never_printed() {
+    // The X docs request, its signature replaced by the PLAINTEXT key
+    // (consumer secret & token secret) while the header still says
+    // HMAC-SHA1: the diagnosis names PLAINTEXT and shows no secret.
+    let dir = TempDir::new("verify-plaintext-under-hmac");
+    let (inputs, header, ts) = x_docs();
+    let key =
+        "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw%26LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE";
+    let sig = header
+        .split("oauth_signature=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    let header = header.replace(sig, key);
+    for format in ["text", "json"] {
+        let out = verify(
+            &dir.0,
+            &inputs,
+            &header,
+            &["--now", &ts, "--format", format],
+        );
+        assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+        assert!(out.stdout.contains("PLAINTEXT"), "{format}: {}", out.stdout);
+        for secret in [
+            "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw",
+            "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE",
+        ] {
+            assert!(
+                !out.stdout.contains(secret) && !out.stderr.contains(secret),
+                "{format}: {}",
+                out.stdout
+            );
+        }
+    }
+}
+
+#[test]
+fn an_rsa_signature_is_refused_with_another_key_tampered_or_without_one() {
+    // The oauth.net TestCases RSA-SHA1 request: valid with its certificate.
+    let dir = TempDir::new("verify-rsa");
+    let v = fixture("signatures.json")
+        .into_iter()
+        .find(|v| v["id"] == "oauth-net-testcases-rsa-sha1")
+        .unwrap();
+    let (inputs, header) = (
+        &v["inputs"],
+        v["expected"]["authorization_header"].as_str().unwrap(),
+    );
+    let ts = inputs["timestamp"].as_str().unwrap();
+    let mut without_private = inputs.clone();
+    let obj = without_private.as_object_mut().unwrap();
+    obj.remove("rsa_private_key");
+    obj.remove("rsa_certificate");
+    let run_with = |inputs: &Value, key: Option<&str>| {
+        let file = dir.0.join("request.json");
+        std::fs::write(&file, inputs.to_string()).unwrap();
+        let mut cmd = oauth1(&dir.0.join("config"));
+        cmd.args(["verify", "--now", ts, "--header", header, "--request"])
+            .arg(&file);
+        if let Some(key) = key {
+            cmd.arg("--public-key").arg(key_file(key));
+        }
+        let out = run(cmd);
+        (
+            out.status.code().unwrap(),
+            text(&out.stdout),
+            text(&out.stderr),
+        )
+    };
+    let (code, out, err) = run_with(&without_private, Some("oauth_net_testcases_rsa.cert"));
+    assert_eq!((code, out.as_str()), (0, "valid\n"), "{err}");
+    let (code, out, _) = run_with(&without_private, Some("oauthlib_tests_rsa_public.pem"));
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.starts_with("invalid: the signature does not match"),
+        "{out}"
+    );
+    let mut tampered = without_private.clone();
+    tampered["url"] = Value::String(
+        inputs["url"]
+            .as_str()
+            .unwrap()
+            .replace("size=original", "size=large"),
+    );
+    let (code, out, _) = run_with(&tampered, Some("oauth_net_testcases_rsa.cert"));
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.starts_with("invalid: the signature does not match"),
+        "{out}"
+    );
+    let (code, out, err) = run_with(&without_private, None);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.starts_with("invalid: no RSA public key") && out.contains("--public-key"),
+        "{out}"
+    );
+}

@@ -11,3 +11,4 @@ pub mod oracle;
 pub mod provider;
 #[path = "../../../tests/common/refused.rs"]
 pub mod refused;
+pub mod serve;
