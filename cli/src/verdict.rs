@@ -43,6 +43,15 @@ impl Seen {
             + self.authorization.as_ref().map_or(0, String::len)
             + self.form_body.as_ref().map_or(0, Vec::len)
     }
+
+    /// At least the number of parameters in the query and the form body
+    /// (each `&` starts one more).
+    pub(crate) fn params(&self) -> usize {
+        let query = self.url.split_once('?').map_or("", |(_, q)| q);
+        let body = self.form_body.as_deref().unwrap_or_default();
+        let amps = |b: &[u8]| b.iter().filter(|&&c| c == b'&').count();
+        amps(query.as_bytes()) + amps(body) + 2
+    }
 }
 
 /// Who reads a diagnosis.

@@ -300,6 +300,20 @@ fn a_large_hostile_request_is_not_diagnosed_and_memory_stays_flat() {
     let after = rss_kib(serve.child.id());
     // Each body is read (1 MiB at most) and dropped: no growth by request.
     assert!(after < before + 4 * 1024, "{before} KiB, then {after} KiB");
+    // Small but of many parameters: not diagnosed either.
+    let many = "a&".repeat(300);
+    let a = send(
+        serve.port,
+        "POST",
+        "/r",
+        Some(&header(&sent)),
+        Some(many.as_bytes()),
+    );
+    assert_eq!(
+        a.json["diagnosis_skipped"], "the request has over 256 parameters: not diagnosed",
+        "{}",
+        a.json
+    );
     // A small one is diagnosed.
     let a = send(serve.port, "POST", "/r", Some(&header(&sent)), Some(b"a=1"));
     assert_eq!(
