@@ -11,7 +11,7 @@
 use crate::credentials::Credentials;
 use crate::error::{Error, ErrorKind};
 use crate::header::check_realm;
-use crate::protocol::Name;
+use crate::protocol::{Nonce, Timestamp};
 use crate::sign::{SignatureMethod, SigningKey};
 use crate::signer::{Fill, Signer};
 
@@ -160,10 +160,11 @@ impl SignerBuilder {
     ///   is not the one given with [`with_method`](Self::with_method);
     /// - the realm: [`ErrorKind::InvalidByte`] at the first byte that
     ///   [`check_realm`](crate::check_realm) refuses;
-    /// - the nonce: [`ErrorKind::InvalidProtocolValue`] for an empty one
-    ///   (RFC 5849 §3.3);
-    /// - the timestamp: [`ErrorKind::InvalidProtocolValue`] unless it is a
-    ///   positive integer (§3.3) of at most 20 digits that fits in 64 bits.
+    /// - the nonce: [`ErrorKind::InvalidProtocolValue`] unless it is one by
+    ///   [`Nonce::parse`] (1 to 64 letters, digits and `- . _ ~ + / =`), the
+    ///   rule [`verify::Verifier`](crate::verify::Verifier) applies;
+    /// - the timestamp: [`ErrorKind::InvalidProtocolValue`] unless it is one
+    ///   by [`Timestamp::parse`] (a positive integer that fits in 64 bits).
     ///
     /// ```
     /// use oauth1_signer::{Credentials, ErrorKind, Signer};
@@ -180,14 +181,12 @@ impl SignerBuilder {
         if let Some(realm) = &self.realm {
             check_realm(realm)?;
         }
-        if self.nonce == Fill::Pinned(String::new()) {
-            return Err(Error::new(ErrorKind::InvalidProtocolValue {
-                name: Name::Nonce.as_str(),
-                reason: "a nonce cannot be empty",
-            }));
+        // The verifier's own rules: what this signer sends, it accepts.
+        if let Fill::Pinned(nonce) = &self.nonce {
+            Nonce::parse(nonce)?;
         }
         if let Fill::Pinned(timestamp) = &self.timestamp {
-            check_timestamp(timestamp)?;
+            Timestamp::parse(timestamp)?;
         }
         Ok(self.assemble(key))
     }
@@ -228,24 +227,6 @@ impl SignerBuilder {
         };
         Err(Error::new(ErrorKind::InvalidKey { reason }))
     }
-}
-
-/// A pinned `oauth_timestamp`: a positive integer in ASCII digits (§3.3)
-/// that fits in 64 bits.
-fn check_timestamp(timestamp: &str) -> Result<(), Error> {
-    let reason = if timestamp.is_empty() || !timestamp.bytes().all(|b| b.is_ascii_digit()) {
-        "a timestamp is a positive integer in ASCII digits"
-    } else {
-        match timestamp.parse::<u64>() {
-            Ok(0) => "a timestamp is a positive integer (0 is not)",
-            Ok(_) => return Ok(()),
-            Err(_) => "a timestamp must fit in 64 bits",
-        }
-    };
-    Err(Error::new(ErrorKind::InvalidProtocolValue {
-        name: Name::Timestamp.as_str(),
-        reason,
-    }))
 }
 
 #[cfg(test)]

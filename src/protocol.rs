@@ -1,5 +1,7 @@
 //! The protocol parameters a request sends ([RFC 5849 §3.1]): the one list of
-//! their names, a signer's own, and the one run of them that a request sends.
+//! their names ([`Name`]), the one rule of each value that has one
+//! ([`Nonce`], [`Timestamp`]), a signer's own, and the one run of them that
+//! a request sends.
 //!
 //! Every protocol parameter name starts with `oauth_`, and no request
 //! parameter's may (a signer refuses one), so in the normalised parameters
@@ -16,6 +18,8 @@
 //!
 //! [RFC 5849 §3.1]: https://www.rfc-editor.org/rfc/rfc5849#section-3.1
 
+use std::ops::RangeInclusive;
+
 use smallvec::SmallVec;
 
 use crate::error::{Error, ErrorKind};
@@ -23,24 +27,174 @@ use crate::request::OAuthRequest;
 use crate::scan::is_unreserved;
 use crate::text::cmp_encoded;
 
-/// The protocol parameters a signer sends, in the order of their names: the
-/// order in which they are signed (§3.4.1.3.2) and sent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Name {
+/// The protocol parameters of RFC 5849 (§2, §3.1) and the body hash
+/// extension, in the order of their names: the order in which they are
+/// signed (§3.4.1.3.2) and sent.
+///
+/// ```
+/// use oauth1_signer::Name;
+///
+/// assert_eq!(Name::Nonce.as_str(), "oauth_nonce");
+/// assert_eq!(Name::from_name("oauth_body_hash"), Some(Name::BodyHash));
+/// assert_eq!(Name::from_name("oauth_session_handle"), None); // an extension's
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Name {
+    /// `oauth_body_hash` (OAuth Request Body Hash): the hash of a body that
+    /// is not form-encoded.
+    BodyHash,
+    /// `oauth_callback` (§2.1).
     Callback,
+    /// `oauth_consumer_key` (§3.1).
     ConsumerKey,
+    /// `oauth_nonce` (§3.3): see [`Nonce`].
     Nonce,
+    /// `oauth_signature` (§3.4), never signed itself.
     Signature,
+    /// `oauth_signature_method` (§3.1).
     SignatureMethod,
+    /// `oauth_timestamp` (§3.3): see [`Timestamp`].
     Timestamp,
+    /// `oauth_token` (§3.1).
     Token,
+    /// `oauth_verifier` (§2.3): the verification code of the three-legged
+    /// flow (not [`verify::Verifier`](crate::verify::Verifier)).
     Verifier,
+    /// `oauth_version` (§3.1), `1.0` when sent.
     Version,
+}
+
+/// The prefix of every protocol parameter's name (§3.1), which no other
+/// parameter's may start with.
+pub const PROTOCOL_PREFIX: &str = "oauth_";
+
+/// Whether `name` is a protocol parameter's (RFC 5849 §3.1: it starts with
+/// `oauth_`), a registered one or an extension's.
+pub fn is_protocol_name(name: &[u8]) -> bool {
+    name.starts_with(PROTOCOL_PREFIX.as_bytes())
+}
+
+/// A nonce (§3.3): by the one rule this crate's signer and its verifier
+/// share, 1 to 64 characters, each an ASCII letter or digit or one of
+/// `- . _ ~ + / =`. That holds every nonce real clients make (oauthlib's
+/// digits, the X docs' 42 letters and digits, a UUID, dghubble's 44
+/// characters of Base64) and needs no escape but `+ / =`; a signer refuses
+/// a pinned nonce outside it at `build()`, and a verifier refuses one by
+/// default (its length range can be changed:
+/// [`VerifierBuilder::nonce_len`](crate::verify::VerifierBuilder::nonce_len)).
+///
+/// ```
+/// use oauth1_signer::Nonce;
+///
+/// assert_eq!(Nonce::parse("kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg")?.as_str().len(), 42);
+/// assert!(Nonce::parse("a b").is_err());
+/// assert!(Nonce::parse(&"n".repeat(65)).is_err());
+/// # Ok::<(), oauth1_signer::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Nonce<'a>(&'a str);
+
+impl<'a> Nonce<'a> {
+    /// The lengths, in characters, a nonce may have by default.
+    pub const LEN: RangeInclusive<usize> = 1..=64;
+
+    /// `text` as a nonce, by the rule above.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidProtocolValue`] naming `oauth_nonce` and why.
+    pub fn parse(text: &'a str) -> Result<Nonce<'a>, Error> {
+        Nonce::parse_within(text, &Nonce::LEN)
+    }
+
+    /// `text` as a nonce whose length is in `len` instead of [`Nonce::LEN`].
+    ///
+    /// # Errors
+    /// As [`parse`](Self::parse).
+    pub fn parse_within(text: &'a str, len: &RangeInclusive<usize>) -> Result<Nonce<'a>, Error> {
+        let invalid = |reason| {
+            Err(Error::new(ErrorKind::InvalidProtocolValue {
+                name: Name::Nonce.as_str(),
+                reason,
+            }))
+        };
+        if !text
+            .bytes()
+            .all(|b| is_unreserved(b) || matches!(b, b'+' | b'/' | b'='))
+        {
+            return invalid("a nonce holds only ASCII letters, digits and - . _ ~ + / =");
+        }
+        // ASCII by now: its length in bytes is its length in characters.
+        if text.is_empty() {
+            return invalid("a nonce cannot be empty");
+        }
+        if !len.contains(&text.len()) {
+            return invalid(
+                "the nonce's length is outside the accepted range (1 to 64 by default)",
+            );
+        }
+        Ok(Nonce(text))
+    }
+
+    /// The nonce.
+    pub fn as_str(&self) -> &'a str {
+        self.0
+    }
+}
+
+/// A timestamp (§3.3): "a positive integer", the number of seconds since
+/// 1970, written in ASCII digits and fitting in 64 bits. One parse for the
+/// signer (a pinned one is checked at `build()`) and the verifier.
+///
+/// ```
+/// use oauth1_signer::Timestamp;
+///
+/// assert_eq!(Timestamp::parse("1318622958")?.secs(), 1318622958);
+/// for refused in ["", "0", "+1", "1.5", " 1", "18446744073709551616"] {
+///     assert!(Timestamp::parse(refused).is_err(), "{refused:?}");
+/// }
+/// # Ok::<(), oauth1_signer::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Timestamp(u64);
+
+impl Timestamp {
+    /// `text` as a timestamp.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidProtocolValue`] naming `oauth_timestamp` and why.
+    pub fn parse(text: &str) -> Result<Timestamp, Error> {
+        let reason = if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+            "a timestamp is a positive integer in ASCII digits"
+        } else {
+            match text.parse::<u64>() {
+                Ok(0) => "a timestamp is a positive integer (0 is not)",
+                Ok(n) => return Ok(Timestamp(n)),
+                Err(_) => "a timestamp must fit in 64 bits",
+            }
+        };
+        Err(Error::new(ErrorKind::InvalidProtocolValue {
+            name: Name::Timestamp.as_str(),
+            reason,
+        }))
+    }
+
+    /// Seconds since 1970.
+    pub fn secs(self) -> u64 {
+        self.0
+    }
+}
+
+impl std::fmt::Display for Timestamp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
 }
 
 /// Every [`Name`], sorted (the explainer tries each).
 #[cfg_attr(not(feature = "explain"), allow(dead_code))]
-pub(crate) const NAMES: [Name; 9] = [
+pub(crate) const NAMES: [Name; 10] = [
+    Name::BodyHash,
     Name::Callback,
     Name::ConsumerKey,
     Name::Nonce,
@@ -54,8 +208,9 @@ pub(crate) const NAMES: [Name; 9] = [
 
 impl Name {
     /// The parameter's name.
-    pub(crate) const fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
+            Name::BodyHash => "oauth_body_hash",
             Name::Callback => "oauth_callback",
             Name::ConsumerKey => "oauth_consumer_key",
             Name::Nonce => "oauth_nonce",
@@ -66,6 +221,17 @@ impl Name {
             Name::Verifier => "oauth_verifier",
             Name::Version => "oauth_version",
         }
+    }
+
+    /// The registered parameter named `name` (decoded), if it is one.
+    pub fn from_name(name: &str) -> Option<Name> {
+        NAMES.into_iter().find(|n| n.as_str() == name)
+    }
+}
+
+impl std::fmt::Display for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

@@ -579,15 +579,19 @@ fn required_parameters_version_and_methods_are_checked() {
 #[test]
 fn the_default_nonce_limits_accept_real_clients_nonces() {
     // X's (42 base64 characters, from its docs), npm oauth-1.0a's (32
-    // alphanumerics), oauthlib's (digits), RFC 5849 §1.2's shortest (6).
+    // alphanumerics), oauthlib's (digits; its test vectors' "abc"), RFC 5849
+    // §1.2's (6), dghubble/oauth1's (44 characters of Base64), a UUID.
     let ok = [
         "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg",
         "tKOQtKan8PHIrIoOlrl17zHkZQ2H5CsP",
         "14205877133089081931378988215",
+        "abc",
         "wIjqoS",
         "ab+/cd==",
+        "u+K8pyH0Ckp8dRlsnwQwKeRi/2pVf2ZDjb0v2SfYTjA=",
+        "3f2504e0-4f89-11d3-9a0c-0305e82c3301",
     ];
-    let refused = ["abc", "a b c d e", "nonce\"x", &"n".repeat(65)];
+    let refused = ["", "a b c d e", "nonce\"x", "été-2024", &"n".repeat(65)];
     let (_, inputs) = x_docs();
     let default = || {
         Verifier::builder(secrets(&inputs), TestStore::default())

@@ -141,7 +141,7 @@ async fn run(args: &ServeArgs, spec: RequestSpec) -> Result<(), Failure> {
         None => format!("http://{addr}"),
     };
     let store = nonce_store(&args.nonce_store, args.nonce_capacity).await?;
-    let checker = Checker::new(spec, store, Some(&public), &METHODS, None, None)?;
+    let checker = Checker::new(spec, store, Some(&public), &METHODS, None)?;
     let read_timeout = Duration::from_secs(args.read_timeout);
     let server = Arc::new(Server {
         checker: Arc::new(checker),

@@ -8,7 +8,6 @@
 //! 401 holds nothing computed with a secret and no key or token the client
 //! did not send, and looks the same whichever keys exist.
 
-use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 use oauth1_signer::verify::{
@@ -98,15 +97,14 @@ pub(crate) enum Verdict {
 
 impl Checker {
     /// A verifier accepting `methods`, whose received URLs are joined to
-    /// `public` when they are a path; `public_key` (PEM) for RSA; nonces of
-    /// `nonce_len` characters (the verifier's default when `None`).
+    /// `public` when they are a path; `public_key` (PEM) for RSA. Nonces and
+    /// timestamps by the library's rule, which `sign` applies too.
     pub(crate) fn new(
         credentials: RequestSpec,
         nonces: Arc<dyn NonceStore>,
         public: Option<&str>,
         methods: &[SignatureMethod],
         public_key: Option<&str>,
-        nonce_len: Option<RangeInclusive<usize>>,
     ) -> Result<Checker, Failure> {
         let secret = |s: &Option<Secret>| s.clone().unwrap_or_default();
         let c = Credentials::new(
@@ -126,9 +124,6 @@ impl Checker {
         let mut builder = Verifier::builder(secrets, nonces).methods(methods);
         if let Some(public) = public {
             builder = builder.public_base_url(public);
-        }
-        if let Some(len) = nonce_len {
-            builder = builder.nonce_len(len);
         }
         let verifier = builder
             .build()

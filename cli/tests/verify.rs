@@ -486,3 +486,87 @@ fn an_rsa_signature_is_refused_with_another_key_tampered_or_without_one() {
         "{out}"
     );
 }
+
+/// `oauth1` with these arguments, its exit code and stdout.
+fn oauth1_out(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let mut cmd = oauth1(&dir.join("config"));
+    cmd.args(args);
+    let out = run(cmd);
+    (
+        out.status.code().unwrap(),
+        text(&out.stdout),
+        text(&out.stderr),
+    )
+}
+
+#[test]
+fn what_sign_signs_verify_accepts_and_what_verify_would_refuse_sign_refuses() {
+    // Random requests (a fixed xorshift sequence, so one run is every run)
+    // with pinned nonces and timestamps, some outside the rule.
+    let dir = TempDir::new("sign-then-verify");
+    let mut state: u64 = 0x2026_1202;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let nonces = [
+        "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg",
+        "abc",
+        "u+K8pyH0Ckp8dRlsnwQwKeRi/2pVf2ZDjb0v2SfYTjA=",
+        "a b",
+        "été-2024",
+        &"n".repeat(100),
+    ];
+    let values = ["hello world", "a+b", "%", "☃", "x=y&z", "", "~!*'()"];
+    for round in 0..24 {
+        let nonce = nonces[next() as usize % nonces.len()];
+        let timestamp = (1_318_622_958 + next() % 1_000_000).to_string();
+        let value = values[next() as usize % values.len()];
+        let query = oauth1_signer::encode_pairs([("q", value)]);
+        let url = format!("https://api.x.com/1.1/r{round}.json?{query}");
+        let body =
+            oauth1_signer::encode_pairs([("status", values[next() as usize % values.len()])]);
+        let method = ["HMAC-SHA1", "HMAC-SHA256", "HMAC-SHA512", "PLAINTEXT"][next() as usize % 4];
+        let creds = [
+            "--consumer-key",
+            "ck",
+            "--consumer-secret",
+            "cs&é",
+            "--token",
+            "tk",
+            "--token-secret",
+            "ts",
+        ];
+        let mut sign: Vec<&str> = vec!["sign", &url, "-X", "POST", "-d", &body];
+        sign.extend(creds);
+        sign.extend([
+            "--signature-method",
+            method,
+            "--nonce",
+            nonce,
+            "--timestamp",
+            &timestamp,
+        ]);
+        let (code, header, err) = oauth1_out(&dir.0, &sign);
+        let allowed = |c: char| c.is_ascii_alphanumeric() || "-._~+/=".contains(c);
+        let rule = !nonce.is_empty() && nonce.chars().count() <= 64 && nonce.chars().all(allowed);
+        if !rule {
+            assert_eq!(code, 2, "{round}: {nonce:?} signed: {header}");
+            assert!(err.contains("oauth_nonce"), "{round}: {err}");
+            continue;
+        }
+        assert_eq!(code, 0, "{round}: {err}");
+        let header = header.trim();
+        let mut verify: Vec<&str> = vec!["verify", &url, "-X", "POST", "-d", &body];
+        verify.extend(creds);
+        verify.extend(["--header", header, "--now", &timestamp]);
+        let (code, out, err) = oauth1_out(&dir.0, &verify);
+        assert_eq!(
+            (code, out.as_str()),
+            (0, "valid\n"),
+            "{round}: {header}\n{err}"
+        );
+    }
+}

@@ -18,11 +18,6 @@ use crate::verify::verifier::{Config, Verifier};
 /// The default timestamp window, each way: five minutes.
 pub const DEFAULT_WINDOW: Duration = Duration::from_secs(300);
 
-/// The default nonce lengths accepted: 6 (RFC 5849 §1.2's own examples)
-/// to 64 characters (X's 42-character base64, oauthlib's 30 digits, the
-/// npm `oauth-1.0a` package's 32 letters and digits all fit).
-pub const DEFAULT_NONCE_LEN: RangeInclusive<usize> = 6..=64;
-
 /// Settings of a [`Verifier`], checked at [`build`](Self::build).
 pub struct VerifierBuilder<S, N> {
     secrets: S,
@@ -49,7 +44,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
     /// A builder with the defaults: no public base URL (received URLs must
     /// be absolute), forwarded headers ignored, a window of
     /// [`DEFAULT_WINDOW`] each way, the HMAC methods (HMAC-SHA1,
-    /// HMAC-SHA256, HMAC-SHA512) accepted, nonces of [`DEFAULT_NONCE_LEN`]
+    /// HMAC-SHA256, HMAC-SHA512) accepted, nonces by [`Nonce`](crate::Nonce)'s rule ([`Nonce::LEN`](crate::Nonce::LEN))
     /// characters.
     pub fn builder(secrets: S, nonces: N) -> VerifierBuilder<S, N> {
         VerifierBuilder {
@@ -64,7 +59,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
                 SignatureMethod::HmacSha256,
                 SignatureMethod::HmacSha512,
             ],
-            nonce_len: DEFAULT_NONCE_LEN,
+            nonce_len: crate::protocol::Nonce::LEN,
             clock: system_clock,
         }
     }
@@ -112,8 +107,10 @@ impl<S, N> VerifierBuilder<S, N> {
         self
     }
 
-    /// The nonce lengths accepted, in characters. A nonce holds letters,
-    /// digits, `-._~` and base64's `+/=`.
+    /// The nonce lengths accepted, in characters, in place of
+    /// [`Nonce::LEN`](crate::Nonce::LEN) (1 to 64, what this crate's signer
+    /// sends). A nonce holds letters, digits, `-._~` and base64's `+/=`
+    /// whatever its length ([`Nonce`](crate::Nonce)).
     pub fn nonce_len(mut self, len: RangeInclusive<usize>) -> Self {
         self.nonce_len = len;
         self

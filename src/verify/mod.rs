@@ -27,7 +27,7 @@ mod verifier;
 
 #[cfg(feature = "redis")]
 pub use self::redis::{RedisClusterNonceStore, RedisNonceStore, RedisOptions};
-pub use builder::{VerifierBuilder, DEFAULT_NONCE_LEN, DEFAULT_WINDOW};
+pub use builder::{VerifierBuilder, DEFAULT_WINDOW};
 pub use memory::MemoryNonceStore;
 pub use nonce::{Freshness, NonceKey, NonceStore, StoreError, StoreFuture};
 pub use reason::{Reason, Rejection};

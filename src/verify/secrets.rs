@@ -201,15 +201,18 @@ impl StaticSecrets {
     /// The secrets of `credentials`.
     pub fn new(credentials: Credentials) -> StaticSecrets {
         let c = &credentials;
-        // Credentials with a token secret and no token (oauthlib signs so)
-        // verify requests without a token with that secret.
-        let without = match c.token() {
+        // An empty token is none, as the verifier reads an empty
+        // `oauth_token` (the signer sends it as given). Credentials with a
+        // token secret and no token (oauthlib signs so) verify requests
+        // without a token with that secret.
+        let token = c.token().filter(|t| !t.is_empty());
+        let without = match token {
             Some(_) => Secret::default(),
             None => c.token_secret().clone(),
         };
         StaticSecrets {
             consumer_key: c.consumer_key().to_owned(),
-            token: c.token().map(str::to_owned),
+            token: token.map(str::to_owned),
             with_token: Secrets::new(c.consumer_secret().clone(), c.token_secret().clone()),
             without_token: Secrets::new(c.consumer_secret().clone(), without),
         }
