@@ -117,6 +117,9 @@ pub enum ErrorKind {
     DuplicateProtocolParameter {
         /// The parameter name (never its value).
         name: String,
+        /// Where the second one's name is, when it was read from a text:
+        /// the part and the byte offset there.
+        at: Option<(Part, usize)>,
     },
     /// A query or form-body parameter is named `oauth_*`: the signer sends
     /// the protocol parameters in the header, and RFC 5849 §3.5 forbids
@@ -204,6 +207,7 @@ impl Error {
             | ErrorKind::UnexpectedEnd { part, offset, .. }
             | ErrorKind::InvalidUrl { part, offset, .. }
             | ErrorKind::ProtocolParameterInRequest { part, offset, .. } => Some((part, offset)),
+            ErrorKind::DuplicateProtocolParameter { at, .. } => at,
             _ => None,
         }
     }
@@ -239,6 +243,10 @@ impl Error {
             | ErrorKind::UnexpectedEnd { offset, .. }
             | ErrorKind::InvalidUrl { offset, .. }
             | ErrorKind::ProtocolParameterInRequest { offset, .. } => *offset += by,
+            ErrorKind::DuplicateProtocolParameter {
+                at: Some((_, offset)),
+                ..
+            } => *offset += by,
             _ => {}
         }
         self
@@ -336,8 +344,12 @@ impl fmt::Display for Error {
                  HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256)",
                 Quoted(name)
             ),
-            ErrorKind::DuplicateProtocolParameter { name } => {
-                write!(f, "protocol parameter {} is given more than once", Quoted(name))
+            ErrorKind::DuplicateProtocolParameter { name, at } => {
+                write!(f, "protocol parameter {} is given more than once", Quoted(name))?;
+                match at {
+                    Some((part, offset)) => write!(f, " (again at byte {offset} of the {part})"),
+                    None => Ok(()),
+                }
             }
             ErrorKind::ProtocolParameterInRequest { name, part, offset } => write!(
                 f,
@@ -407,7 +419,10 @@ mod tests {
         let long = format!("oauth_{}", "é".repeat(10_000));
         for kind in [
             ErrorKind::UnknownSignatureMethod { name: long.clone() },
-            ErrorKind::DuplicateProtocolParameter { name: long.clone() },
+            ErrorKind::DuplicateProtocolParameter {
+                name: long.clone(),
+                at: None,
+            },
             ErrorKind::NotAProtocolParameter { name: long.clone() },
             ErrorKind::ProtocolParameterInRequest {
                 name: long.clone(),
@@ -424,6 +439,7 @@ mod tests {
         // A short name is quoted whole, as before.
         let e = Error::new(ErrorKind::DuplicateProtocolParameter {
             name: "oauth_nonce".into(),
+            at: None,
         });
         assert_eq!(
             e.to_string(),

@@ -16,7 +16,7 @@ use crate::decode::percent_decode;
 use crate::encode::encode_into;
 use crate::encode::escape_str;
 use crate::error::{Error, ErrorKind, Part};
-use crate::protocol::{Form, ProtocolParam, ProtocolParams};
+use crate::protocol::{Form, Protocol, ProtocolParam, ProtocolParams, Transmission};
 use crate::scan::is_unreserved;
 use crate::scan::{find_quoted_end, is_tchar};
 use crate::sink::Writer;
@@ -296,6 +296,37 @@ pub fn parse_authorization_header(header: &str) -> Result<Vec<(String, String)>,
         .into_iter()
         .map(|p| (p.name.into_owned(), p.value.into_owned()))
         .collect())
+}
+
+impl<'a> Protocol<'a> {
+    /// The protocol parameters of an `Authorization` header (§3.5.1): the
+    /// header parsed as [`parse_authorization_header`] does, its `realm`
+    /// (any case) beside them, every other name `oauth_*`, each once.
+    ///
+    /// # Errors
+    /// As [`parse_authorization_header`]; then
+    /// [`ErrorKind::NotAProtocolParameter`] for a name that is neither
+    /// `realm` nor `oauth_*`, [`ErrorKind::DuplicateProtocolParameter`] at
+    /// the second of a name given twice (`realm` too), with its offset.
+    pub fn from_header(header: &'a str) -> Result<Protocol<'a>, Error> {
+        let params = parse_header_params(header)?;
+        let mut realm = None;
+        let mut rest = Vec::with_capacity(params.len());
+        for p in params {
+            if p.name == "realm" {
+                if realm.is_some() {
+                    return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
+                        name: "realm".into(),
+                        at: Some((Part::Header, p.at)),
+                    }));
+                }
+                realm = Some(p.value);
+            } else {
+                rest.push((p.name, p.value, p.at));
+            }
+        }
+        Protocol::from_params(Transmission::Header, realm, rest)
+    }
 }
 
 /// One parameter of a parsed `Authorization` header: decoded name and value

@@ -54,7 +54,9 @@ pub use header::{
 pub use normalize::Normalized;
 pub use params::{Param, Params};
 pub use printable::escape_controls;
-pub use protocol::{is_protocol_name, Name, Nonce, Timestamp, PROTOCOL_PREFIX};
+pub use protocol::{
+    is_protocol_name, Name, Nonce, Protocol, Timestamp, Transmission, PROTOCOL_PREFIX,
+};
 pub use request::{is_form_urlencoded, OAuthRequest};
 pub use scan::is_unreserved;
 pub use sign::{key_string, Signature, SignatureMethod, SigningKey};

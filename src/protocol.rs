@@ -20,12 +20,15 @@
 
 use std::ops::RangeInclusive;
 
-use smallvec::SmallVec;
+use std::borrow::Cow;
 
-use crate::error::{Error, ErrorKind};
-use crate::request::OAuthRequest;
+use crate::error::{Error, ErrorKind, Part};
+use crate::repeat::first_repeat;
 use crate::scan::is_unreserved;
-use crate::text::cmp_encoded;
+
+mod run;
+
+pub(crate) use run::{Form, Own, ProtocolParam, ProtocolParams, Value};
 
 /// The protocol parameters of RFC 5849 (§2, §3.1) and the body hash
 /// extension, in the order of their names: the order in which they are
@@ -191,6 +194,208 @@ impl std::fmt::Display for Timestamp {
     }
 }
 
+/// Where a request's protocol parameters are sent (RFC 5849 §3.5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Transmission {
+    /// The `Authorization` header (§3.5.1), the default.
+    #[default]
+    Header,
+    /// The `application/x-www-form-urlencoded` body (§3.5.2).
+    FormBody,
+    /// The query of the request URL (§3.5.3).
+    Query,
+}
+
+impl Transmission {
+    /// The part of the request it is: [`Part::Header`], [`Part::FormBody`]
+    /// or [`Part::Url`] (offsets in errors count there).
+    pub fn part(self) -> Part {
+        match self {
+            Transmission::Header => Part::Header,
+            Transmission::FormBody => Part::FormBody,
+            Transmission::Query => Part::Url,
+        }
+    }
+}
+
+impl std::fmt::Display for Transmission {
+    /// `header`, `form body`, `query`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Transmission::Header => "header",
+            Transmission::FormBody => "form body",
+            Transmission::Query => "query",
+        })
+    }
+}
+
+/// One protocol parameter as read: decoded name and value, and the byte
+/// offset of its name in the text it was read from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Entry<'a> {
+    name: Cow<'a, str>,
+    value: Cow<'a, str>,
+    at: usize,
+}
+
+/// The protocol parameters of one request, as a verifier reads them or a
+/// signer sends them: the one model every side shares. Every name starts
+/// with `oauth_` (§3.1), each is there once (§3.5), all in one
+/// [`Transmission`], with the header's `realm` (never signed) beside them.
+/// Names and values are decoded, borrowed from the text read where decoding
+/// changed nothing.
+///
+/// [`Protocol::from_header`] reads an `Authorization` header; the verifier
+/// ([`Rejection::protocol`](crate::verify::Rejection::protocol),
+/// [`Verified::protocol`](crate::verify::Verified::protocol)) gives what it
+/// found wherever it was; [`Signed::protocol`](crate::Signed::protocol) what
+/// a signer sent.
+///
+/// ```
+/// use oauth1_signer::{Name, Protocol, Transmission};
+///
+/// let p = Protocol::from_header(r#"OAuth realm="Photos", oauth_consumer_key="dpf43f3p2l4k3l03", oauth_nonce="wIjqoS", oauth_body%5Fhash="2jmj7l5rSw0yVb%2FvlWAYkK%2FYBwk%3D""#)?;
+/// assert_eq!(p.transmission(), Transmission::Header);
+/// assert_eq!(p.realm(), Some("Photos"));
+/// assert_eq!(p.get(Name::ConsumerKey), Some("dpf43f3p2l4k3l03"));
+/// // However its name was spelt, it is `oauth_body_hash`.
+/// assert_eq!(p.get(Name::BodyHash), Some("2jmj7l5rSw0yVb/vlWAYkK/YBwk="));
+/// assert!(Protocol::from_header(r#"OAuth oauth_nonce="a", oauth_nonce="b""#).is_err());
+/// # Ok::<(), oauth1_signer::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Protocol<'a> {
+    transmission: Transmission,
+    realm: Option<Cow<'a, str>>,
+    params: Vec<Entry<'a>>,
+}
+
+impl<'a> Protocol<'a> {
+    /// The protocol parameters read from `transmission`, each a decoded
+    /// name, a decoded value and the byte offset of its name there, in the
+    /// order read: the one place where their names are checked.
+    ///
+    /// # Errors
+    /// [`ErrorKind::NotAProtocolParameter`] for a name that does not start
+    /// with `oauth_`; [`ErrorKind::DuplicateProtocolParameter`] for a name
+    /// given twice, at its second (found in `n log n`, however many).
+    pub fn from_params(
+        transmission: Transmission,
+        realm: Option<Cow<'a, str>>,
+        params: impl IntoIterator<Item = (Cow<'a, str>, Cow<'a, str>, usize)>,
+    ) -> Result<Protocol<'a>, Error> {
+        let mut entries = Vec::with_capacity(8);
+        for (name, value, at) in params {
+            if !is_protocol_name(name.as_bytes()) {
+                return Err(Error::new(ErrorKind::NotAProtocolParameter {
+                    name: name.into_owned(),
+                }));
+            }
+            entries.push(Entry { name, value, at });
+        }
+        if let Some(i) = first_repeat(entries.iter().map(|e| &e.name)) {
+            let e = &entries[i];
+            return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
+                name: e.name.to_string(),
+                at: Some((transmission.part(), e.at)),
+            }));
+        }
+        Ok(Protocol {
+            transmission,
+            realm,
+            params: entries,
+        })
+    }
+
+    /// Where they were sent.
+    pub fn transmission(&self) -> Transmission {
+        self.transmission
+    }
+
+    /// The header's `realm`, as given (§3.5.1: never signed).
+    pub fn realm(&self) -> Option<&str> {
+        self.realm.as_deref()
+    }
+
+    /// The value of `name`, if sent.
+    pub fn get(&self, name: Name) -> Option<&str> {
+        self.named(name.as_str())
+    }
+
+    /// The value of the parameter named `name` (decoded), registered or an
+    /// extension's (`oauth_session_handle`), if sent.
+    pub fn named(&self, name: &str) -> Option<&str> {
+        self.params
+            .iter()
+            .find(|e| e.name == name)
+            .map(|e| e.value.as_ref())
+    }
+
+    /// Every parameter, `oauth_signature` included, as `(name, value)` in
+    /// the order read.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.params
+            .iter()
+            .map(|e| (e.name.as_ref(), e.value.as_ref()))
+    }
+
+    /// Where `name`'s name was in the text read (a byte offset in the part
+    /// of its [`transmission`](Self::transmission)).
+    pub fn offset(&self, name: &str) -> Option<usize> {
+        self.params.iter().find(|e| e.name == name).map(|e| e.at)
+    }
+
+    /// How many parameters (the realm not counted).
+    pub fn len(&self) -> usize {
+        self.params.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.params.is_empty()
+    }
+
+    /// `oauth_consumer_key`.
+    pub fn consumer_key(&self) -> Option<&str> {
+        self.get(Name::ConsumerKey)
+    }
+
+    /// `oauth_token`; an empty one is none (a request for temporary
+    /// credentials may send it empty).
+    pub fn token(&self) -> Option<&str> {
+        self.get(Name::Token).filter(|t| !t.is_empty())
+    }
+
+    /// `oauth_signature`, decoded (Base64 text for the HMAC and RSA methods).
+    pub fn signature(&self) -> Option<&str> {
+        self.get(Name::Signature)
+    }
+
+    /// The realm, taken out (the rest dropped).
+    pub(crate) fn into_realm(self) -> Option<Cow<'a, str>> {
+        self.realm
+    }
+
+    /// The parameters with nothing borrowed.
+    pub fn into_owned(self) -> Protocol<'static> {
+        let owned = |c: Cow<'a, str>| Cow::Owned(c.into_owned());
+        Protocol {
+            transmission: self.transmission,
+            realm: self.realm.map(owned),
+            params: self
+                .params
+                .into_iter()
+                .map(|e| Entry {
+                    name: owned(e.name),
+                    value: owned(e.value),
+                    at: e.at,
+                })
+                .collect(),
+        }
+    }
+}
+
 /// Every [`Name`], sorted (the explainer tries each).
 #[cfg_attr(not(feature = "explain"), allow(dead_code))]
 pub(crate) const NAMES: [Name; 10] = [
@@ -235,217 +440,10 @@ impl std::fmt::Display for Name {
     }
 }
 
-/// A signer's own value for a protocol parameter.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Value<'s> {
-    /// The same on every request.
-    Fixed(&'s str),
-    /// Made afresh for every request (a nonce or a timestamp): ASCII letters
-    /// and digits, which need no escape.
-    Fresh,
-}
-
-/// How a [`ProtocolParam`] is written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Form {
-    /// Neither name nor value needs an escape: both are copied.
-    Clean,
-    /// Name and value are percent-encoded as they are written.
-    Encode,
-    /// `oauth_signature`, whose value is not known yet: never in a base
-    /// string, and in the header the signature given to its writer.
-    Signature,
-}
-
-/// One protocol parameter of a request: its name and value (not encoded).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ProtocolParam<'a> {
-    pub(crate) name: &'a str,
-    pub(crate) value: &'a str,
-    pub(crate) form: Form,
-}
-
-/// The protocol parameters of one request, sorted by name as a signer sends
-/// them, the place of `oauth_signature` among them: built once per request
-/// and written by the parameter string and by the header, each in its own
-/// format. (For [`authorization_header`](crate::authorization_header), the
-/// parameters given, in the order given.)
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ProtocolParams<'a> {
-    params: SmallVec<[ProtocolParam<'a>; 12]>,
-}
-
-impl<'a> ProtocolParams<'a> {
-    /// Plain `(name, value)` pairs, in the order given, encoded when written.
-    pub(crate) fn from_pairs(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
-        pairs
-            .into_iter()
-            .map(|(name, value)| ProtocolParam {
-                name,
-                value,
-                form: Form::Encode,
-            })
-            .collect()
-    }
-
-    /// The parameters, in order.
-    pub(crate) fn as_slice(&self) -> &[ProtocolParam<'a>] {
-        &self.params
-    }
-
-    /// The parameters sent with a value: all but `oauth_signature`'s place.
-    pub(crate) fn valued(&self) -> impl Iterator<Item = &ProtocolParam<'a>> {
-        self.params
-            .iter()
-            .filter(|p| !matches!(p.form, Form::Signature))
-    }
-}
-
-impl<'a> FromIterator<ProtocolParam<'a>> for ProtocolParams<'a> {
-    fn from_iter<I: IntoIterator<Item = ProtocolParam<'a>>>(iter: I) -> Self {
-        ProtocolParams {
-            params: iter.into_iter().collect(),
-        }
-    }
-}
-
-/// One of a signer's own protocol parameters, or the signature's place: its
-/// value, `None` where it is fresh, and how it is written.
-#[derive(Clone, Debug)]
-struct OwnParam {
-    name: Name,
-    fixed: Option<Box<str>>,
-    form: Form,
-}
-
-/// A signer's own protocol parameters, sorted, the signature's place among
-/// them.
-#[derive(Clone, Debug)]
-pub(crate) struct Own {
-    params: SmallVec<[OwnParam; 7]>,
-}
-
-impl Own {
-    /// A signer's own `params`, given in the order of [`NAMES`].
-    pub(crate) fn new<'s>(params: impl IntoIterator<Item = (Name, Value<'s>)>) -> Own {
-        let mut own: SmallVec<[OwnParam; 7]> = params
-            .into_iter()
-            .map(|(name, value)| match value {
-                Value::Fixed(v) => OwnParam {
-                    name,
-                    fixed: Some(v.into()),
-                    form: match v.bytes().all(is_unreserved) {
-                        true => Form::Clean,
-                        false => Form::Encode,
-                    },
-                },
-                Value::Fresh => OwnParam {
-                    name,
-                    fixed: None,
-                    form: Form::Clean,
-                },
-            })
-            .collect();
-        let at = own.partition_point(|p| (p.name as u8) < Name::Signature as u8);
-        own.insert(
-            at,
-            OwnParam {
-                name: Name::Signature,
-                fixed: Some("".into()),
-                form: Form::Signature,
-            },
-        );
-        Own { params: own }
-    }
-
-    /// Whether the signer sends `name`.
-    pub(crate) fn sends(&self, name: Name) -> bool {
-        self.params.iter().any(|p| p.name == name)
-    }
-
-    /// Fills `sent` (empty) with one request's protocol parameters, sorted by
-    /// name, the signature's place among them. `fresh` gives a fresh nonce
-    /// and timestamp. (Filled in place: the run is held inline, and returning
-    /// it would copy it.)
-    ///
-    /// # Errors
-    /// An extra parameter whose name does not start with `oauth_`, or that
-    /// the signer or the request sends already.
-    pub(crate) fn params<'a>(
-        &'a self,
-        request: &OAuthRequest<'a>,
-        fresh: impl Fn(Name) -> &'a str,
-        sent: &mut ProtocolParams<'a>,
-    ) -> Result<(), Error> {
-        let run = &mut sent.params;
-        let own = |p: &'a OwnParam| ProtocolParam {
-            name: p.name.as_str(),
-            value: match &p.fixed {
-                Some(v) => v,
-                None => fresh(p.name),
-            },
-            form: p.form,
-        };
-        let requested = |name: Name, value| ProtocolParam {
-            name: name.as_str(),
-            value,
-            form: Form::Encode,
-        };
-        if request.callback.is_none() && request.verifier.is_none() {
-            for p in &self.params {
-                run.push(own(p));
-            }
-        } else {
-            // The signer's own never include these two; the callback sorts
-            // first of all, the verifier before the version.
-            if let Some(v) = request.callback {
-                run.push(requested(Name::Callback, v));
-            }
-            let mut verifier = request.verifier;
-            for p in &self.params {
-                if p.name as u8 > Name::Verifier as u8 {
-                    if let Some(v) = verifier.take() {
-                        run.push(requested(Name::Verifier, v));
-                    }
-                }
-                run.push(own(p));
-            }
-            if let Some(v) = verifier {
-                run.push(requested(Name::Verifier, v));
-            }
-        }
-        if request.extra.is_empty() {
-            return Ok(());
-        }
-        for (name, value) in request.extra.iter() {
-            if name == Name::Signature.as_str() {
-                continue;
-            }
-            if !name.starts_with("oauth_") {
-                return Err(Error::new(ErrorKind::NotAProtocolParameter {
-                    name: name.into(),
-                }));
-            }
-            run.push(ProtocolParam {
-                name,
-                value,
-                form: Form::Encode,
-            });
-        }
-        // Sorted, so that a name given twice sits next to itself.
-        run.sort_unstable_by(|a, b| cmp_encoded(a.name.as_bytes(), b.name.as_bytes()));
-        if let Some(twice) = run.windows(2).find(|w| w[0].name == w[1].name) {
-            return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
-                name: twice[0].name.into(),
-            }));
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::cmp_encoded;
 
     #[test]
     fn the_names_are_sorted_as_encoded() {
@@ -453,96 +451,6 @@ mod tests {
             let (a, b) = (pair[0].as_str(), pair[1].as_str());
             assert!(cmp_encoded(a.as_bytes(), b.as_bytes()).is_lt(), "{a} {b}");
             assert!(a.starts_with("oauth_"));
-        }
-    }
-
-    fn names<'a>(sent: &ProtocolParams<'a>) -> Vec<&'a str> {
-        sent.as_slice().iter().map(|s| s.name).collect()
-    }
-
-    #[test]
-    fn fills_fresh_values_and_knows_which_fixed_ones_need_an_escape() {
-        let own = Own::new([
-            (Name::ConsumerKey, Value::Fixed("a b")),
-            (Name::Nonce, Value::Fresh),
-            (Name::SignatureMethod, Value::Fixed("HMAC-SHA1")),
-            (Name::Version, Value::Fixed("1.0")),
-        ]);
-        // With a callback: the signature sorts after oauth_nonce.
-        let request = OAuthRequest::get("https://h/").callback("http://c/?x=1");
-        let mut sent = ProtocolParams::default();
-        own.params(&request, |_| "n0", &mut sent).unwrap();
-        assert_eq!(
-            names(&sent),
-            [
-                "oauth_callback",
-                "oauth_consumer_key",
-                "oauth_nonce",
-                "oauth_signature",
-                "oauth_signature_method",
-                "oauth_version"
-            ]
-        );
-        let p = sent.as_slice();
-        let forms: Vec<Form> = p.iter().map(|p| p.form).collect();
-        assert_eq!(
-            forms,
-            [
-                Form::Encode,
-                Form::Encode,
-                Form::Clean,
-                Form::Signature,
-                Form::Clean,
-                Form::Clean
-            ]
-        );
-        assert_eq!((p[1].value, p[2].value), ("a b", "n0"));
-        assert_eq!(sent.valued().count(), 5);
-    }
-
-    #[test]
-    fn extras_are_sorted_in_and_checked() {
-        let own = Own::new([(Name::ConsumerKey, Value::Fixed("k"))]);
-        let extras = [
-            ("oauth_z", "1"),
-            ("oauth_body_hash", "h"),
-            ("oauth_signature", "ignored"),
-        ];
-        let request = OAuthRequest::get("https://h/").protocol_params(&extras);
-        let mut sent = ProtocolParams::default();
-        own.params(&request, |_| "", &mut sent).unwrap();
-        assert_eq!(
-            names(&sent),
-            [
-                "oauth_body_hash",
-                "oauth_consumer_key",
-                "oauth_signature",
-                "oauth_z"
-            ]
-        );
-
-        for (extras, want) in [
-            (
-                &[("oauth_consumer_key", "k2")][..],
-                ErrorKind::DuplicateProtocolParameter {
-                    name: "oauth_consumer_key".into(),
-                },
-            ),
-            (
-                &[("oauth_a", "1"), ("oauth_a", "2")][..],
-                ErrorKind::DuplicateProtocolParameter {
-                    name: "oauth_a".into(),
-                },
-            ),
-            (
-                &[("x_a", "1")][..],
-                ErrorKind::NotAProtocolParameter { name: "x_a".into() },
-            ),
-        ] {
-            let request = OAuthRequest::get("https://h/").protocol_params(extras);
-            let mut sent = ProtocolParams::default();
-            let err = own.params(&request, |_| "", &mut sent).unwrap_err();
-            assert_eq!(err.kind(), &want);
         }
     }
 }

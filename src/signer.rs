@@ -508,7 +508,8 @@ mod tests {
         assert_eq!(
             e.kind(),
             &ErrorKind::DuplicateProtocolParameter {
-                name: "oauth_token".into()
+                name: "oauth_token".into(),
+                at: None,
             }
         );
         let e = signer()

@@ -468,12 +468,9 @@ impl Server {
                 logged: "valid".to_owned(),
             },
             Err(rejection) => {
-                let seen = Checker::diagnosable(&rejection).then(|| Seen {
-                    method: parts.method.as_str().to_owned(),
-                    url: self.checker.request_url(&received),
-                    authorization: received.authorization().map(str::to_owned),
-                    form_body: received.is_form().then(|| received.body_bytes().to_vec()),
-                });
+                let seen = Checker::diagnosable(&rejection)
+                    .then(|| Seen::of(&received, &rejection))
+                    .flatten();
                 self.rejected(rejection, seen).await
             }
         }

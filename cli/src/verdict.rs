@@ -16,30 +16,44 @@ use oauth1_signer::verify::{
 use oauth1_signer::{
     explain::{Explainer, Finding},
     json::RequestSpec,
-    parse_authorization_header, Credentials, Secret, SignatureMethod,
+    Credentials, Name, Protocol, Secret, SignatureMethod,
 };
 use serde_json::{json, Value};
 
 use crate::explain::json_causes;
 use crate::Failure;
 
-/// One request as received, in the form the explainer needs: the absolute
-/// URL clients signed ([`Checker::request_url`]), the header, and the form
-/// body when there is one. Owned, so that a diagnosis can run on a thread
-/// of its own.
+/// A rejected request, in the form the explainer needs: what the verifier
+/// found ([`Rejection::protocol`], [`Rejection::request_url`]) and the form
+/// body. Owned, so that a diagnosis can run on a thread of its own.
 #[derive(Clone, Debug)]
 pub(crate) struct Seen {
     pub(crate) method: String,
     pub(crate) url: String,
-    pub(crate) authorization: Option<String>,
+    pub(crate) protocol: Protocol<'static>,
     pub(crate) form_body: Option<Vec<u8>>,
 }
 
 impl Seen {
-    /// The bytes a diagnosis reads: URL, header and body.
+    /// What the verifier found of `received`, if it got as far as its
+    /// protocol parameters.
+    pub(crate) fn of(received: &Received<'_>, rejection: &Rejection) -> Option<Seen> {
+        Some(Seen {
+            method: received.method().to_owned(),
+            url: rejection.request_url()?.to_owned(),
+            protocol: rejection.protocol()?.clone(),
+            form_body: received.is_form().then(|| received.body_bytes().to_vec()),
+        })
+    }
+
+    /// The bytes a diagnosis reads: URL, protocol parameters and body.
     pub(crate) fn len(&self) -> usize {
         self.url.len()
-            + self.authorization.as_ref().map_or(0, String::len)
+            + self
+                .protocol
+                .iter()
+                .map(|(n, v)| n.len() + v.len())
+                .sum::<usize>()
             + self.form_body.as_ref().map_or(0, Vec::len)
     }
 
@@ -142,11 +156,6 @@ impl Checker {
         self.verifier.needs_body(head)
     }
 
-    /// The URL a received request is checked against ([`Verifier::request_url`]).
-    pub(crate) fn request_url(&self, received: &Received<'_>) -> String {
-        self.verifier.request_url(received)
-    }
-
     /// Verifies `received` now, or as of `now` (Unix seconds).
     pub(crate) async fn check(
         &self,
@@ -169,21 +178,15 @@ impl Checker {
             && !matches!(reason, Reason::PublicKeyMissing { .. })
     }
 
-    /// What the explainer finds: the request signed with the received
-    /// header's protocol parameters, compared with that header (its
-    /// signature searched for the mistake that reproduces it). For the
-    /// owner it is signed with our credentials, so a key that differs is
-    /// named with ours; for a stranger with the key and token it sent, and
-    /// our secrets only when we hold that key and token. Nothing when the
-    /// request cannot be rebuilt (a malformed header is reported as such
-    /// already).
+    /// What the explainer finds: the request signed with the protocol
+    /// parameters the verifier read, compared with them (their signature
+    /// searched for the mistake that reproduces it). For the owner it is
+    /// signed with our credentials, so a key that differs is named with
+    /// ours; for a stranger with the key and token it sent, and our secrets
+    /// only when we hold that key and token. Nothing when the request
+    /// cannot be rebuilt.
     pub(crate) fn diagnose(&self, seen: &Seen, audience: Audience) -> Vec<Finding> {
-        let Some(header) = seen.authorization.as_deref() else {
-            return Vec::new();
-        };
-        let Ok(params) = parse_authorization_header(header) else {
-            return Vec::new();
-        };
+        let theirs = &seen.protocol;
         let mut spec = self.credentials.clone();
         spec.method.clone_from(&seen.method);
         spec.url.clone_from(&seen.url);
@@ -191,47 +194,50 @@ impl Checker {
             .form_body
             .as_deref()
             .map(|b| String::from_utf8_lossy(b).into_owned());
-        spec.signature_method = None;
-        spec.nonce = None;
-        spec.timestamp = None;
-        spec.version = false;
-        spec.realm = None;
-        spec.callback = None;
-        spec.verifier = None;
-        spec.extra_oauth_params.clear();
-        let (mut their_key, mut their_token) = (None, None);
-        for (name, value) in params {
-            match name.as_str() {
-                "oauth_signature_method" => spec.signature_method = Some(value),
-                "oauth_nonce" => spec.nonce = Some(value),
-                "oauth_timestamp" => spec.timestamp = Some(value),
-                "oauth_version" => spec.version = true,
-                "oauth_callback" => spec.callback = Some(value),
-                "oauth_verifier" => spec.verifier = Some(value),
-                "realm" => spec.realm = Some(value),
-                "oauth_consumer_key" => their_key = Some(value),
-                "oauth_token" => their_token = Some(value).filter(|t| !t.is_empty()),
-                // Never signed.
-                "oauth_signature" => {}
-                n if n.starts_with("oauth_") => spec.extra_oauth_params.push((name, value)),
-                _ => {}
-            }
-        }
+        // Their protocol parameters: the request they meant, signed our way.
+        let text = |name| theirs.get(name).map(str::to_owned);
+        spec.signature_method = text(Name::SignatureMethod);
+        spec.nonce = text(Name::Nonce);
+        spec.timestamp = text(Name::Timestamp);
+        spec.version = theirs.get(Name::Version).is_some();
+        spec.callback = text(Name::Callback);
+        spec.verifier = text(Name::Verifier);
+        spec.realm = theirs.realm().map(str::to_owned);
+        let ours = |n: &str| {
+            [
+                Name::SignatureMethod,
+                Name::Nonce,
+                Name::Timestamp,
+                Name::Version,
+                Name::Callback,
+                Name::Verifier,
+                Name::ConsumerKey,
+                Name::Token,
+                Name::Signature,
+            ]
+            .iter()
+            .any(|k| k.as_str() == n)
+        };
+        spec.extra_oauth_params = theirs
+            .iter()
+            .filter(|(n, _)| !ours(n))
+            .map(|(n, v)| (n.to_owned(), v.to_owned()))
+            .collect();
         match audience {
             Audience::Owner => {
-                if their_token.is_none() {
+                if theirs.token().is_none() {
                     spec.token = None;
                 }
             }
             Audience::Stranger => {
-                let held = their_key.as_deref() == Some(spec.consumer_key.as_str())
-                    && their_token == spec.token;
+                let held = theirs.consumer_key() == Some(spec.consumer_key.as_str())
+                    && theirs.token() == spec.token.as_deref();
                 if !held {
                     spec.consumer_secret = Some(self.unknown.0.clone());
                     spec.token_secret = Some(self.unknown.1.clone());
                 }
-                spec.consumer_key = their_key.unwrap_or_default();
-                spec.token = their_token;
+                spec.consumer_key = theirs.consumer_key().unwrap_or_default().to_owned();
+                spec.token = theirs.token().map(str::to_owned);
             }
         }
         let Ok(signer) = spec.signer() else {
@@ -244,10 +250,7 @@ impl Checker {
             Audience::Owner => explainer,
             Audience::Stranger => explainer.for_untrusted_client(),
         };
-        explainer
-            .header(header)
-            .map(|e| e.findings)
-            .unwrap_or_default()
+        explainer.protocol(theirs).findings
     }
 }
 

@@ -145,16 +145,11 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
                     _ => library_error(e, &spec),
                 });
             }
-            let findings = if Checker::diagnosable(&rejection) {
-                let seen = Seen {
-                    method: spec.method.clone(),
-                    url: checker.request_url(&received),
-                    authorization: Some(args.header.clone()),
-                    form_body: spec.form_body.as_ref().map(|b| b.clone().into_bytes()),
-                };
-                checker.diagnose(&seen, Audience::Owner)
-            } else {
-                Vec::new()
+            let findings = match Seen::of(&received, &rejection) {
+                Some(seen) if Checker::diagnosable(&rejection) => {
+                    checker.diagnose(&seen, Audience::Owner)
+                }
+                _ => Vec::new(),
             };
             let diagnosis = Diagnosis {
                 findings,

@@ -111,8 +111,13 @@ fn a_parameter_given_twice_in_their_header_is_named() {
             (
                 2,
                 &b""[..],
-                format!("error: --their-header: protocol parameter \"{name}\" is given more than once\n")
-                    .as_str()
+                format!(
+                    "error: --their-header: protocol parameter \"{name}\" is given more than once \
+                     (again at byte {} of the Authorization header)\n",
+                    // The appended one: after the header and ", ".
+                    ours.len() + 2
+                )
+                .as_str()
             )
         );
     }

@@ -6,7 +6,7 @@
 //! signature is given, the search in `search` names the mistake that
 //! reproduces it.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashSet};
 use std::fmt;
 
 use super::catalogue::{value_cause, Cause};
@@ -20,6 +20,7 @@ use super::variant::{KeyRule, Variant};
 use crate::credentials::Secret;
 use crate::error::{Error, ErrorKind, Part};
 use crate::header::parse_authorization_header;
+use crate::protocol::{Name, Protocol};
 use crate::request::OAuthRequest;
 use crate::sign::SignatureMethod;
 use crate::signed::Trace;
@@ -341,50 +342,61 @@ impl Explainer {
                 limit: MAX_HEADER_LEN,
             }));
         }
-        if theirs.trim().is_empty() {
-            return Err(Error::new(ErrorKind::Empty { part: Part::Header }));
-        }
-        let their = parse_authorization_header(theirs)?;
-        let ours = parse_authorization_header(&self.trace.authorization_header)?;
-        // §3.5: each parameter at most once; which of two a provider uses is
-        // anyone's guess, so a duplicate is refused by name.
-        let mut theirs_by_name: BTreeMap<&str, &str> = BTreeMap::new();
-        for (n, v) in &their {
-            if theirs_by_name.insert(n, v).is_some() {
-                return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
-                    name: n.clone(),
-                }));
-            }
-        }
-        let ours_by_name: BTreeMap<&str, &str> =
-            ours.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
-        let get = |map: &BTreeMap<&str, &str>, name: &str| map.get(name).map(|v| (*v).to_owned());
+        Ok(self.protocol(&Protocol::from_header(theirs)?))
+    }
+
+    /// Explains the protocol parameters they sent, read wherever they were
+    /// ([`Protocol::from_header`], or a verifier's
+    /// [`Rejection::protocol`](crate::verify::Rejection::protocol)): compared
+    /// with ours first, then their signature checked against our request
+    /// signed with *their* protocol parameters, and searched as
+    /// [`signature`](Self::signature) does if it still differs.
+    pub fn protocol(&self, their: &Protocol<'_>) -> Explanation {
+        // Our own header: written by the stages, so it parses.
+        let ours = Protocol::from_header(&self.trace.authorization_header).ok();
+        let ours_get = |name: &str| ours.as_ref().and_then(|p| p.named(name));
         let mut findings = Vec::new();
-        let names: BTreeSet<&str> = ours_by_name
-            .keys()
-            .chain(theirs_by_name.keys())
-            .copied()
+        if ours.as_ref().and_then(Protocol::realm) != their.realm() {
+            findings.push(Finding::new(
+                Cause::RealmDiffers,
+                Component::Header("realm".to_owned()),
+                if self.untrusted {
+                    ""
+                } else {
+                    ours.as_ref().and_then(Protocol::realm).unwrap_or_default()
+                },
+                if self.untrusted {
+                    ""
+                } else {
+                    their.realm().unwrap_or_default()
+                },
+                match (ours.as_ref().and_then(Protocol::realm), their.realm()) {
+                    (Some(_), None) => "we send realm, they do not",
+                    (None, Some(_)) => "they send realm, we do not",
+                    _ => "they send another realm",
+                },
+            ));
+        }
+        let names: BTreeSet<&str> = ours
+            .iter()
+            .flat_map(Protocol::iter)
+            .chain(their.iter())
+            .map(|(n, _)| n)
             .collect();
         for name in names {
-            if name == "oauth_signature" {
+            if name == Name::Signature.as_str() {
                 continue;
             }
-            let (o, t) = (get(&ours_by_name, name), get(&theirs_by_name, name));
+            let (o, t) = (ours_get(name), their.named(name));
             if o == t {
                 continue;
             }
             let cause = match value_cause(name.as_bytes()) {
-                _ if name == "realm" => Cause::RealmDiffers,
                 Cause::ValueDiffers if o.is_none() => Cause::ParamExtra,
                 Cause::ValueDiffers if t.is_none() => Cause::ParamMissing,
                 cause => cause,
             };
-            let component = if name == "realm" {
-                Component::Header(name.to_owned())
-            } else {
-                Component::Parameter(name.to_owned())
-            };
-            let detail = match (&o, &t) {
+            let detail = match (o, t) {
                 (Some(_), None) => format!("we send {name}, they do not"),
                 (None, Some(_)) => format!("they send {name}, we do not"),
                 _ => format!("they send another {name}"),
@@ -392,39 +404,45 @@ impl Explainer {
             let (o, t) = if self.untrusted { (None, None) } else { (o, t) };
             findings.push(Finding::new(
                 cause,
-                component,
+                Component::Parameter(name.to_owned()),
                 o.unwrap_or_default(),
                 t.unwrap_or_default(),
                 detail,
             ));
         }
-        let their = &theirs_by_name;
-        let Some(their_sig) = get(their, "oauth_signature") else {
+        let Some(their_sig) = their.signature() else {
             findings.push(Finding::new(
                 Cause::Unexplained,
                 Component::Signature,
-                self.ours().shown(self.trace.signature.as_str()),
+                if self.untrusted {
+                    String::new()
+                } else {
+                    self.ours().shown(self.trace.signature.as_str())
+                },
                 "",
                 "their header has no oauth_signature",
             ));
-            return Ok(Explanation {
+            return Explanation {
                 matches: false,
                 findings,
                 their_base_string: None,
-            });
+            };
         };
-        let method = get(their, "oauth_signature_method")
+        let method = their
+            .get(Name::SignatureMethod)
             .and_then(|m| m.parse::<SignatureMethod>().ok())
             .unwrap_or(self.method);
         let protocol: Vec<(String, String)> = their
             .iter()
-            .filter(|(n, _)| n.starts_with("oauth_") && **n != "oauth_signature")
-            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .filter(|(n, _)| *n != Name::Signature.as_str())
+            .map(|(n, v)| (n.to_owned(), v.to_owned()))
             .collect();
-        let adopted = self.model.with_protocol(&protocol, get(their, "realm"));
-        let (mut ex, _) = search(self.ours(), &adopted, method, &their_sig, findings);
+        let adopted = self
+            .model
+            .with_protocol(&protocol, their.realm().map(str::to_owned));
+        let (mut ex, _) = search(self.ours(), &adopted, method, their_sig, findings);
         ex.matches = ex.matches && ex.findings.is_empty();
-        Ok(ex)
+        ex
     }
 
     /// Our side of a signature comparison.

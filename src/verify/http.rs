@@ -18,7 +18,8 @@ use crate::verify::nonce::NonceStore;
 use crate::verify::reason::{Reason, Rejection};
 use crate::verify::received::Received;
 use crate::verify::secrets::SecretSource;
-use crate::verify::verifier::{Verified, Verifier};
+use crate::verify::verified::Verified;
+use crate::verify::verifier::Verifier;
 
 const X_FORWARDED_PROTO: HeaderName = HeaderName::from_static("x-forwarded-proto");
 const X_FORWARDED_HOST: HeaderName = HeaderName::from_static("x-forwarded-host");

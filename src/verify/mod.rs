@@ -11,6 +11,7 @@
 //! [RFC 5849 §3.2]: https://www.rfc-editor.org/rfc/rfc5849#section-3.2
 
 mod builder;
+mod checks;
 #[cfg(feature = "http")]
 mod http;
 mod memory;
@@ -21,8 +22,10 @@ mod received;
 #[cfg(feature = "redis")]
 mod redis;
 mod secrets;
+mod target;
 #[cfg(feature = "tower")]
 mod tower;
+mod verified;
 mod verifier;
 
 #[cfg(feature = "redis")]
@@ -37,4 +40,5 @@ pub use secrets::{Lookup, SecretFuture, SecretSource, Secrets, StaticSecrets};
 pub use tower::{
     LayerBody, OriginalUri, VerifyFuture, VerifyLayer, VerifyService, DEFAULT_BODY_LIMIT,
 };
-pub use verifier::{Verified, Verifier};
+pub use verified::Verified;
+pub use verifier::Verifier;

@@ -1,44 +1,21 @@
 //! Where a received request's protocol parameters are ([RFC 5849 §3.5]),
-//! read strictly: from exactly one of the `Authorization` header (§3.5.1),
-//! the form body (§3.5.2) and the query (§3.5.3); each once; in the header,
-//! nothing but `realm` and `oauth_*`.
+//! read strictly into the one model ([`Protocol`]): from exactly one of the
+//! `Authorization` header (§3.5.1), the form body (§3.5.2) and the query
+//! (§3.5.3); each once; in the header, nothing but `realm` and `oauth_*`.
 //!
-//! The header is read by the signer's own parser (`header.rs`); the query
-//! and the body are collected by the signer's own stage (`params.rs`), so
-//! that the parameters found here are the ones the base string signs.
+//! The header is read by the signer's own parser ([`Protocol::from_header`]);
+//! the query and the body are collected by the signer's own stage
+//! (`params.rs`), so that the parameters found here are the ones the base
+//! string signs. The names' rules (the prefix, each once) are the model's.
 //!
 //! [RFC 5849 §3.5]: https://www.rfc-editor.org/rfc/rfc5849#section-3.5
 
 use std::borrow::Cow;
 
-use crate::error::Part;
-use crate::header::{parse_header_params, HeaderParam};
+use crate::error::{Error, ErrorKind, Part};
 use crate::params::Params;
-use crate::repeat::first_repeat;
+use crate::protocol::{Protocol, Transmission};
 use crate::verify::reason::Reason;
-
-/// A received request's protocol parameters, decoded, each once.
-/// Borrowed from the header or the request's text where they need no
-/// decoding.
-#[derive(Clone, Debug)]
-pub(crate) struct Protocol<'a> {
-    /// Where they were: [`Part::Header`], [`Part::Url`] or [`Part::FormBody`].
-    pub(crate) place: Part,
-    /// The header's `realm`, as given (never signed).
-    pub(crate) realm: Option<&'a str>,
-    /// Name and value of each, in the order found.
-    pub(crate) params: Vec<(Cow<'a, str>, Cow<'a, str>)>,
-}
-
-impl<'a> Protocol<'a> {
-    /// The value of `name`, if sent.
-    pub(crate) fn get(&self, name: &str) -> Option<&str> {
-        self.params
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_ref())
-    }
-}
 
 /// Decoded bytes as text, borrowed when they were.
 fn text(bytes: Cow<'_, [u8]>) -> Option<Cow<'_, str>> {
@@ -48,65 +25,49 @@ fn text(bytes: Cow<'_, [u8]>) -> Option<Cow<'_, str>> {
     }
 }
 
-/// The parameters of an `Authorization` header, each name once; only
-/// `realm` (any case, returned as `realm`) and `oauth_*` names.
-///
-/// # Errors
-/// [`Reason::Malformed`] as the parser says; [`Reason::Duplicated`] for a
-/// name given twice; [`Reason::ParameterRejected`] for another name.
-pub(crate) fn header_params(header: &str) -> Result<Vec<HeaderParam<'_>>, Reason> {
-    let params = parse_header_params(header).map_err(Reason::Malformed)?;
-    if let Some(p) = params
-        .iter()
-        .find(|p| p.name != "realm" && !p.name.starts_with("oauth_"))
-    {
-        return Err(Reason::ParameterRejected {
-            name: p.name.to_string(),
+/// A refusal of the model, as the verifier answers it.
+fn reason_of(e: Error) -> Reason {
+    match e.kind() {
+        ErrorKind::DuplicateProtocolParameter {
+            name,
+            at: Some((part, offset)),
+        } => Reason::Duplicated {
+            name: name.clone(),
+            part: *part,
+            offset: *offset,
+        },
+        ErrorKind::NotAProtocolParameter { name } => Reason::ParameterRejected {
+            name: name.clone(),
             why: "not a protocol parameter (an Authorization header holds only \
                   realm and oauth_* parameters)",
-        });
+        },
+        _ => Reason::Malformed(e),
     }
-    if let Some(p) = first_repeat(params.iter().map(|p| &p.name)).map(|i| &params[i]) {
-        return Err(Reason::Duplicated {
-            name: p.name.to_string(),
-            part: Part::Header,
-            offset: p.at,
-        });
-    }
-    Ok(params)
 }
 
 /// The protocol parameters: the header's `oauth_*` ones if it has any, else
 /// the `oauth_*` parameters of the query or of the form body (collected in
-/// `params`, query first).
+/// `params`, query first), with the header's realm.
 ///
 /// # Errors
-/// [`Reason::InTwoPlaces`] when they are in more than one place;
-/// [`Reason::Duplicated`] for one given twice in the query or the body;
-/// [`Reason::ParameterRejected`] for one that does not decode to UTF-8.
+/// [`Reason::Malformed`] for a header that does not parse;
+/// [`Reason::Duplicated`] for a name given twice where they are;
+/// [`Reason::ParameterRejected`] for a header name that is not a protocol
+/// parameter's, or one that does not decode to UTF-8;
+/// [`Reason::InTwoPlaces`] when they are in more than one place.
 pub(crate) fn protocol<'a>(
-    header: &'a [HeaderParam<'_>],
+    header: Option<&'a str>,
     params: &Params<'a>,
 ) -> Result<Protocol<'a>, Reason> {
-    let realm = header
-        .iter()
-        .find(|p| p.name == "realm")
-        .map(|p| p.value.as_ref());
-    let from_header: Vec<(Cow<'a, str>, Cow<'a, str>)> = header
-        .iter()
-        .filter(|p| p.name != "realm")
-        .map(|p| {
-            (
-                Cow::Borrowed(p.name.as_ref()),
-                Cow::Borrowed(p.value.as_ref()),
-            )
-        })
-        .collect();
+    let from_header = match header {
+        Some(h) => Some(Protocol::from_header(h).map_err(reason_of)?),
+        None => None,
+    };
     let mut in_request = params
         .iter()
         .filter(|p| p.name_starts_with(b"oauth_"))
         .filter_map(|p| Some((p.offset()?, p)));
-    if !from_header.is_empty() {
+    if let Some(from_header) = from_header.as_ref().filter(|p| !p.is_empty()) {
         if let Some(((part, _), p)) = in_request.next() {
             return Err(Reason::InTwoPlaces {
                 name: String::from_utf8_lossy(&p.name()).into_owned(),
@@ -114,14 +75,10 @@ pub(crate) fn protocol<'a>(
                 second: part,
             });
         }
-        return Ok(Protocol {
-            place: Part::Header,
-            realm,
-            params: from_header,
-        });
+        return Ok(from_header.clone());
     }
     let mut place = None;
-    let mut found: Vec<(Cow<'a, str>, Cow<'a, str>, usize)> = Vec::new();
+    let mut found = Vec::new();
     for ((part, offset), p) in in_request {
         let name = String::from_utf8_lossy(&p.name()).into_owned();
         match place {
@@ -143,21 +100,13 @@ pub(crate) fn protocol<'a>(
         };
         found.push((name, value, offset));
     }
-    if let Some((name, _, offset)) =
-        first_repeat(found.iter().map(|(n, _, _)| n)).map(|i| &found[i])
-    {
-        return Err(Reason::Duplicated {
-            name: name.to_string(),
-            part: place.unwrap_or(Part::Header),
-            offset: *offset,
-        });
-    }
-    let found = found.into_iter().map(|(n, v, _)| (n, v)).collect();
-    Ok(Protocol {
-        place: place.unwrap_or(Part::Header),
-        realm,
-        params: found,
-    })
+    let transmission = match place {
+        Some(Part::FormBody) => Transmission::FormBody,
+        Some(_) => Transmission::Query,
+        None => Transmission::Header,
+    };
+    let realm = from_header.and_then(Protocol::into_realm);
+    Protocol::from_params(transmission, realm, found).map_err(reason_of)
 }
 
 #[cfg(test)]
@@ -166,8 +115,9 @@ mod tests {
 
     #[test]
     fn a_header_name_twice_is_refused_at_the_second() {
+        let params = Params::new();
         // `OAuth oauth_a="1", ` is 19 bytes: the second name starts there.
-        let e = header_params(r#"OAuth oauth_a="1", oauth_a="1""#).unwrap_err();
+        let e = protocol(Some(r#"OAuth oauth_a="1", oauth_a="1""#), &params).unwrap_err();
         assert_eq!(
             e,
             Reason::Duplicated {
@@ -177,9 +127,9 @@ mod tests {
             }
         );
         // The realm too, in any case (RFC 7235 §2.1).
-        let e = header_params(r#"OAuth realm="a", Realm="b""#).unwrap_err();
+        let e = protocol(Some(r#"OAuth realm="a", Realm="b""#), &params).unwrap_err();
         assert!(matches!(e, Reason::Duplicated { offset: 17, .. }), "{e:?}");
-        let e = header_params(r#"OAuth realm="a", x="b""#).unwrap_err();
+        let e = protocol(Some(r#"OAuth realm="a", x="b""#), &params).unwrap_err();
         assert!(matches!(e, Reason::ParameterRejected { .. }), "{e:?}");
     }
 }

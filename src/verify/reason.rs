@@ -11,6 +11,7 @@ use std::fmt;
 
 use crate::encode::percent_encode_str;
 use crate::error::{Error, Part, Quoted};
+use crate::protocol::Protocol;
 
 /// Why a request was rejected. Loggable: no secret, and names and values
 /// from the request are quoted with control characters escaped.
@@ -258,10 +259,21 @@ impl fmt::Display for Reason {
     }
 }
 
-/// A rejected request: why, and what to answer.
+/// A rejected request: why, and what to answer; and what the verifier had
+/// found by then, for a server's own diagnosis: the protocol parameters,
+/// the URL it checked against, the base string.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rejection {
     reason: Reason,
+    /// Boxed: a rejection is returned by every check, and mostly is none.
+    found: Option<Box<Found>>,
+}
+
+/// What the verifier had found when it refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Found {
+    protocol: Protocol<'static>,
+    request_url: String,
     base_string: Option<String>,
 }
 
@@ -269,14 +281,50 @@ impl Rejection {
     pub(crate) fn new(reason: Reason) -> Rejection {
         Rejection {
             reason,
-            base_string: None,
+            found: None,
         }
     }
 
-    /// The rejection with the base string the verifier computed.
-    pub(crate) fn with_base_string(mut self, base_string: String) -> Rejection {
-        self.base_string = Some(base_string);
+    /// The rejection with the protocol parameters read and the URL the
+    /// request was checked against.
+    pub(crate) fn with_protocol(mut self, protocol: &Protocol<'_>, request_url: &str) -> Rejection {
+        self.found = Some(Box::new(Found {
+            protocol: protocol.clone().into_owned(),
+            request_url: request_url.to_owned(),
+            base_string: None,
+        }));
         self
+    }
+
+    /// [`with_protocol`](Self::with_protocol), and the base string the
+    /// verifier computed.
+    pub(crate) fn with_found(
+        self,
+        base_string: String,
+        protocol: &Protocol<'_>,
+        request_url: &str,
+    ) -> Rejection {
+        let mut r = self.with_protocol(protocol, request_url);
+        if let Some(found) = r.found.as_mut() {
+            found.base_string = Some(base_string);
+        }
+        r
+    }
+
+    /// The protocol parameters the verifier read, when it got that far
+    /// (every reason after the header, query and body parsed): what the
+    /// client sent, to diagnose a bad signature with (an
+    /// [`Explainer`](crate::explain::Explainer)'s `protocol`). Request data:
+    /// a PLAINTEXT signature among them is the client's guess at a secret.
+    pub fn protocol(&self) -> Option<&Protocol<'static>> {
+        self.found.as_ref().map(|f| &f.protocol)
+    }
+
+    /// The URL the request was checked against
+    /// ([`Verifier::request_url`](crate::verify::Verifier::request_url)),
+    /// when the verifier got as far as the protocol parameters.
+    pub fn request_url(&self) -> Option<&str> {
+        self.found.as_ref().map(|f| f.request_url.as_str())
     }
 
     /// The signature base string the verifier computed from the request as
@@ -285,7 +333,7 @@ impl Rejection {
     /// signature does not match. It holds no secret, but it is request
     /// data: log it where request data may go, never answer it.
     pub fn base_string(&self) -> Option<&str> {
-        self.base_string.as_deref()
+        self.found.as_ref().and_then(|f| f.base_string.as_deref())
     }
 
     /// Why (the truth, for logs: an unknown key is

@@ -30,7 +30,8 @@ use crate::verify::nonce::NonceStore;
 use crate::verify::reason::Rejection;
 use crate::verify::received::Received;
 use crate::verify::secrets::SecretSource;
-use crate::verify::verifier::{Verified, Verifier};
+use crate::verify::verified::Verified;
+use crate::verify::verifier::Verifier;
 
 /// The largest body read by default: 1 MiB.
 pub const DEFAULT_BODY_LIMIT: usize = 1 << 20;

@@ -2,38 +2,40 @@
 //! recomputed by the signer's own stages, its timestamp and nonce checked.
 //!
 //! The stages, in order: the URL is rebuilt from the configured public base
-//! URL and parsed (`url.rs`); the query and a form body are collected
-//! (`params.rs`); the protocol parameters are found, strictly (`parse.rs`);
-//! the parameters are normalised (`normalize.rs`) and the base string
-//! written (`base_string.rs`); the secrets' keyed MAC (the signer's
-//! `SigningKey`, made once per [`Secrets`] and kept in it: `sign.rs`,
-//! `secrets.rs`) signs it and the signature is compared on its decoded
-//! bytes. Every check after the parsing runs whatever the others found (an
-//! unknown consumer is verified against a dummy secret, keyed once per
-//! verifier), and the first failure in a fixed order is the answer. The nonce is recorded last, only for a
-//! request that passed everything else.
+//! URL (`target.rs`) and parsed (`url.rs`); the query and a form body are
+//! collected (`params.rs`); the protocol parameters are found, strictly,
+//! into the one model ([`Protocol`], `parse.rs`); they are checked
+//! (`checks.rs`); the parameters are normalised (`normalize.rs`) and the
+//! base string written (`base_string.rs`); the secrets' keyed MAC (the
+//! signer's `SigningKey`, made once per [`Secrets`] and kept in it:
+//! `sign.rs`, `secrets.rs`) signs it and the signature is compared on its
+//! decoded bytes. Every check after the parsing runs whatever the others
+//! found (an unknown consumer is verified against a dummy secret, keyed
+//! once per verifier), and the first failure in a fixed order is the
+//! answer. The nonce is recorded last, only for a request that passed
+//! everything else.
 //!
 //! [RFC 5849 §3.2]: https://www.rfc-editor.org/rfc/rfc5849#section-3.2
 
-use std::borrow::Cow;
 use std::fmt;
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use crate::base_string::{BaseString, BaseStringUri};
-use crate::decode::percent_decode;
-use crate::form::pairs;
-use crate::header::HeaderParam;
 use crate::params::Params;
-use crate::protocol::{Name, Nonce, Timestamp};
-use crate::request::body_hash;
+use crate::protocol::{Name, Protocol, Transmission};
 use crate::sign::SignatureMethod;
 use crate::url::{sent_url, RequestUrl};
+use crate::verify::checks::{
+    check_body_hash, check_protocol, check_timestamp, has_rsa_public_key, signature_matches,
+};
 use crate::verify::nonce::{Freshness, NonceKey, NonceStore};
-use crate::verify::parse::{header_params, protocol, Protocol};
+use crate::verify::parse::protocol;
 use crate::verify::reason::{Reason, Rejection};
 use crate::verify::received::Received;
 use crate::verify::secrets::{Lookup, SecretSource, Secrets};
+use crate::verify::target::check_target;
+use crate::verify::verified::Verified;
 
 /// Verifies received requests: one set of settings, a [`SecretSource`] and
 /// a [`NonceStore`]. Build it once ([`Verifier::builder`]) and share it.
@@ -71,81 +73,8 @@ impl<S, N> fmt::Debug for Verifier<S, N> {
     }
 }
 
-/// A request that passed: what was verified.
-#[derive(Clone, Debug)]
-pub struct Verified {
-    consumer_key: String,
-    token: Option<String>,
-    method: SignatureMethod,
-    realm: Option<String>,
-    base_string: String,
-    /// Where the base string URI ends, encoded, in `base_string`.
-    uri: std::ops::Range<usize>,
-}
-
-impl Verified {
-    /// The consumer key.
-    pub fn consumer_key(&self) -> &str {
-        &self.consumer_key
-    }
-
-    /// The token, if the request named one (an empty `oauth_token` is none).
-    pub fn token(&self) -> Option<&str> {
-        self.token.as_deref()
-    }
-
-    /// The signature method.
-    pub fn signature_method(&self) -> SignatureMethod {
-        self.method
-    }
-
-    /// The HTTP method, upper-cased, as signed.
-    pub fn http_method(&self) -> String {
-        decoded_text(&self.base_string.as_bytes()[..self.uri.start.saturating_sub(1)])
-    }
-
-    /// The header's `realm`, if it had one (never signed).
-    pub fn realm(&self) -> Option<&str> {
-        self.realm.as_deref()
-    }
-
-    /// The signature base string that verified (§3.4.1.1).
-    pub fn base_string(&self) -> &str {
-        &self.base_string
-    }
-
-    /// The base string URI that verified (§3.4.1.2), decoded.
-    pub fn base_string_uri(&self) -> String {
-        decoded_text(&self.base_string.as_bytes()[self.uri.clone()])
-    }
-
-    /// The normalised parameters that verified (§3.4.1.3.2), as the
-    /// parameter string (`a=1&oauth_consumer_key=...`).
-    pub fn normalized_params(&self) -> String {
-        decoded_text(&self.base_string.as_bytes()[self.uri.end + 1..])
-    }
-
-    /// The normalised parameters as decoded `(name, value)` pairs, in order
-    /// (bytes that are not UTF-8 replaced).
-    pub fn params(&self) -> Vec<(String, String)> {
-        let text = self.normalized_params();
-        pairs(text.as_bytes())
-            .map(|p| (decoded_text(p.name), decoded_text(p.value_or_empty())))
-            .collect()
-    }
-}
-
-/// Percent-decoded text (what this crate wrote, so well-formed).
-fn decoded_text(encoded: &[u8]) -> String {
-    match percent_decode(encoded) {
-        Ok(d) => String::from_utf8_lossy(d.as_bytes()).into_owned(),
-        Err(_) => String::from_utf8_lossy(encoded).into_owned(),
-    }
-}
-
 /// What the checks before the secrets are looked up found.
-struct Prepared<'a> {
-    protocol: Protocol<'a>,
+struct Prepared {
     method: SignatureMethod,
     base_string: String,
     uri: std::ops::Range<usize>,
@@ -153,21 +82,6 @@ struct Prepared<'a> {
     timestamp: Option<u64>,
     /// A failure found that does not depend on the secrets.
     failed: Option<Reason>,
-}
-
-impl Prepared<'_> {
-    fn get(&self, name: Name) -> Option<&str> {
-        self.protocol.get(name.as_str())
-    }
-
-    fn consumer_key(&self) -> &str {
-        self.get(Name::ConsumerKey).unwrap_or_default()
-    }
-
-    /// The token; an empty `oauth_token` is none.
-    fn token(&self) -> Option<&str> {
-        self.get(Name::Token).filter(|t| !t.is_empty())
-    }
 }
 
 impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
@@ -193,6 +107,8 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
     /// malformed input, protocol parameters misplaced, absent or rejected,
     /// the signature method, the timestamp, the body hash, the signature
     /// (an unknown consumer or token is this one), the nonce, the store.
+    /// Once the protocol parameters were read, the rejection holds them and
+    /// the request URL ([`Rejection::protocol`]).
     pub async fn verify_at(
         &self,
         received: &Received<'_>,
@@ -200,24 +116,42 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
     ) -> Result<Verified, Rejection> {
         check_target(received)?;
         let url = self.url_of(received);
-        let url = sent_url(&url);
-        let header = match received.authorization {
-            Some(h) => header_params(h)?,
-            None => Vec::new(),
+        let sent = sent_url(&url);
+        let (parsed, params, protocol) = collect(received, &sent)?;
+        let found = |reason: Reason, base_string: String| {
+            Rejection::new(reason).with_found(base_string, &protocol, &url)
         };
-        let mut prepared = self.prepare(received, &url, &header, now_unix)?;
-        let lookup = self
+        let mut prepared = match self.prepare(received, &parsed, params, &protocol, now_unix) {
+            Ok(p) => p,
+            Err(reason) => return Err(Rejection::new(reason).with_protocol(&protocol, &url)),
+        };
+        let lookup = match self
             .secrets
-            .secrets(prepared.consumer_key(), prepared.token())
+            .secrets(
+                protocol.consumer_key().unwrap_or_default(),
+                protocol.token(),
+            )
             .await
-            .map_err(|e| Reason::SecretsUnavailable(e.reason().to_owned()))?;
+        {
+            Ok(lookup) => lookup,
+            Err(e) => {
+                let reason = Reason::SecretsUnavailable(e.reason().to_owned());
+                return Err(found(reason, prepared.base_string));
+            }
+        };
         let (secrets, unknown) = match &lookup {
             Lookup::Found(s) => (s, None),
             Lookup::UnknownConsumer => (&self.config.dummy, Some(Reason::ConsumerKeyUnknown)),
             Lookup::UnknownToken => (&self.config.dummy, Some(Reason::TokenUnknown)),
         };
         // Run whatever the other checks found, and whatever the key.
-        let matches = signature_matches(&prepared, secrets);
+        let signature = protocol.signature().unwrap_or_default();
+        let matches = signature_matches(
+            prepared.method,
+            prepared.base_string.as_bytes(),
+            signature,
+            secrets,
+        );
         let no_public_key = (prepared.method.is_rsa() && !has_rsa_public_key(secrets)).then_some(
             Reason::PublicKeyMissing {
                 method: prepared.method,
@@ -230,12 +164,12 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
             .or(no_public_key)
             .or((!matches).then_some(Reason::SignatureInvalid));
         if let Some(reason) = failed {
-            return Err(Rejection::new(reason).with_base_string(prepared.base_string));
+            return Err(found(reason, prepared.base_string));
         }
-        if let (Some(timestamp), Some(nonce)) = (prepared.timestamp, prepared.get(Name::Nonce)) {
+        if let (Some(timestamp), Some(nonce)) = (prepared.timestamp, protocol.get(Name::Nonce)) {
             let key = NonceKey::new(
-                prepared.consumer_key(),
-                prepared.token().unwrap_or(""),
+                protocol.consumer_key().unwrap_or_default(),
+                protocol.token().unwrap_or(""),
                 timestamp,
                 nonce,
             );
@@ -245,35 +179,21 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
             match self.nonces.remember(&key, keep_for).await {
                 Ok(Freshness::Fresh) => {}
                 Ok(Freshness::Replayed) => {
-                    return Err(
-                        Rejection::new(Reason::NonceUsed).with_base_string(prepared.base_string)
-                    )
+                    return Err(found(Reason::NonceUsed, prepared.base_string))
                 }
                 Err(e) => {
-                    return Err(
-                        Rejection::new(Reason::StoreUnavailable(e.reason().to_owned()))
-                            .with_base_string(prepared.base_string),
-                    )
+                    let reason = Reason::StoreUnavailable(e.reason().to_owned());
+                    return Err(found(reason, prepared.base_string));
                 }
             }
         }
         Ok(Verified {
-            consumer_key: prepared.consumer_key().to_owned(),
-            token: prepared.token().map(str::to_owned),
+            protocol: protocol.clone().into_owned(),
             method: prepared.method,
-            realm: prepared.protocol.realm.map(str::to_owned),
+            request_url: url.into_owned(),
             base_string: prepared.base_string,
             uri: prepared.uri,
         })
-    }
-
-    /// The URL the client is taken to have signed: the received one with
-    /// the public base URL's (or trusted forwarded headers') scheme and
-    /// authority, and the base URL's path before the received path. The
-    /// verifier signs against it; a server that explains a failure uses
-    /// the same.
-    pub fn request_url(&self, r: &Received<'_>) -> String {
-        self.url_of(r).into_owned()
     }
 
     /// Whether verifying a request with this head needs its body: a form
@@ -296,68 +216,39 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         check_target(head)?;
         let url = self.url_of(head);
         let url = sent_url(&url);
-        let header = match head.authorization {
-            Some(h) => header_params(h)?,
-            None => Vec::new(),
-        };
-        let (_, _, protocol) = collect(head, &url, &header)?;
-        Ok(protocol.get(BODY_HASH).is_some())
-    }
-
-    /// [`request_url`](Self::request_url), borrowed when it is the received one.
-    fn url_of<'r>(&self, r: &'r Received<'_>) -> Cow<'r, str> {
-        let received: &str = &r.url;
-        // The path and query of an absolute URL.
-        let path = match received.find("://") {
-            Some(i) if received[..i].bytes().all(|b| b.is_ascii_alphabetic()) => {
-                let rest = &received[i + 3..];
-                let at = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-                Some(&rest[at..])
-            }
-            _ => None,
-        };
-        if self.config.trust_forwarded {
-            if let Some((proto, host)) = r.forwarded_origin() {
-                let tail = path.unwrap_or(received);
-                return format!("{proto}://{host}{tail}").into();
-            }
-        }
-        match (&self.config.base, path) {
-            (Some((origin, prefix)), Some(tail)) => format!("{origin}{prefix}{tail}").into(),
-            (Some((origin, prefix)), None) => format!("{origin}{prefix}{received}").into(),
-            (None, _) => received.into(),
-        }
+        let (_, _, protocol) = collect(head, &url)?;
+        Ok(protocol.get(Name::BodyHash).is_some())
     }
 
     /// Every check that needs no secret, and the base string.
     fn prepare<'a>(
         &self,
         r: &Received<'a>,
-        url: &'a str,
-        header: &'a [HeaderParam<'_>],
+        url: &RequestUrl<'a>,
+        mut params: Params<'a>,
+        protocol: &'a Protocol<'_>,
         now: u64,
-    ) -> Result<Prepared<'a>, Reason> {
-        let url_len = url.len();
-        let (url, mut params, protocol) = collect(r, url, header)?;
-        if protocol.place == crate::error::Part::Header {
-            for p in header.iter().filter(|p| p.name != "realm") {
-                params.push(&p.name, &p.value);
+    ) -> Result<Prepared, Reason> {
+        if protocol.transmission() == Transmission::Header {
+            for (name, value) in protocol.iter() {
+                params.push(name, value);
             }
         }
-        let (method, timestamp) = self.check_protocol(&protocol)?;
+        let (method, timestamp) =
+            check_protocol(protocol, &self.config.methods, &self.config.nonce_len)?;
         let mut failed = None;
         if let Some(t) = timestamp {
-            failed = self.check_timestamp(t, now);
+            failed = check_timestamp(t, now, self.config.before, self.config.after);
         }
         if failed.is_none() {
-            failed = check_body_hash(&protocol, r);
+            failed = check_body_hash(protocol, r);
         }
-        let base = BaseString::new(r.method, BaseStringUri::new(&url), params.normalize())
+        let base = BaseString::new(r.method, BaseStringUri::new(url), params.normalize())
             .map_err(Reason::Malformed)?;
         // Encoded once in the base string, and twice where already encoded:
         // room for a little over twice the text it is made of.
-        let text = url_len + r.body.len() + r.authorization.map_or(0, str::len);
-        let mut base_string = String::with_capacity(2 * text + 32);
+        let text = r.url.len() + r.body.len() + r.authorization.map_or(0, str::len);
+        let mut base_string = String::with_capacity(2 * text + 64);
         base.write_to(&mut base_string);
         let uri_start = base_string.find('&').unwrap_or(0) + 1;
         let uri_end = uri_start + base_string[uri_start..].find('&').unwrap_or(0);
@@ -367,88 +258,6 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
             uri: uri_start..uri_end,
             timestamp,
             failed,
-            protocol,
-        })
-    }
-
-    /// Which parameters are present and well-formed (§3.1): the method
-    /// accepted, and the timestamp and nonce when sent.
-    fn check_protocol(
-        &self,
-        protocol: &Protocol<'_>,
-    ) -> Result<(SignatureMethod, Option<u64>), Reason> {
-        let method = protocol.get(Name::SignatureMethod.as_str());
-        // §3.1: the timestamp and nonce "MAY be omitted" with PLAINTEXT.
-        let optional = method == Some(SignatureMethod::Plaintext.as_str());
-        let plaintext_pair = optional
-            && protocol.get(Name::Timestamp.as_str()).is_none()
-            && protocol.get(Name::Nonce.as_str()).is_none();
-        let absent: Vec<&'static str> = [
-            Name::ConsumerKey,
-            Name::Nonce,
-            Name::Signature,
-            Name::SignatureMethod,
-            Name::Timestamp,
-        ]
-        .into_iter()
-        .filter(|n| protocol.get(n.as_str()).is_none())
-        .filter(|n| !(plaintext_pair && matches!(n, Name::Nonce | Name::Timestamp)))
-        .map(Name::as_str)
-        .collect();
-        if !absent.is_empty() {
-            return Err(Reason::ParameterAbsent(absent));
-        }
-        if protocol
-            .get(Name::Version.as_str())
-            .is_some_and(|v| v != "1.0")
-        {
-            return Err(Reason::VersionRejected);
-        }
-        let method_text = method.unwrap_or_default();
-        // The name exactly as registered: no second spelling.
-        let method = self
-            .config
-            .methods
-            .iter()
-            .copied()
-            .find(|m| m.as_str() == method_text)
-            .ok_or_else(|| Reason::SignatureMethodRejected {
-                method: method_text.to_owned(),
-            })?;
-        // The signer's own rules (`protocol.rs`): what it sends, this accepts.
-        let rejected = |e: crate::error::Error| match e.kind() {
-            crate::error::ErrorKind::InvalidProtocolValue { name, reason } => {
-                Reason::ParameterRejected {
-                    name: (*name).into(),
-                    why: reason,
-                }
-            }
-            _ => Reason::Malformed(e),
-        };
-        let timestamp = match protocol.get(Name::Timestamp.as_str()) {
-            None => None,
-            Some(t) => Some(Timestamp::parse(t).map_err(rejected)?.secs()),
-        };
-        if let Some(n) = protocol.get(Name::Nonce.as_str()) {
-            Nonce::parse_within(n, &self.config.nonce_len).map_err(rejected)?;
-        }
-        Ok((method, timestamp))
-    }
-
-    /// The timestamp inside `[now - before, now + after]`, or how far out.
-    fn check_timestamp(&self, t: u64, now: u64) -> Option<Reason> {
-        let from = now.saturating_sub(self.config.before.as_secs());
-        let to = now.saturating_add(self.config.after.as_secs());
-        let by_seconds = if t < from {
-            -i64::try_from(from - t).unwrap_or(i64::MAX)
-        } else if t > to {
-            i64::try_from(t - to).unwrap_or(i64::MAX)
-        } else {
-            return None;
-        };
-        Some(Reason::TimestampRefused {
-            by_seconds,
-            acceptable: (from, to),
         })
     }
 }
@@ -459,7 +268,6 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
 fn collect<'a>(
     r: &Received<'a>,
     url: &'a str,
-    header: &'a [HeaderParam<'_>],
 ) -> Result<(RequestUrl<'a>, Params<'a>, Protocol<'a>), Reason> {
     let url = RequestUrl::parse_sent(url).map_err(Reason::Malformed)?;
     let mut params = Params::new();
@@ -467,83 +275,8 @@ fn collect<'a>(
     if r.form {
         params.extend_form(r.body).map_err(Reason::Malformed)?;
     }
-    let protocol = protocol(header, &params)?;
+    let protocol = protocol(r.authorization, &params)?;
     Ok((url, params, protocol))
-}
-
-/// The received target is an absolute URL or a path (origin-form, RFC 9112
-/// §3.2.1): `OPTIONS *` and a `CONNECT` authority name no resource to sign.
-fn check_target(r: &Received<'_>) -> Result<(), Reason> {
-    let url: &str = &r.url;
-    let absolute = url
-        .find("://")
-        .is_some_and(|i| i > 0 && url[..i].bytes().all(|b| b.is_ascii_alphabetic()));
-    if absolute || url.starts_with('/') {
-        return Ok(());
-    }
-    Err(Reason::Malformed(crate::error::Error::invalid_url(
-        0,
-        "the request target is neither a path (starting with '/') nor an absolute URL: \
-         an asterisk-form (OPTIONS *) or authority-form target names no resource to sign",
-    )))
-}
-
-/// `oauth_body_hash`, when sent, against the body received: refused on a
-/// form-encoded body, whose parameters are signed already (OAuth Request
-/// Body Hash §3.2), compared on the decoded digest otherwise.
-fn check_body_hash(protocol: &Protocol<'_>, r: &Received<'_>) -> Option<Reason> {
-    let theirs = protocol.get(BODY_HASH)?;
-    if !r.body_read {
-        return Some(Reason::ParameterRejected {
-            name: BODY_HASH.into(),
-            why: "the body was passed on unread, so its hash cannot be checked",
-        });
-    }
-    if r.form {
-        return Some(Reason::ParameterRejected {
-            name: BODY_HASH.into(),
-            why: "a form-encoded body's parameters are signed; it has no body hash",
-        });
-    }
-    let ours = body_hash(r.body);
-    let decode = |s: &str| {
-        use base64::Engine as _;
-        base64::engine::general_purpose::STANDARD.decode(s).ok()
-    };
-    match (decode(theirs), decode(&ours)) {
-        (Some(a), Some(b)) if a == b => None,
-        _ => Some(Reason::BodyHashInvalid),
-    }
-}
-
-/// The body hash extension's parameter.
-const BODY_HASH: &str = Name::BodyHash.as_str();
-
-/// Whether `secrets` hold an RSA public key to verify with.
-fn has_rsa_public_key(secrets: &Secrets) -> bool {
-    #[cfg(feature = "rsa")]
-    return secrets.rsa_public_key().is_some();
-    #[cfg(not(feature = "rsa"))]
-    {
-        let _ = secrets;
-        false
-    }
-}
-
-/// Whether the signature verifies with `secrets`.
-fn signature_matches(p: &Prepared<'_>, secrets: &Secrets) -> bool {
-    let base = p.base_string.as_bytes();
-    let signature = p.get(Name::Signature).unwrap_or_default();
-    if p.method.is_rsa() {
-        #[cfg(feature = "rsa")]
-        if let Some(key) = secrets.rsa_public_key() {
-            return crate::sign::rsa_verify(p.method, key, base, signature);
-        }
-        return false;
-    }
-    secrets
-        .signing_key(p.method)
-        .is_some_and(|key| key.matches(base, signature))
 }
 
 #[cfg(test)]

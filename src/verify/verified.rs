@@ -1,0 +1,92 @@
+//! What a verification found: [`Verified`] for a request that passed, read
+//! from the one model of its protocol parameters ([`Protocol`]) and the
+//! base string that verified.
+
+use crate::decode::percent_decode;
+use crate::form::pairs;
+use crate::protocol::Protocol;
+use crate::sign::SignatureMethod;
+
+/// A request that passed: what was verified.
+#[derive(Clone, Debug)]
+pub struct Verified {
+    pub(super) protocol: Protocol<'static>,
+    pub(super) method: SignatureMethod,
+    pub(super) request_url: String,
+    pub(super) base_string: String,
+    /// Where the base string URI is, encoded, in `base_string`.
+    pub(super) uri: std::ops::Range<usize>,
+}
+
+impl Verified {
+    /// The protocol parameters that verified, where they were sent, and
+    /// the header's realm.
+    pub fn protocol(&self) -> &Protocol<'static> {
+        &self.protocol
+    }
+
+    /// The consumer key.
+    pub fn consumer_key(&self) -> &str {
+        self.protocol.consumer_key().unwrap_or_default()
+    }
+
+    /// The token, if the request named one (an empty `oauth_token` is none).
+    pub fn token(&self) -> Option<&str> {
+        self.protocol.token()
+    }
+
+    /// The signature method.
+    pub fn signature_method(&self) -> SignatureMethod {
+        self.method
+    }
+
+    /// The header's `realm`, if it had one (never signed).
+    pub fn realm(&self) -> Option<&str> {
+        self.protocol.realm()
+    }
+
+    /// The URL it was verified against
+    /// ([`Verifier::request_url`](crate::verify::Verifier::request_url)).
+    pub fn request_url(&self) -> &str {
+        &self.request_url
+    }
+
+    /// The HTTP method, upper-cased, as signed.
+    pub fn http_method(&self) -> String {
+        decoded_text(&self.base_string.as_bytes()[..self.uri.start.saturating_sub(1)])
+    }
+
+    /// The signature base string that verified (§3.4.1.1).
+    pub fn base_string(&self) -> &str {
+        &self.base_string
+    }
+
+    /// The base string URI that verified (§3.4.1.2), decoded.
+    pub fn base_string_uri(&self) -> String {
+        decoded_text(&self.base_string.as_bytes()[self.uri.clone()])
+    }
+
+    /// The normalised parameters that verified (§3.4.1.3.2), as the
+    /// parameter string (`a=1&oauth_consumer_key=...`).
+    pub fn normalized_params(&self) -> String {
+        decoded_text(&self.base_string.as_bytes()[self.uri.end + 1..])
+    }
+
+    /// The normalised parameters as decoded `(name, value)` pairs, in order
+    /// (bytes that are not UTF-8 replaced): read from the base string,
+    /// which is exactly what was signed.
+    pub fn params(&self) -> Vec<(String, String)> {
+        let text = self.normalized_params();
+        pairs(text.as_bytes())
+            .map(|p| (decoded_text(p.name), decoded_text(p.value_or_empty())))
+            .collect()
+    }
+}
+
+/// Percent-decoded text (what this crate wrote, so well-formed).
+fn decoded_text(encoded: &[u8]) -> String {
+    match percent_decode(encoded) {
+        Ok(d) => String::from_utf8_lossy(d.as_bytes()).into_owned(),
+        Err(_) => String::from_utf8_lossy(encoded).into_owned(),
+    }
+}
