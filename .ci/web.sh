@@ -8,8 +8,10 @@
 #   - wasm-bindgen-cli from crates.io at exactly the wasm-bindgen version in
 #     Cargo.lock (the CLI and the crate must agree);
 #   - Debian's chromium (the browser the tests drive; never a downloaded
-#     one) and binaryen (wasm-opt, to shrink the .wasm);
-#   - playwright-core from npm (web/tests/package-lock.json).
+#     one) and binaryen (wasm-opt, to shrink the .wasm); curl (a test runs
+#     the page's curl command) and a Devanagari font (fonts-lohit-deva: the
+#     Hindi interface in the screenshots);
+#   - playwright-core and axe-core from npm (web/tests/package-lock.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,18 +38,21 @@ if [ "$have" != "$want" ]; then
 fi
 wasm-bindgen --version
 
-step "web: Debian's chromium and binaryen"
+step "web: Debian's chromium, binaryen, curl and a Devanagari font"
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v wasm-opt >/dev/null || missing+=(binaryen)
+command -v curl >/dev/null || missing+=(curl)
+[ -f /usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf ] || missing+=(fonts-lohit-deva)
 if [ "${#missing[@]}" -gt 0 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 fi
 /usr/bin/chromium --version 2>/dev/null || true
 
-step "web: playwright-core for the browser tests (npm ci)"
+step "web: playwright-core and axe-core for the browser tests (npm ci)"
 if [ ! -f web/tests/node_modules/playwright-core/package.json ] ||
+    [ ! -f web/tests/node_modules/axe-core/axe.min.js ] ||
     ! cmp -s web/tests/package-lock.json web/tests/node_modules/.package-lock-copy.json; then
     npm ci --prefix web/tests --no-audit --no-fund --loglevel=error
     cp web/tests/package-lock.json web/tests/node_modules/.package-lock-copy.json

@@ -35,7 +35,7 @@ else
 fi
 wasm-bindgen --target web --no-typescript --out-dir "$out/pkg" "$wasm"
 bg="$out/pkg/oauth1_web_bg.wasm"
-cp web/static/index.html web/static/app.js web/static/style.css "$out/"
+cp web/static/*.html web/static/*.js web/static/*.css "$out/"
 raw=$(wc -c <"$bg")
 gz=$(gzip -9 -c "$bg" | wc -c)
 echo "built $out: oauth1_web_bg.wasm $raw bytes raw, $gz bytes gzipped (gzip -9)"

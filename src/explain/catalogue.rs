@@ -70,6 +70,9 @@ pub(crate) struct Entry {
     /// The mistakes the signature search tries; none for a cause only a
     /// comparison names.
     pub mistakes: &'static [Mistake],
+    /// What to change, in one sentence addressed to whoever computed the
+    /// other side's signature.
+    pub fix: &'static str,
 }
 
 impl Entry {
@@ -80,6 +83,7 @@ impl Entry {
         place: Place::Parameters,
         value_of: None,
         mistakes: &[],
+        fix: "",
     };
 }
 
@@ -126,10 +130,12 @@ use Change::{Encoder, Other};
 catalogue! {
     /// a space encoded as `+` rather than `%20`.
     SpaceAsPlus = "space-as-plus" {
+        fix: "Encode each space as `%20`, never `+`, in every name and value.",
         mistakes: &[m("encodes spaces as `+` instead of `%20`", Encoder(Departure::Plus))],
     };
     /// escapes written with lower-case hex (`%2f`, not `%2F`).
     LowercaseHex = "lowercase-hex" {
+        fix: "Upper-case the hex digits of every escape: `%2F`, not `%2f`.",
         mistakes: &[m(
             "writes percent-escapes with lower-case hex (`%2f`)",
             Encoder(Departure::Lower),
@@ -137,25 +143,30 @@ catalogue! {
     };
     /// `! * ' ( )` left bare (as `encodeURIComponent` does).
     ReservedUnencoded = "reserved-unencoded" {
+        fix: "Percent-encode `! * ' ( )` as `%21 %2A %27 %28 %29` (JavaScript's `encodeURIComponent` leaves them bare).",
         mistakes: &[m("leaves `! * ' ( )` unencoded", Encoder(Departure::Bare))],
     };
     /// an unreserved character escaped (`~` as `%7E`).
     UnreservedEncoded = "unreserved-encoded" {
+        fix: "Leave `A-Z a-z 0-9 - . _ ~` as they are: `~` stays `~`, not `%7E`.",
         mistakes: &[m("encodes `~` as `%7E`", Encoder(Departure::Tilde))],
     };
     /// parameters encoded twice before the base string encodes them once
     /// more (a value given already encoded).
     DoubleEncoded = "double-encoded" {
+        fix: "Encode each name and value once: give the raw value, not one already percent-encoded.",
         mistakes: &[m("encodes parameter names and values twice", Change::Depth(Depth::Twice))],
     };
     /// parameters not encoded before the base string encodes the parameter
     /// string (or that string not encoded at all).
     NotEncoded = "not-encoded" {
+        fix: "Percent-encode each name and value before joining them, then encode the joined parameter string once more.",
         mistakes: &[m("does not encode parameter names and values", Change::Depth(Depth::Raw))],
     };
     /// the same parameters, sorted by their raw (decoded) bytes rather than
     /// by their encodings.
     SortedRaw = "sorted-raw" {
+        fix: "Sort the parameters by their encoded names, then encoded values, not by the raw text.",
         mistakes: &[m(
             "sorts the parameters by their raw bytes, not their encodings",
             Other(|v| set(&mut v.order, Order::Raw)),
@@ -164,15 +175,19 @@ catalogue! {
     /// sorted by the joined `name=value` text rather than by name, then
     /// value.
     SortedByPairString = "sorted-by-pair-string" {
+        fix: "Sort by encoded name first, then by encoded value, not by the joined `name=value` text.",
         mistakes: &[m(
             "sorts the parameters by the joined `name=value` text",
             Other(|v| set(&mut v.order, Order::PairString)),
         )],
     };
     /// the parameters are in an order no known rule gives.
-    NotSorted = "not-sorted";
+    NotSorted = "not-sorted" {
+        fix: "Sort the parameters by encoded name, then by encoded value, in byte order.",
+    };
     /// `:80` (http) or `:443` (https) kept in the base string URI.
     DefaultPortKept = "default-port-kept" {
+        fix: "Drop `:80` from an http URL and `:443` from an https URL in the base string URI.",
         place: Place::Uri,
         mistakes: &[m(
             "keeps the default port (`:80`/`:443`) in the base string URI",
@@ -181,6 +196,7 @@ catalogue! {
     };
     /// a port that is not the default left out of the base string URI.
     PortDropped = "port-dropped" {
+        fix: "Keep a port that is not the default (such as `:8080`) in the base string URI.",
         place: Place::Uri,
         mistakes: &[m(
             "drops the port from the base string URI",
@@ -188,9 +204,12 @@ catalogue! {
         )],
     };
     /// another port.
-    PortDiffers = "port-differs";
+    PortDiffers = "port-differs" {
+        fix: "Sign the port the request is sent to.",
+    };
     /// scheme or host not lower-cased.
     SchemeHostCase = "scheme-host-case" {
+        fix: "Lower-case the scheme and the host in the base string URI.",
         place: Place::Uri,
         mistakes: &[m(
             "does not lower-case the scheme and host",
@@ -198,9 +217,12 @@ catalogue! {
         )],
     };
     /// `http` against `https`.
-    SchemeDiffers = "scheme-differs";
+    SchemeDiffers = "scheme-differs" {
+        fix: "Sign the scheme the request is sent over (`https` if the URL says so).",
+    };
     /// another host (`api.twitter.com` for `api.x.com`).
     HostDiffers = "host-differs" {
+        fix: "Sign the host the request is sent to (`api.x.com` and `api.twitter.com` differ).",
         place: Place::Uri,
         mistakes: &[m(
             "signs the other X API host (api.twitter.com / api.x.com)",
@@ -209,6 +231,7 @@ catalogue! {
     };
     /// another path (decoded, a `/` more or less, empty rather than `/`).
     PathDiffers = "path-differs" {
+        fix: "Sign the path exactly as it is sent: still encoded, with the same trailing `/`.",
         place: Place::Uri,
         mistakes: &[
             m("signs the path percent-decoded", Other(|v| set(&mut v.path_decoded, true))),
@@ -220,6 +243,7 @@ catalogue! {
     };
     /// another method, or the method not upper-cased.
     MethodDiffers = "method-differs" {
+        fix: "Sign the HTTP method the request is sent with, in upper case.",
         place: Place::Method,
         mistakes: &[
             m("does not upper-case the method", Other(|v| set(&mut v.method_as_given, true))),
@@ -231,6 +255,7 @@ catalogue! {
     };
     /// a query parameter not signed.
     QueryParamMissing = "query-param-missing" {
+        fix: "Sign the query's parameters too.",
         mistakes: &[m(
             "does not sign the query parameters",
             Other(|v| set(&mut v.drop_query, true)),
@@ -238,6 +263,7 @@ catalogue! {
     };
     /// a form-body parameter not signed.
     BodyParamMissing = "body-param-missing" {
+        fix: "Sign the parameters of an `application/x-www-form-urlencoded` body too.",
         mistakes: &[m(
             "does not sign the form-body parameters",
             Other(|v| set(&mut v.drop_body, true)),
@@ -246,6 +272,7 @@ catalogue! {
     /// a body that is not `application/x-www-form-urlencoded` (a JSON
     /// body) signed as parameters.
     BodySigned = "body-signed" {
+        fix: "Leave a body that is not `application/x-www-form-urlencoded` (such as JSON) out of the signature.",
         mistakes: &[
             m(
                 "signs the (non-form) body as if it were a form body",
@@ -259,6 +286,7 @@ catalogue! {
     };
     /// a name given more than once signed once.
     DuplicateCollapsed = "duplicate-collapsed" {
+        fix: "Sign every value of a name that is given more than once, not just one of them.",
         mistakes: &[
             m(
                 "signs only the first value of a repeated name",
@@ -272,15 +300,21 @@ catalogue! {
     };
     /// a parameter we sign is not in theirs.
     ParamMissing = "param-missing" {
+        fix: "Sign this parameter too: every query, form-body and `oauth_` parameter is signed.",
         mistakes: &[m("does not sign parameter", Change::DropParam)],
     };
     /// they sign a parameter we do not.
-    ParamExtra = "param-extra";
+    ParamExtra = "param-extra" {
+        fix: "Sign only the parameters the request sends: drop this one, or send it.",
+    };
     /// a parameter has another value, not explained by any encoding
     /// mistake.
-    ValueDiffers = "value-differs";
+    ValueDiffers = "value-differs" {
+        fix: "Sign the value that the request sends.",
+    };
     /// `oauth_version` signed by one side only, or with another value.
     OAuthVersionMismatch = "oauth-version-mismatch" {
+        fix: "Sign `oauth_version` only when the request sends it, with the value it sends (`1.0`).",
         value_of: Some(Name::Version),
         mistakes: &[m(
             "signs oauth_version where we do not, or not where we do",
@@ -289,28 +323,47 @@ catalogue! {
     };
     /// `realm` signed as a parameter (§3.4.1.3.1 leaves it out).
     RealmSigned = "realm-signed" {
+        fix: "Leave `realm` out of the signed parameters: it is sent in the header only.",
         mistakes: &[m("signs the realm as a parameter", Other(|v| set(&mut v.realm, true)))],
     };
     /// another realm in the header (it is never signed, but a provider may
     /// check it).
-    RealmDiffers = "realm-differs";
+    RealmDiffers = "realm-differs" {
+        fix: "Send the realm the provider expects.",
+    };
     /// `oauth_signature` signed as a parameter.
-    SignatureSigned = "signature-signed";
+    SignatureSigned = "signature-signed" {
+        fix: "Leave `oauth_signature` out of the signed parameters.",
+    };
     /// another `oauth_timestamp`.
-    TimestampDiffers = "timestamp-differs" { value_of: Some(Name::Timestamp) };
+    TimestampDiffers = "timestamp-differs" {
+        fix: "Sign and send one and the same `oauth_timestamp`.",
+        value_of: Some(Name::Timestamp),
+    };
     /// another `oauth_nonce`.
-    NonceDiffers = "nonce-differs" { value_of: Some(Name::Nonce) };
+    NonceDiffers = "nonce-differs" {
+        fix: "Sign and send one and the same `oauth_nonce`.",
+        value_of: Some(Name::Nonce),
+    };
     /// another `oauth_consumer_key`.
-    ConsumerKeyDiffers = "consumer-key-differs" { value_of: Some(Name::ConsumerKey) };
+    ConsumerKeyDiffers = "consumer-key-differs" {
+        fix: "Sign with the consumer key of the app whose consumer secret makes the key.",
+        value_of: Some(Name::ConsumerKey),
+    };
     /// another `oauth_token` (or one side has none).
-    TokenDiffers = "token-differs" { value_of: Some(Name::Token) };
+    TokenDiffers = "token-differs" {
+        fix: "Sign with the token the request sends (no token at all for a request-token call).",
+        value_of: Some(Name::Token),
+    };
     /// another `oauth_signature_method`.
     SignatureMethodDiffers = "signature-method-differs" {
+        fix: "Use the same `oauth_signature_method` on both sides.",
         value_of: Some(Name::SignatureMethod),
     };
     /// the same text in another Unicode normalisation form (NFC against
     /// NFD), or not encoded as UTF-8.
     UnicodeNormalization = "unicode-normalization" {
+        fix: "Sign the text's UTF-8 bytes exactly as sent: neither NFC nor NFD normalisation, nor ISO-8859-1.",
         mistakes: &[
             m("signs the text in Unicode NFC", Other(|v| set(&mut v.uni, Uni::Nfc))),
             m("signs the text in Unicode NFD (decomposed)", Other(|v| set(&mut v.uni, Uni::Nfd))),
@@ -323,6 +376,7 @@ catalogue! {
     /// the same base string signed with another key; the finding's detail
     /// says which part is suspect.
     KeyMismatch = "key-mismatch" {
+        fix: "Make the key `encode(consumer secret)&encode(token secret)`: both secrets, in that order, each encoded, the `&` always there.",
         place: Place::Key,
         mistakes: &[
             m(
@@ -341,7 +395,9 @@ catalogue! {
         ],
     };
     /// nothing in the catalogue accounts for the difference.
-    Unexplained = "unexplained";
+    Unexplained = "unexplained" {
+        fix: "Compare the base strings part by part: paste theirs to see where they part.",
+    };
 }
 
 /// The whole catalogue, in the order of [`Cause::ALL`].
@@ -353,6 +409,14 @@ impl Cause {
     /// The stable code, such as `space-as-plus`.
     pub fn as_str(&self) -> &'static str {
         self.entry().code
+    }
+
+    /// What to change, in one sentence addressed to whoever computed the
+    /// other side's signature: for [`Cause::LowercaseHex`], "Upper-case the
+    /// hex digits of every escape: \`%2F\`, not \`%2f\`." Code is marked
+    /// with backticks, as the mistakes' sentences mark it.
+    pub fn fix(&self) -> &'static str {
+        self.entry().fix
     }
 
     pub(crate) fn entry(self) -> &'static Entry {
@@ -503,6 +567,27 @@ mod tests {
             assert_eq!(c.to_string(), code);
         }
         assert!("nope".parse::<Cause>().is_err());
+    }
+
+    #[test]
+    fn every_cause_says_its_fix_in_one_sentence() {
+        for c in Cause::ALL {
+            let fix = c.fix();
+            assert!(
+                fix.starts_with(|ch: char| ch.is_ascii_uppercase()),
+                "{c}: {fix}"
+            );
+            assert!(fix.ends_with('.') && !fix.contains('\n'), "{c}: {fix}");
+            assert_eq!(fix.matches('`').count() % 2, 0, "{c}: {fix}");
+        }
+        assert_eq!(
+            Cause::SpaceAsPlus.fix(),
+            "Encode each space as `%20`, never `+`, in every name and value."
+        );
+        assert_eq!(
+            Cause::LowercaseHex.fix(),
+            "Upper-case the hex digits of every escape: `%2F`, not `%2f`."
+        );
     }
 
     #[test]

@@ -5,22 +5,29 @@
 //!
 //! A signature's bytes are matched against the length of each HMAC method's
 //! signature, as the library makes them (a SHA-1 MAC is 20 bytes...).
+//!
+//! What people paste is read as they mean it, and said so in a hint: a
+//! signature as a header carries it (percent-encoded, `%2F` for `/`),
+//! Base64 wrapped over lines; text of the other alphabet is named.
 
 use base64::alphabet::{Alphabet, STANDARD, URL_SAFE};
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use base64::{DecodeError, Engine as _};
-use oauth1_signer::{SignatureMethod, SigningKey};
+use oauth1_signer::{percent_decode, SignatureMethod, SigningKey};
 use serde::Serialize;
 
-use crate::render::{hex, Spot};
+use crate::render::{hex, Hint, Spot};
 
 /// Bytes in the three forms the panel shows.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Coded {
     /// Base64.
     pub encoded: String,
-    /// The bytes as text, if they are UTF-8.
+    /// The bytes as text, if they are UTF-8 (left out when they came from
+    /// the text box: it holds them already).
     pub text: Option<String>,
+    /// Whether the bytes are UTF-8.
+    pub utf8: bool,
     /// The bytes in hex.
     pub hex: String,
     /// How many bytes.
@@ -29,6 +36,11 @@ pub struct Coded {
     pub digest_of: Vec<&'static str>,
     /// Malformed input (Base64 or hex), where and why.
     pub error: Option<Spot>,
+    /// Advice: `percent-decoded` (the Base64 was percent-encoded, as in a
+    /// header; quoting it decoded), `wrapped` (line breaks or spaces
+    /// skipped), `other-alphabet` (quoting `url` or `standard`: it decodes
+    /// in that one).
+    pub hints: Vec<Hint>,
 }
 
 fn engine(alphabet: &str, padding: bool) -> GeneralPurpose {
@@ -48,10 +60,26 @@ pub fn from_bytes(bytes: &[u8], alphabet: &str, padding: bool) -> Coded {
     Coded {
         encoded: engine(alphabet, padding).encode(bytes),
         text: std::str::from_utf8(bytes).ok().map(str::to_owned),
+        utf8: std::str::from_utf8(bytes).is_ok(),
         hex: hex(bytes),
         length: bytes.len(),
         digest_of: digest_of(bytes.len()),
         error: None,
+        hints: Vec::new(),
+    }
+}
+
+/// Text (its UTF-8 bytes) in every form but text.
+pub fn from_text(text: &str, alphabet: &str, padding: bool) -> Coded {
+    Coded {
+        encoded: engine(alphabet, padding).encode(text),
+        text: None,
+        utf8: true,
+        hex: hex(text.as_bytes()),
+        length: text.len(),
+        digest_of: digest_of(text.len()),
+        error: None,
+        hints: Vec::new(),
     }
 }
 
@@ -64,49 +92,99 @@ pub fn from_hex(text: &str, alphabet: &str, padding: bool) -> Coded {
     }
 }
 
-/// Base64 (blanks around it skipped) to bytes, in every form.
+/// Base64 to bytes, in every form. Blanks anywhere are skipped (wrapped
+/// Base64); a value that is percent-encoded, as a signature is in an
+/// `Authorization` header, is decoded first, strictly.
 pub fn decode(text: &str, alphabet: &str) -> Coded {
-    let lead = text.len() - text.trim_start().len();
+    let mut hints = Vec::new();
     let trimmed = text.trim();
-    match engine(alphabet, true).decode(trimmed) {
+    // A signature as a header carries it: `Ls93...%2FzU4%3D`.
+    let unescaped = trimmed
+        .contains('%')
+        .then(|| percent_decode(trimmed.as_bytes()).ok())
+        .flatten()
+        .and_then(|d| d.to_str().map(str::to_owned))
+        .filter(|d| engine(alphabet, true).decode(strip_blanks(d).0).is_ok());
+    if let Some(d) = &unescaped {
+        hints.push(Hint::new("percent-decoded", [d.clone()]));
+    }
+    let source = unescaped.as_deref().unwrap_or(text);
+    let (clean, at) = strip_blanks(source);
+    if clean.len() != source.trim().len() {
+        hints.push(Hint::new("wrapped", []));
+    }
+    // An offset in `clean` as one in `text` (`source` is `text`, unless it
+    // was percent-decoded, and then it decoded).
+    let place = |i: usize| at.get(i).copied().unwrap_or(text.len());
+    match engine(alphabet, true).decode(&clean) {
         Ok(bytes) => Coded {
-            encoded: trimmed.to_owned(),
+            encoded: clean,
+            hints,
             ..from_bytes(&bytes, alphabet, true)
         },
-        Err(e) => failed(match e {
-            DecodeError::InvalidByte(at, byte) => Spot::at(
-                format!(
-                    "invalid Base64 at byte {}: {:?} is not in the {} alphabet",
-                    lead + at,
-                    char::from(byte),
-                    if alphabet == "url" {
-                        "URL-safe"
-                    } else {
-                        "standard"
-                    }
+        Err(e) => {
+            let other = if alphabet == "url" { "standard" } else { "url" };
+            if engine(other, true).decode(&clean).is_ok() {
+                hints.push(Hint::new("other-alphabet", [other.to_owned()]));
+            }
+            let spot = match e {
+                DecodeError::InvalidByte(i, byte) => Spot::at(
+                    format!(
+                        "invalid Base64 at byte {}: {:?} is not in the {} alphabet",
+                        place(i),
+                        char::from(byte),
+                        if alphabet == "url" {
+                            "URL-safe"
+                        } else {
+                            "standard"
+                        }
+                    ),
+                    text,
+                    place(i),
+                    1,
                 ),
-                text,
-                lead + at,
-                1,
-            ),
-            DecodeError::InvalidLastSymbol(at, _) => Spot::at(
-                format!(
-                    "invalid Base64 at byte {}: the last symbol has bits set that no byte holds",
-                    lead + at
+                DecodeError::InvalidLastSymbol(i, _) => Spot::at(
+                    format!(
+                        "invalid Base64 at byte {}: the last symbol has bits set that no byte holds",
+                        place(i)
+                    ),
+                    text,
+                    place(i),
+                    1,
                 ),
-                text,
-                lead + at,
-                1,
-            ),
-            DecodeError::InvalidLength(len) => Spot::at(
-                format!("invalid Base64 length {len}: the last group is cut short"),
-                text,
-                lead + len - len % 4,
-                len % 4,
-            ),
-            DecodeError::InvalidPadding => Spot::message(format!("invalid Base64: {e}")),
-        }),
+                DecodeError::InvalidLength(len) => {
+                    // The cut group, from its first symbol to the last one.
+                    let start = place(len - len % 4);
+                    let end = place(len.saturating_sub(1)) + 1;
+                    Spot::at(
+                        format!("invalid Base64 length {len}: the last group is cut short"),
+                        text,
+                        start,
+                        end.saturating_sub(start),
+                    )
+                }
+                DecodeError::InvalidPadding => Spot::message(format!("invalid Base64: {e}")),
+            };
+            Coded {
+                hints,
+                ..failed(spot)
+            }
+        }
     }
+}
+
+/// `text` without its ASCII blanks, and for each byte kept its offset in
+/// `text`.
+fn strip_blanks(text: &str) -> (String, Vec<usize>) {
+    let mut clean = String::with_capacity(text.len());
+    let mut at = Vec::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if !c.is_ascii_whitespace() {
+            clean.push(c);
+            at.extend((0..c.len_utf8()).map(|k| i + k));
+        }
+    }
+    (clean, at)
 }
 
 fn failed(spot: Spot) -> Coded {
@@ -194,10 +272,55 @@ mod tests {
     #[test]
     fn rfc4648_vectors_with_and_without_padding() {
         assert_eq!(from_bytes(b"fo", "standard", true).encoded, "Zm8=");
+        let t = from_text("foobar", "standard", true);
+        assert_eq!(
+            (t.encoded.as_str(), t.length, t.utf8),
+            ("Zm9vYmFy", 6, true)
+        );
         assert_eq!(from_bytes(b"fo", "standard", false).encoded, "Zm8");
         assert_eq!(decode("Zm9vYg", "standard").text.as_deref(), Some("foob"));
         assert_eq!(from_hex("fb ff", "url", true).encoded, "-_8=");
         assert_eq!(from_hex("fbff", "standard", true).encoded, "+/8=");
+    }
+
+    // The X docs signature as its Authorization header carries it
+    // (fixtures/signatures.json, x-docs-creating-a-signature).
+    #[test]
+    fn a_signature_from_a_header_is_percent_decoded_first() {
+        let c = decode("Ls93hJiZbQ3akF3HF3x1Bz8%2FzU4%3D", "standard");
+        assert_eq!((c.length, c.error), (20, None));
+        assert_eq!(
+            c.hints,
+            [Hint::new(
+                "percent-decoded",
+                ["Ls93hJiZbQ3akF3HF3x1Bz8/zU4=".to_owned()]
+            )]
+        );
+        assert_eq!(c.encoded, "Ls93hJiZbQ3akF3HF3x1Bz8/zU4=");
+    }
+
+    // RFC 4648 §10 "foobar", wrapped as MIME wraps Base64.
+    #[test]
+    fn wrapped_base64_is_read_with_its_blanks_skipped() {
+        let c = decode("Zm9v\r\nYmFy\n", "standard");
+        assert_eq!(c.text.as_deref(), Some("foobar"));
+        assert_eq!(c.hints, [Hint::new("wrapped", [])]);
+        // An error after a line break is placed in the text as given.
+        let e = decode("Zm9v\nYm!y", "standard").error.unwrap();
+        assert_eq!((e.offset, e.at.as_str()), (Some(7), "!"));
+    }
+
+    #[test]
+    fn the_other_alphabet_is_named() {
+        let c = decode("-_8=", "standard");
+        assert!(c.error.is_some());
+        assert_eq!(c.hints, [Hint::new("other-alphabet", ["url".to_owned()])]);
+        let c = decode("+/8=", "url");
+        assert_eq!(
+            c.hints,
+            [Hint::new("other-alphabet", ["standard".to_owned()])]
+        );
+        assert!(decode("!!!!", "standard").hints.is_empty());
     }
 
     #[test]

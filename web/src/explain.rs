@@ -1,13 +1,14 @@
 //! The Explain panel: the Sign panel's request and what the other side
 //! gave (its base string, signature or header) to the library's
 //! [`Explainer`] findings, each cause by its stable code, with the part where
-//! ours and theirs differ marked. Comparisons are made as `oauth1 explain`
-//! makes them: the header on its own, the base string with the signature.
+//! ours and theirs differ marked, and what to change (the catalogue's
+//! [`Cause::fix`](oauth1_signer::explain::Cause::fix)). Comparisons are made as `oauth1 explain` makes them: the
+//! header on its own, the base string with the signature.
 
-use oauth1_signer::explain::{Explainer, Theirs};
+use oauth1_signer::explain::{Component, Explainer, Theirs};
 use serde::{Deserialize, Serialize};
 
-use crate::render::{diff, Diff, Spot};
+use crate::render::{diff, Diff, Hint, Spot};
 use crate::sign::{with_request, FieldError, Fields};
 
 /// The Sign panel's fields and the other side's evidence (each may be empty).
@@ -27,9 +28,11 @@ pub struct Evidence {
 
 /// One cause and every place it was found.
 #[derive(Clone, Debug, Serialize)]
-pub struct Cause {
+pub struct CauseFound {
     /// The cause's stable code (`space-as-plus`).
     pub code: &'static str,
+    /// What to change, in one sentence (the catalogue's, in English).
+    pub fix: &'static str,
     /// Each finding of this cause, in the order found.
     pub findings: Vec<Place>,
 }
@@ -39,6 +42,11 @@ pub struct Cause {
 pub struct Place {
     /// Where: `method`, `uri`, `parameter:NAME`, ...
     pub component: String,
+    /// The kind of place alone: `method`, `uri`, `parameters`, `parameter`,
+    /// `header`, `key`, `signature`.
+    pub place: &'static str,
+    /// The parameter's name, for a `parameter` or `header` place.
+    pub name: Option<String>,
     /// One sentence for people.
     pub detail: String,
     /// Our text there, split where it differs from theirs.
@@ -58,7 +66,7 @@ pub struct Explained {
     /// Whether what they gave matches ours.
     pub matches: bool,
     /// The causes, most fundamental first, each once with its findings.
-    pub causes: Vec<Cause>,
+    pub causes: Vec<CauseFound>,
     /// Their base string, as given or as the signature search found it.
     pub their_base_string: Option<String>,
     /// Why nothing could be compared, and the field it is about.
@@ -73,6 +81,7 @@ pub fn explain_json(evidence: &str) -> Explained {
             return failed(FieldError {
                 field: Some("fields"),
                 spot: Spot::message(format!("unreadable fields: {e}")),
+                hint: None,
             })
         }
     };
@@ -84,8 +93,20 @@ pub fn explain_json(evidence: &str) -> Explained {
     if base.is_none() && signature.is_none() && header.is_none() {
         return Explained::default();
     }
+    if ev.fields.url.trim().is_empty() {
+        return failed(FieldError::page(
+            "url",
+            "there is no request to compare with: fill in the Sign panel (its URL at least)",
+            Hint::new("no-request", []),
+        ));
+    }
+    // A header as logs print it: `Authorization: OAuth ...`.
+    let (skipped, header) = match header.map(field_value) {
+        Some((skipped, h)) => (skipped, Some(h)),
+        None => (0, None),
+    };
     let explainer = match with_request(&ev.fields, Explainer::new) {
-        Ok(x) => x,
+        Ok((x, _)) => x,
         Err(e) => return failed(*e),
     };
     let theirs = Theirs {
@@ -97,23 +118,27 @@ pub fn explain_json(evidence: &str) -> Explained {
         Ok(x) => x,
         Err(e) => {
             // Only their header can be refused (the blanks were dropped above).
-            let h = header.unwrap_or_default();
+            let h = ev.their_header.trim();
             return failed(FieldError {
                 field: Some("their_header"),
                 spot: match e.offset() {
-                    Some((_, at)) => Spot::at(e.to_string(), h, at, e.span_len()),
+                    Some((_, at)) => Spot::at(e.to_string(), h, skipped + at, e.span_len()),
                     None => Spot::message(e.to_string()),
                 },
+                hint: None,
             });
         }
     };
     // The findings of one cause are shown together, the causes in the order
     // first found.
-    let mut causes: Vec<Cause> = Vec::new();
+    let mut causes: Vec<CauseFound> = Vec::new();
     for f in &explanation.findings {
         let (ours, theirs) = diff(&f.ours, &f.theirs);
+        let (kind, name) = place_of(&f.component);
         let place = Place {
             component: f.component.to_string(),
+            place: kind,
+            name,
             detail: f.detail.clone(),
             ours,
             theirs,
@@ -122,8 +147,9 @@ pub fn explain_json(evidence: &str) -> Explained {
         let code = f.cause.as_str();
         match causes.iter_mut().find(|c| c.code == code) {
             Some(c) => c.findings.push(place),
-            None => causes.push(Cause {
+            None => causes.push(CauseFound {
                 code,
+                fix: f.cause.fix(),
                 findings: vec![place],
             }),
         }
@@ -134,6 +160,34 @@ pub fn explain_json(evidence: &str) -> Explained {
         causes,
         their_base_string: explanation.their_base_string,
         error: None,
+    }
+}
+
+/// The kind of a component and the parameter it names, if one.
+fn place_of(c: &Component) -> (&'static str, Option<String>) {
+    match c {
+        Component::Method => ("method", None),
+        Component::Uri => ("uri", None),
+        Component::Parameters => ("parameters", None),
+        Component::Parameter(n) => ("parameter", Some(n.clone())),
+        Component::Header(n) => ("header", Some(n.clone())),
+        Component::Key => ("key", None),
+        Component::Signature => ("signature", None),
+        _ => ("other", None),
+    }
+}
+
+/// A header's value without the field name a log prints before it
+/// (`Authorization:`, any case), and how many bytes were skipped.
+fn field_value(header: &str) -> (usize, &str) {
+    const NAME: &str = "authorization:";
+    match header.get(..NAME.len()) {
+        Some(n) if n.eq_ignore_ascii_case(NAME) => {
+            let rest = &header[NAME.len()..];
+            let value = rest.trim_start();
+            (header.len() - value.len(), value)
+        }
+        _ => (0, header),
     }
 }
 
@@ -170,6 +224,8 @@ mod tests {
         assert!(x.compared && !x.matches);
         let codes: Vec<&str> = x.causes.iter().map(|c| c.code).collect();
         assert!(codes.contains(&"space-as-plus"), "{codes:?}");
+        let plus = x.causes.iter().find(|c| c.code == "space-as-plus").unwrap();
+        assert!(plus.fix.contains("%20"), "{}", plus.fix);
         let mut unique = codes.clone();
         unique.dedup();
         assert_eq!(unique.len(), codes.len(), "{codes:?}");
@@ -179,5 +235,24 @@ mod tests {
     fn nothing_to_compare_is_not_an_error() {
         let x = explain_json(r#"{"method":"GET","url":"https://h/"}"#);
         assert!(!x.compared && x.error.is_none());
+    }
+
+    #[test]
+    fn no_request_is_said_as_such_not_as_an_invalid_url() {
+        let x = explain_json(r#"{"their_signature":"abc"}"#);
+        let e = x.error.unwrap();
+        assert_eq!(e.hint.map(|h| h.code), Some("no-request"));
+        assert_eq!(e.spot.offset, None);
+    }
+
+    #[test]
+    fn a_header_as_logs_print_it_is_read() {
+        assert_eq!(
+            field_value("Authorization: OAuth a=\"b\""),
+            (15, "OAuth a=\"b\"")
+        );
+        assert_eq!(field_value("authorization:OAuth x"), (14, "OAuth x"));
+        assert_eq!(field_value("OAuth x"), (0, "OAuth x"));
+        assert_eq!(field_value("Author"), (0, "Author"));
     }
 }

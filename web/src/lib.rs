@@ -30,6 +30,20 @@ pub fn percent_decode_text(encoded: &str, mode: &str) -> String {
     render::json(&percent::decode(encoded, mode))
 }
 
+/// Percent panel: lines `from..from + count` of the hex dump of `encoded`,
+/// decoded (JSON list), for the lines scrolled into view.
+#[wasm_bindgen]
+pub fn percent_dump(encoded: &str, mode: &str, from: usize, count: usize) -> String {
+    render::json(&percent::dump(encoded, mode, from, count))
+}
+
+/// Percent panel: the per-character table of `text` around the caret (a
+/// UTF-16 offset), at most `max_rows` rows (JSON of [`percent::CharTable`]).
+#[wasm_bindgen]
+pub fn percent_char_table(text: &str, caret: usize, max_rows: usize) -> String {
+    render::json(&percent::char_table(text, caret, max_rows))
+}
+
 /// The signature methods the page offers, by their RFC names (JSON list).
 #[wasm_bindgen]
 pub fn signature_methods() -> String {
@@ -43,6 +57,32 @@ pub fn sign_request(fields: &str) -> String {
     render::json(&sign::sign_json(fields))
 }
 
+/// Sign panel: the X docs "Creating a signature" request's fields (JSON of
+/// [`sign::Fields`]), for the example button.
+#[wasm_bindgen]
+pub fn sign_example() -> String {
+    render::json(&sign::x_docs_example())
+}
+
+/// Sign panel: the X API's three endpoints of the flow (JSON object with
+/// `request_token`, `authorize`, `access_token`), the library's.
+#[wasm_bindgen]
+pub fn x_endpoints() -> String {
+    let e = oauth1_signer::flow::Endpoints::x();
+    render::json(&serde_json::json!({
+        "request_token": e.request_token,
+        "authorize": e.authorize,
+        "access_token": e.access_token,
+    }))
+}
+
+/// Sign panel, the authorize step (RFC 5849 §2.2): the URL to send the user
+/// to, `authorize` with the temporary token added to its query.
+#[wasm_bindgen]
+pub fn authorize_url(authorize: &str, token: &str) -> String {
+    oauth1_signer::flow::authorize_url(authorize, token)
+}
+
 /// Explain panel: the Sign panel's fields and the other side's evidence as
 /// JSON ([`explain::Evidence`]) to the causes (JSON of [`explain::Explained`]).
 #[wasm_bindgen]
@@ -53,7 +93,7 @@ pub fn explain_request(evidence: &str) -> String {
 /// Base64 panel, from text; `alphabet` is `standard` or `url` (JSON of [`b64::Coded`]).
 #[wasm_bindgen]
 pub fn base64_from_text(text: &str, alphabet: &str, padding: bool) -> String {
-    render::json(&b64::from_bytes(text.as_bytes(), alphabet, padding))
+    render::json(&b64::from_text(text, alphabet, padding))
 }
 
 /// Base64 panel, from hex bytes (JSON of [`b64::Coded`]).

@@ -1,21 +1,31 @@
 //! The Percent panel: text to its strict encoding (RFC 5849 §3.6), and an
 //! encoded string back to bytes, strictly (RFC 3986) or as form text, where
-//! `+` is a space. The library decides; this shapes its answer.
+//! `+` is a space; per character, the UTF-8 bytes it became and their
+//! escapes. The library decides; this shapes its answer and adds the hints
+//! where strictness surprises.
 
-use oauth1_signer::{form_decode, percent_decode, percent_encode_str};
+use oauth1_signer::{
+    escape_controls, form_decode, percent_decode, percent_encode_str, Decoded, Error,
+};
 use serde::Serialize;
+use unicode_normalization::char::is_combining_mark;
+use unicode_normalization::UnicodeNormalization as _;
 
-use crate::render::{hex, hex_dump, Spot};
+use crate::render::{dump_lines, hex, hex_dump_lines, hex_preview, Hint, Spot};
 
 /// Text, encoded.
 #[derive(Clone, Debug, Serialize)]
 pub struct Encoded {
     /// The strict encoding (a space is `%20` in both modes: form decoding reads it as one).
     pub encoded: String,
-    /// The text's UTF-8 bytes in hex.
+    /// The first bytes of the text's UTF-8 form, in hex
+    /// ([`HEX_PREVIEW`](crate::render::HEX_PREVIEW) of them).
     pub bytes: String,
     /// How many bytes.
     pub byte_len: usize,
+    /// Advice: `decomposed` (a character written as a letter and a
+    /// combining mark).
+    pub hints: Vec<Hint>,
 }
 
 /// An encoded string, decoded.
@@ -25,53 +35,220 @@ pub struct DecodedText {
     pub text: Option<String>,
     /// Whether the bytes are not UTF-8 (binary, not text).
     pub binary: bool,
-    /// The decoded bytes in hex.
+    /// The first decoded bytes in hex.
     pub bytes: String,
-    /// A hex dump of the decoded bytes.
-    pub hex_dump: String,
+    /// The first lines of the decoded bytes' hex dump, if they are binary
+    /// (the rest from [`dump`]).
+    pub dump: Vec<String>,
+    /// How many lines the whole hex dump has.
+    pub dump_lines: usize,
     /// How many bytes.
     pub byte_len: usize,
     /// A malformed escape, where it is and why.
     pub error: Option<Spot>,
+    /// Whether the error is only an escape still being typed: a `%` and at
+    /// most one hex digit at the very end.
+    pub incomplete: bool,
+    /// Advice: `plus-kept` (strict mode keeps a `+`), `decomposed`.
+    pub hints: Vec<Hint>,
 }
+
+/// Lines of a binary result's hex dump the first answer carries.
+pub const FIRST_DUMP_LINES: usize = 64;
 
 /// Encodes `text` as the signer does.
 pub fn encode(text: &str) -> Encoded {
     Encoded {
         encoded: percent_encode_str(text).to_string(),
-        bytes: hex(text.as_bytes()),
+        bytes: hex_preview(text.as_bytes()),
         byte_len: text.len(),
+        hints: decomposed(text).into_iter().collect(),
+    }
+}
+
+fn decoded_bytes<'a>(encoded: &'a str, mode: &str) -> Result<Decoded<'a>, Error> {
+    if mode == "form" {
+        form_decode(encoded.as_bytes())
+    } else {
+        percent_decode(encoded.as_bytes())
     }
 }
 
 /// Decodes `encoded`: `mode` `form` reads `+` as a space, any other mode
 /// (`strict`) keeps it.
 pub fn decode(encoded: &str, mode: &str) -> DecodedText {
-    let result = if mode == "form" {
-        form_decode(encoded.as_bytes())
-    } else {
-        percent_decode(encoded.as_bytes())
-    };
-    match result {
-        Ok(d) => DecodedText {
-            text: d.to_str().map(str::to_owned),
-            binary: !d.is_text(),
-            bytes: hex(d.as_bytes()),
-            hex_dump: hex_dump(d.as_bytes()),
-            byte_len: d.as_bytes().len(),
-            error: None,
-        },
+    let mut hints = Vec::new();
+    if mode != "form" && encoded.contains('+') {
+        hints.push(Hint::new("plus-kept", []));
+    }
+    match decoded_bytes(encoded, mode) {
+        Ok(d) => {
+            let bytes = d.as_bytes();
+            let text = d.to_str().map(str::to_owned);
+            hints.extend(text.as_deref().and_then(decomposed));
+            DecodedText {
+                binary: !d.is_text(),
+                dump: if d.is_text() {
+                    Vec::new()
+                } else {
+                    hex_dump_lines(bytes, 0, FIRST_DUMP_LINES)
+                },
+                dump_lines: dump_lines(bytes.len()),
+                bytes: hex_preview(bytes),
+                byte_len: bytes.len(),
+                text,
+                error: None,
+                incomplete: false,
+                hints,
+            }
+        }
         Err(e) => DecodedText {
             text: None,
             binary: false,
             bytes: String::new(),
-            hex_dump: String::new(),
+            dump: Vec::new(),
+            dump_lines: 0,
             byte_len: 0,
+            incomplete: e.offset().is_some_and(|(_, at)| still_typing(encoded, at)),
             error: Some(match e.offset() {
                 Some((_, at)) => Spot::at(e.to_string(), encoded, at, e.span_len()),
                 None => Spot::message(e.to_string()),
             }),
+            hints,
         },
+    }
+}
+
+/// Lines `from..from + count` of the hex dump of `encoded`, decoded (none if
+/// it does not decode).
+pub fn dump(encoded: &str, mode: &str, from: usize, count: usize) -> Vec<String> {
+    decoded_bytes(encoded, mode)
+        .map(|d| hex_dump_lines(d.as_bytes(), from, count))
+        .unwrap_or_default()
+}
+
+/// Whether the malformed escape at `at` is the input's last few bytes, a `%`
+/// and at most one hex digit: an escape the user is still typing.
+fn still_typing(encoded: &str, at: usize) -> bool {
+    let rest = encoded.as_bytes().get(at..).unwrap_or_default();
+    match rest {
+        [b'%'] => true,
+        [b'%', d] => d.is_ascii_hexdigit(),
+        _ => false,
+    }
+}
+
+/// The first character of `text` written decomposed (a letter and a
+/// combining mark where one composed character exists, such as `e` and
+/// U+0301 for `é`): the decomposed text and its encoding, the composed one
+/// and its encoding. Both are valid UTF-8, but they are other bytes, so the
+/// two sides must sign the same one.
+fn decomposed(text: &str) -> Option<Hint> {
+    if unicode_normalization::is_nfc_quick(text.chars()) == unicode_normalization::IsNormalized::Yes
+    {
+        return None;
+    }
+    // The first base character and its combining marks whose composed form
+    // differs.
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        if !is_combining_mark(c) {
+            start = i;
+            continue;
+        }
+        let end = i + c.len_utf8();
+        let end = end
+            + text[end..]
+                .char_indices()
+                .find(|&(_, m)| !is_combining_mark(m))
+                .map_or(text.len() - end, |(j, _)| j);
+        let cluster = &text[start..end];
+        let composed: String = cluster.nfc().collect();
+        if composed != cluster {
+            return Some(Hint::new(
+                "decomposed",
+                [
+                    cluster.to_owned(),
+                    percent_encode_str(cluster).to_string(),
+                    composed.clone(),
+                    percent_encode_str(&composed).to_string(),
+                ],
+            ));
+        }
+    }
+    None
+}
+
+/// One character of the text: what it is, the UTF-8 bytes it became and
+/// their escapes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CharRow {
+    /// The character as shown (a control character escaped, as Rust writes it).
+    pub shown: String,
+    /// Its code point: `U+0928`.
+    pub code_point: String,
+    /// Its UTF-8 bytes in hex.
+    pub bytes: String,
+    /// Their escapes, as the signer writes them (or the character itself,
+    /// if it is unreserved).
+    pub escape: String,
+    /// Whether it is a combining mark, drawn on the character before it.
+    pub combining: bool,
+}
+
+/// A window of the per-character table: the rows around the caret.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CharTable {
+    /// The index of the first row's character in the text (0-based).
+    pub first: usize,
+    /// How many characters the text has.
+    pub total: usize,
+    /// The index of the character at the caret (`total` at the end).
+    pub caret: usize,
+    /// The rows, at most the number asked for.
+    pub rows: Vec<CharRow>,
+}
+
+/// The characters of `text` around `caret` (a UTF-16 offset, as the browser
+/// counts), at most `max_rows` of them: the whole text when it is short,
+/// else the window that holds the caret (the last rows for a caret at the
+/// end, where typing happens).
+pub fn char_table(text: &str, caret: usize, max_rows: usize) -> CharTable {
+    let mut utf16 = 0;
+    let mut caret_char = None;
+    let mut total: usize = 0;
+    for c in text.chars() {
+        if caret_char.is_none() && utf16 >= caret {
+            caret_char = Some(total);
+        }
+        utf16 += c.len_utf16();
+        total += 1;
+    }
+    let caret_char = caret_char.unwrap_or(total);
+    let first = caret_char
+        .saturating_sub(max_rows / 2)
+        .min(total.saturating_sub(max_rows));
+    let rows = text
+        .chars()
+        .skip(first)
+        .take(max_rows)
+        .map(|c| {
+            let mut utf8 = [0; 4];
+            let s = c.encode_utf8(&mut utf8);
+            CharRow {
+                shown: escape_controls(s.as_bytes(), &[]),
+                code_point: format!("U+{:04X}", u32::from(c)),
+                bytes: hex(s.as_bytes()),
+                escape: percent_encode_str(s).to_string(),
+                combining: is_combining_mark(c),
+            }
+        })
+        .collect();
+    CharTable {
+        first,
+        total,
+        caret: caret_char,
+        rows,
     }
 }
 
@@ -91,9 +268,13 @@ mod tests {
     }
 
     #[test]
-    fn plus_is_a_space_only_in_form_mode() {
-        assert_eq!(decode("a+b", "strict").text.as_deref(), Some("a+b"));
-        assert_eq!(decode("a+b", "form").text.as_deref(), Some("a b"));
+    fn plus_is_a_space_only_in_form_mode_and_strict_mode_says_so() {
+        let strict = decode("a+b", "strict");
+        assert_eq!(strict.text.as_deref(), Some("a+b"));
+        assert_eq!(strict.hints, [Hint::new("plus-kept", [])]);
+        let form = decode("a+b", "form");
+        assert_eq!(form.text.as_deref(), Some("a b"));
+        assert!(form.hints.is_empty());
     }
 
     #[test]
@@ -106,12 +287,80 @@ mod tests {
             ("abc", "%2G", "def")
         );
         assert!(spot.message.contains('3'), "{}", spot.message);
+        assert!(!d.incomplete);
     }
 
     #[test]
-    fn bytes_that_are_not_utf8_are_binary() {
+    fn an_escape_cut_short_at_the_end_is_still_being_typed() {
+        assert!(decode("abc%", "strict").incomplete);
+        assert!(decode("abc%2", "strict").incomplete);
+        assert!(!decode("abc%G", "strict").incomplete);
+        assert!(!decode("%2 x", "strict").incomplete);
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_binary_and_dumped_in_lines() {
         let d = decode("%FF%FE", "strict");
         assert!(d.binary);
         assert_eq!((d.text, d.bytes.as_str()), (None, "ff fe"));
+        assert_eq!(d.dump_lines, 1);
+        assert!(d.dump[0].starts_with("00000000  ff fe"));
+        let long = "%FF".repeat(1000);
+        let d = decode(&long, "strict");
+        assert_eq!((d.byte_len, d.dump_lines, d.dump.len()), (1000, 63, 63));
+        assert_eq!(dump(&long, "strict", 62, 10).len(), 1);
+    }
+
+    // é as `e` and U+0301 (NFD) is e%CC%81; composed (NFC) it is %C3%A9.
+    #[test]
+    fn a_decomposed_character_is_named_with_both_encodings() {
+        let e = encode("Cafe\u{301}");
+        assert_eq!(e.encoded, "Cafe%CC%81");
+        assert_eq!(
+            e.hints,
+            [Hint::new(
+                "decomposed",
+                ["e\u{301}", "e%CC%81", "é", "%C3%A9"].map(String::from)
+            )]
+        );
+        assert!(encode("Café").hints.is_empty());
+        // Devanagari vowel signs are combining marks with no composed form.
+        assert!(encode("नमस्ते").hints.is_empty());
+        assert_eq!(decode("e%CC%81", "strict").hints.len(), 1);
+    }
+
+    // न is U+0928, UTF-8 e0 a4 a8 (The Unicode Standard, Devanagari block).
+    #[test]
+    fn the_table_shows_each_character_s_bytes_and_escapes() {
+        let t = char_table("नमस्ते", 0, 32);
+        assert_eq!((t.first, t.total, t.rows.len()), (0, 6, 6));
+        assert_eq!(
+            t.rows[0],
+            CharRow {
+                shown: "न".into(),
+                code_point: "U+0928".into(),
+                bytes: "e0 a4 a8".into(),
+                escape: "%E0%A4%A8".into(),
+                combining: false,
+            }
+        );
+        // ् (virama) is a combining mark.
+        assert!(t.rows[3].combining);
+        assert_eq!(char_table("a\n", 0, 9).rows[1].shown, "\\n");
+    }
+
+    #[test]
+    fn the_table_is_a_window_around_the_caret() {
+        let text = "a".repeat(100) + "☃";
+        // The caret at the end: the last rows.
+        let end = char_table(&text, 101, 10);
+        assert_eq!((end.first, end.total, end.rows.len()), (91, 101, 10));
+        assert_eq!(end.caret, 101);
+        assert_eq!(end.rows[9].escape, "%E2%98%83");
+        assert_eq!(char_table(&text, 0, 10).first, 0);
+        assert_eq!(char_table(&text, 50, 10).first, 45);
+        // A caret counted in UTF-16 units: 😀 is two of them.
+        let t = char_table("😀😀😀b", 4, 2);
+        assert_eq!(t.first, 1);
     }
 }

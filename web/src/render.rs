@@ -1,6 +1,7 @@
 //! What the panels show alike: bytes in hex, a spot in an input (the text
 //! before, at and after an error's span, so the page can mark it in place),
-//! and where two texts differ.
+//! where two texts differ, and hints: the page's own advice, by a stable
+//! code the page words in the reader's language.
 
 use serde::Serialize;
 
@@ -11,38 +12,79 @@ pub fn json(value: &impl Serialize) -> String {
 
 /// Bytes as lower-case hex pairs separated by spaces: `e2 98 83`.
 pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 3);
-    for (i, b) in bytes.iter().enumerate() {
+    for (i, &b) in bytes.iter().enumerate() {
         if i > 0 {
             out.push(' ');
         }
-        out.push_str(&format!("{b:02x}"));
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 15)]));
     }
     out
 }
 
-/// A hex dump: per line of 16 bytes, the offset, the bytes, and the
-/// printable ASCII ones (others as `.`).
-pub fn hex_dump(bytes: &[u8]) -> String {
-    let mut out = String::new();
-    for (line, chunk) in bytes.chunks(16).enumerate() {
-        let ascii: String = chunk
-            .iter()
-            .map(|&b| {
-                if b.is_ascii_graphic() || b == b' ' {
-                    b as char
-                } else {
-                    '.'
-                }
-            })
-            .collect();
-        out.push_str(&format!(
-            "{:08x}  {:<47}  |{ascii}|\n",
-            line * 16,
-            hex(chunk)
-        ));
+/// How many bytes a line of the panels shows in hex: the rest are counted,
+/// not laid out (64 KiB in hex is 192 KiB of text to lay out at every
+/// keystroke).
+pub const HEX_PREVIEW: usize = 64;
+
+/// The first [`HEX_PREVIEW`] bytes in hex.
+pub fn hex_preview(bytes: &[u8]) -> String {
+    hex(&bytes[..bytes.len().min(HEX_PREVIEW)])
+}
+
+/// The page's own advice about an input: a stable `code` (the page words it
+/// in the reader's language) and the values it quotes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Hint {
+    /// Which advice: `plus-kept`, `decomposed`, ...
+    pub code: &'static str,
+    /// The values it quotes, in order (data, never translated).
+    pub args: Vec<String>,
+}
+
+impl Hint {
+    /// Advice `code` quoting `args`.
+    pub fn new(code: &'static str, args: impl IntoIterator<Item = String>) -> Hint {
+        Hint {
+            code,
+            args: args.into_iter().collect(),
+        }
     }
-    out
+}
+
+/// Bytes in a line of a hex dump.
+pub const DUMP_WIDTH: usize = 16;
+
+/// How many lines a hex dump of `len` bytes has.
+pub fn dump_lines(len: usize) -> usize {
+    len.div_ceil(DUMP_WIDTH)
+}
+
+/// Lines `from..from + count` of a hex dump of `bytes` (fewer at the end):
+/// per line of 16 bytes, the offset, the bytes, and the printable ASCII ones
+/// (others as `.`). The page shows the lines in view, not all of them.
+pub fn hex_dump_lines(bytes: &[u8], from: usize, count: usize) -> Vec<String> {
+    bytes
+        .chunks(DUMP_WIDTH)
+        .enumerate()
+        .skip(from)
+        .take(count)
+        .map(|(line, chunk)| {
+            let ascii: String = chunk
+                .iter()
+                .map(|&b| {
+                    if b.is_ascii_graphic() || b == b' ' {
+                        b as char
+                    } else {
+                        '.'
+                    }
+                })
+                .collect();
+            format!("{:08x}  {:<47}  |{ascii}|", line * DUMP_WIDTH, hex(chunk))
+        })
+        .collect()
 }
 
 /// An error, and where it is in the input it is about.
@@ -137,9 +179,18 @@ mod tests {
     fn hex_and_dump() {
         assert_eq!(hex(&[0xe2, 0x98, 0x83]), "e2 98 83");
         assert_eq!(
-            hex_dump(b"\xff\xfeA"),
-            format!("00000000  {:<47}  |..A|\n", "ff fe 41")
+            hex_dump_lines(b"\xff\xfeA", 0, 9),
+            [format!("00000000  {:<47}  |..A|", "ff fe 41")]
         );
+        let bytes = [0u8; 40];
+        assert_eq!(dump_lines(bytes.len()), 3);
+        let last = hex_dump_lines(&bytes, 2, 9);
+        assert_eq!(last.len(), 1);
+        assert_eq!(
+            last[0],
+            format!("00000020  {:<47}  |........|", hex(&[0; 8]))
+        );
+        assert_eq!(hex_preview(&[0xab; 100]).len(), HEX_PREVIEW * 3 - 1);
     }
 
     #[test]

@@ -1,11 +1,23 @@
 //! The Sign panel: the page's fields to a [`Signer`] and an [`OAuthRequest`],
-//! and the library's [`Signer::trace`] to what the panel shows. The explain
-//! panel builds its request here too, so both panels read the fields alike.
+//! and the library's [`Signer::trace`] to what the panel shows: every stage,
+//! the signing key (masked unless asked), the header and a curl command that
+//! sends it. The explain panel builds its request here too, so both panels
+//! read the fields alike.
+//!
+//! All three legs of the flow (RFC 5849 §2) sign here: a callback for the
+//! temporary credentials, a verifier for the token credentials. The signer
+//! sends every protocol parameter in the header, so an `oauth_callback` or
+//! `oauth_verifier` typed into the URL or the body is taken out of it (where
+//! the library's error points) and sent in the header instead: the
+//! signature is the same wherever a parameter travels (§3.4.1.3.1).
 
-use oauth1_signer::{Credentials, Error, ErrorKind, OAuthRequest, Part, SignatureMethod, Signer};
+use oauth1_signer::{
+    form_decode, percent_encode_str, Credentials, Error, ErrorKind, OAuthRequest, Part,
+    SignatureMethod, Signer,
+};
 use serde::{Deserialize, Serialize};
 
-use crate::render::Spot;
+use crate::render::{Hint, Spot};
 
 /// The signature methods the page offers: those that need no private key.
 pub const METHODS: [SignatureMethod; 4] = [
@@ -20,9 +32,12 @@ pub fn method_names() -> Vec<&'static str> {
     METHODS.iter().map(SignatureMethod::as_str).collect()
 }
 
+/// What the page shows in place of a secret it was not asked to show.
+pub const MASK: &str = "••••••";
+
 /// The Sign panel's fields, as the page sends them (every one may be
 /// missing; an empty nonce or timestamp means a fresh one).
-#[derive(Clone, Default, Deserialize)]
+#[derive(Clone, Default, Deserialize, Serialize)]
 #[serde(default)]
 pub struct Fields {
     /// The HTTP method.
@@ -39,6 +54,10 @@ pub struct Fields {
     pub token: String,
     /// The token secret.
     pub token_secret: String,
+    /// `oauth_callback`, for a request-token call (empty: none).
+    pub callback: String,
+    /// `oauth_verifier`, for an access-token call (empty: none).
+    pub verifier: String,
     /// The signature method's RFC name.
     pub signature_method: String,
     /// A pinned nonce (empty: fresh, from the browser's random source).
@@ -50,6 +69,12 @@ pub struct Fields {
     /// The browser's clock in seconds since 1970: the timestamp when none is
     /// pinned (WebAssembly has no clock of its own).
     pub now: String,
+    /// Whether to leave `oauth_version` out (it is optional, RFC 5849
+    /// §3.1; X expects it, RFC 5849's own examples leave it out).
+    pub omit_version: bool,
+    /// Whether the user asked to see the secrets: the signing key, and a
+    /// PLAINTEXT signature (which is the key).
+    pub show_secrets: bool,
 }
 
 impl std::fmt::Debug for Fields {
@@ -62,14 +87,37 @@ impl std::fmt::Debug for Fields {
     }
 }
 
+/// The X docs "Creating a signature" request, as published
+/// (docs.x.com/fundamentals/authentication/oauth-1-0a/creating-a-signature),
+/// for the page's example button: it signs to `Ls93hJiZbQ3akF3HF3x1Bz8/zU4=`.
+pub fn x_docs_example() -> Fields {
+    Fields {
+        method: "POST".into(),
+        url: "https://api.x.com/1.1/statuses/update.json?include_entities=true".into(),
+        body: "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21".into(),
+        consumer_key: "xvz1evFS4wEEPTGEFPHBog".into(),
+        consumer_secret: "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw".into(),
+        token: "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb".into(),
+        token_secret: "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE".into(),
+        signature_method: "HMAC-SHA1".into(),
+        nonce: "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg".into(),
+        timestamp: "1318622958".into(),
+        ..Fields::default()
+    }
+}
+
 /// An error and the field it is about (`url`, `body`, `realm`, `method`,
-/// `nonce`, `timestamp`, `signature_method`, `fields`), if one.
+/// `nonce`, `timestamp`, `signature_method`, `callback`, `verifier`,
+/// `fields`), if one.
 #[derive(Clone, Debug, Serialize)]
 pub struct FieldError {
     /// The field's name in [`Fields`].
     pub field: Option<&'static str>,
     /// The error, and where in the field.
     pub spot: Spot,
+    /// The page's own wording of it, when the page (not the library) found
+    /// it.
+    pub hint: Option<Hint>,
 }
 
 impl FieldError {
@@ -100,15 +148,52 @@ impl FieldError {
             Some((_, at)) if field.is_some() => Spot::at(message, text, at, e.span_len()),
             _ => Spot::message(message),
         };
-        FieldError { field, spot }
+        FieldError {
+            field,
+            spot,
+            hint: None,
+        }
+    }
+
+    /// An error the page found, in `field`: `message` in English, `hint` its
+    /// code for the page's languages.
+    pub fn page(field: &'static str, message: impl Into<String>, hint: Hint) -> FieldError {
+        FieldError {
+            field: Some(field),
+            spot: Spot::message(message),
+            hint: Some(hint),
+        }
     }
 
     fn fields(message: impl Into<String>) -> FieldError {
         FieldError {
             field: Some("fields"),
             spot: Spot::message(message),
+            hint: None,
         }
     }
+}
+
+/// A protocol parameter taken out of the URL or the body, to be sent in the
+/// header.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Lifted {
+    /// `oauth_callback` or `oauth_verifier`.
+    pub name: &'static str,
+    /// `url` or `body`: where it was typed.
+    pub from: &'static str,
+}
+
+/// The request as it is to be sent: the URL and body without the protocol
+/// parameters taken out of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Sent {
+    /// The URL to send.
+    pub url: String,
+    /// The form body to send (empty: none).
+    pub body: String,
+    /// What was taken out, and from where.
+    pub lifted: Vec<Lifted>,
 }
 
 /// Every stage of the signature, or the error.
@@ -124,12 +209,25 @@ pub struct Signed {
     /// The base string broken before each `&` and `%26` (an encoded `&`):
     /// joined, the lines are exactly the base string.
     pub base_string_lines: Vec<String>,
-    /// The signature.
+    /// The signing key (§3.4.2): `encode(consumer secret)&encode(token
+    /// secret)`, each secret [`MASK`]ed unless the user asked to see them.
+    pub signing_key: String,
+    /// The signature ([`MASK`]ed for PLAINTEXT, which is the key, unless asked).
     pub signature: String,
-    /// The `Authorization` header value.
+    /// The `Authorization` header value (its signature masked likewise).
     pub header: String,
+    /// A curl command that sends the request, header and body.
+    pub curl: String,
+    /// Whether a secret is masked in what is shown.
+    pub masked: bool,
+    /// The request as it is to be sent.
+    pub sent: Sent,
     /// The library's warnings, in its words.
     pub warnings: Vec<String>,
+    /// The page's advice: `empty-consumer-key`, `empty-consumer-secret`,
+    /// `token-without-secret`, `secret-without-token`, `timestamp-ms`,
+    /// `lifted`, `verifier-without-token`.
+    pub hints: Vec<Hint>,
     /// Why nothing could be signed.
     pub error: Option<FieldError>,
 }
@@ -145,42 +243,170 @@ pub fn sign_json(fields: &str) -> Signed {
             }
         }
     };
-    let traced = with_request(&fields, |signer, request| signer.trace(request));
-    match traced {
-        Ok(t) => Signed {
-            params: t
-                .collected_params
-                .iter()
-                .map(|(n, v)| {
-                    [
-                        String::from_utf8_lossy(n).into_owned(),
-                        String::from_utf8_lossy(v).into_owned(),
-                    ]
-                })
-                .collect(),
-            normalized: t.normalized_params.clone(),
-            base_string_lines: lines(&t.base_string),
-            base_string: t.base_string,
-            signature: t.signature.as_str().to_owned(),
-            header: t.authorization_header,
-            warnings: t.warnings.iter().map(ToString::to_string).collect(),
-            error: None,
-        },
+    let hints = advice(&fields);
+    match with_request(&fields, |signer, request| signer.trace(request)) {
+        Ok((t, sent)) => {
+            let secret = t.signature.is_secret();
+            let shown = fields.show_secrets;
+            let signing_key = match (&t.signing_key, shown) {
+                (Some(k), true) => k.expose().to_owned(),
+                (Some(_), false) => masked_key(&fields),
+                (None, _) => String::new(),
+            };
+            let (signature, header) = if secret && !shown {
+                let sent_as = format!(
+                    "oauth_signature=\"{}\"",
+                    percent_encode_str(t.signature.as_str())
+                );
+                let header = t
+                    .authorization_header
+                    .replace(&sent_as, &format!("oauth_signature=\"{MASK}\""));
+                (MASK.to_owned(), header)
+            } else {
+                (t.signature.as_str().to_owned(), t.authorization_header)
+            };
+            let mut hints = hints;
+            hints.extend(
+                sent.lifted
+                    .iter()
+                    .map(|l| Hint::new("lifted", [l.name.to_owned(), l.from.to_owned()])),
+            );
+            Signed {
+                params: t
+                    .collected_params
+                    .iter()
+                    .map(|(n, v)| {
+                        [
+                            String::from_utf8_lossy(n).into_owned(),
+                            String::from_utf8_lossy(v).into_owned(),
+                        ]
+                    })
+                    .collect(),
+                normalized: t.normalized_params.clone(),
+                base_string_lines: lines(&t.base_string),
+                base_string: t.base_string,
+                masked: !shown && (secret || t.signing_key.is_some()),
+                signing_key,
+                signature,
+                curl: curl(&fields.method, &sent.url, &header, &sent.body),
+                header,
+                sent,
+                warnings: t.warnings.iter().map(ToString::to_string).collect(),
+                hints,
+                error: None,
+            }
+        }
         Err(e) => Signed {
             error: Some(*e),
+            hints,
             ..Signed::default()
         },
     }
 }
 
-/// Builds the signer and the request of `fields` and runs `f` on them.
+/// The signing key's shape with each secret masked: `••••••&••••••`, or
+/// `••••••&` when there is no token secret (the `&` is always there).
+fn masked_key(fields: &Fields) -> String {
+    let mask = |s: &str| if s.is_empty() { "" } else { MASK };
+    format!(
+        "{}&{}",
+        mask(&fields.consumer_secret),
+        mask(&fields.token_secret)
+    )
+}
+
+/// What is likely a slip, though it signs: a blank credential, a token
+/// without its secret, a timestamp in milliseconds, a verifier without the
+/// temporary token it belongs to.
+fn advice(fields: &Fields) -> Vec<Hint> {
+    let mut out = Vec::new();
+    let mut hint = |on: bool, code: &'static str, args: Vec<String>| {
+        if on {
+            out.push(Hint::new(code, args));
+        }
+    };
+    hint(fields.consumer_key.is_empty(), "empty-consumer-key", vec![]);
+    hint(
+        fields.consumer_secret.is_empty(),
+        "empty-consumer-secret",
+        vec![],
+    );
+    hint(
+        !fields.token.is_empty() && fields.token_secret.is_empty(),
+        "token-without-secret",
+        vec![],
+    );
+    hint(
+        fields.token.is_empty() && !fields.token_secret.is_empty(),
+        "secret-without-token",
+        vec![],
+    );
+    hint(
+        !fields.verifier.is_empty() && fields.token.is_empty(),
+        "verifier-without-token",
+        vec![],
+    );
+    // Seconds since 1970 have ten digits until the year 2286; thirteen are
+    // milliseconds (JavaScript's Date.now()).
+    let ts = fields.timestamp.trim();
+    if ts.len() >= 13 && ts.bytes().all(|b| b.is_ascii_digit()) {
+        let seconds = ts.get(..ts.len() - 3).unwrap_or_default();
+        out.push(Hint::new(
+            "timestamp-ms",
+            [ts.to_owned(), seconds.to_owned()],
+        ));
+    }
+    out
+}
+
+/// `value` quoted for a POSIX shell: in single quotes, each `'` written `'\''`.
+fn shell_quote(value: &str) -> String {
+    format!("'{}'", value.replace('\'', r"'\''"))
+}
+
+/// A curl command that sends the request as signed: the method (when curl
+/// would not choose it), the URL, the header, and for a method that carries
+/// one, the form body (possibly empty: a `POST` needs a length).
+fn curl(method: &str, url: &str, header: &str, body: &str) -> String {
+    let upper = method.to_ascii_uppercase();
+    let with_body = !body.is_empty() || matches!(upper.as_str(), "POST" | "PUT" | "PATCH");
+    let mut out = String::from("curl");
+    // curl sends GET, or POST with a body, by itself.
+    if !(upper == "GET" && !with_body || upper == "POST" && with_body) {
+        out.push_str(" -X ");
+        out.push_str(&shell_quote(method));
+    }
+    out.push(' ');
+    out.push_str(&shell_quote(url));
+    out.push_str(" \\\n  -H ");
+    out.push_str(&shell_quote(&format!("Authorization: {header}")));
+    if with_body {
+        out.push_str(
+            " \\\n  -H 'Content-Type: application/x-www-form-urlencoded' \\\n  --data-raw ",
+        );
+        out.push_str(&shell_quote(body));
+    }
+    out
+}
+
+/// The protocol parameters a request may carry that are not the signer's:
+/// the field each is typed in, by its parameter name.
+const REQUEST_OWN: [(&str, &str); 2] = [
+    ("oauth_callback", "callback"),
+    ("oauth_verifier", "verifier"),
+];
+
+/// Builds the signer and the request of `fields` and runs `f` on them; an
+/// `oauth_callback` or `oauth_verifier` in the URL or the body is taken out
+/// and given to the request as its callback or verifier.
 ///
 /// # Errors
-/// The first error of the signer's settings or of `f`, placed in its field.
+/// The first error of the signer's settings or of `f`, placed in its field;
+/// a callback or verifier given both in its field and in the URL or body.
 pub fn with_request<R>(
     fields: &Fields,
-    f: impl FnOnce(&Signer, &OAuthRequest<'_>) -> Result<R, Error>,
-) -> Result<R, Box<FieldError>> {
+    f: impl Fn(&Signer, &OAuthRequest<'_>) -> Result<R, Error>,
+) -> Result<(R, Sent), Box<FieldError>> {
     let placed = |e: Error| Box::new(FieldError::new(&e, fields));
     let method: SignatureMethod = fields.signature_method.parse().map_err(placed)?;
     let mut credentials = Credentials::new(
@@ -190,7 +416,9 @@ pub fn with_request<R>(
     if !fields.token.is_empty() || !fields.token_secret.is_empty() {
         credentials = credentials.with_token(fields.token.as_str(), fields.token_secret.as_str());
     }
-    let mut builder = Signer::builder(credentials).with_method(method);
+    let mut builder = Signer::builder(credentials)
+        .with_method(method)
+        .with_version(!fields.omit_version);
     if !fields.realm.is_empty() {
         builder = builder.with_realm(fields.realm.as_str());
     }
@@ -206,11 +434,91 @@ pub fn with_request<R>(
         builder = builder.with_timestamp(timestamp.as_str());
     }
     let signer = builder.build().map_err(placed)?;
-    let mut request = OAuthRequest::new(&fields.method, &fields.url);
-    if !fields.body.is_empty() {
-        request = request.form_body(fields.body.as_bytes());
+    let mut sent = Sent {
+        url: fields.url.clone(),
+        body: fields.body.clone(),
+        lifted: Vec::new(),
+    };
+    let mut own: [Option<String>; 2] = [fields.callback.clone(), fields.verifier.clone()]
+        .map(|v| Some(v).filter(|v| !v.is_empty()));
+    // Each pass takes out one parameter; there are at most two to take.
+    loop {
+        let mut request = OAuthRequest::new(&fields.method, &sent.url);
+        if !sent.body.is_empty() {
+            request = request.form_body(sent.body.as_bytes());
+        }
+        if let Some(c) = &own[0] {
+            request = request.callback(c);
+        }
+        if let Some(v) = &own[1] {
+            request = request.verifier(v);
+        }
+        let e = match f(&signer, &request) {
+            Ok(r) => return Ok((r, sent)),
+            Err(e) => e,
+        };
+        let ErrorKind::ProtocolParameterInRequest {
+            name, part, offset, ..
+        } = e.kind()
+        else {
+            return Err(placed(e));
+        };
+        let Some(slot) = REQUEST_OWN.iter().position(|(n, _)| n == name) else {
+            return Err(placed(e));
+        };
+        let (param, field) = REQUEST_OWN[slot];
+        let from = if *part == Part::Url { "url" } else { "body" };
+        if own[slot].is_some() {
+            return Err(Box::new(FieldError::page(
+                field,
+                format!("{param} is given twice: in its own field and in the {from}"),
+                Hint::new("given-twice", [param.to_owned(), from.to_owned()]),
+            )));
+        }
+        let text = if *part == Part::Url {
+            &mut sent.url
+        } else {
+            &mut sent.body
+        };
+        match take_pair(text, *offset, *part == Part::Url) {
+            Some(value) => {
+                own[slot] = Some(value);
+                sent.lifted.push(Lifted { name: param, from });
+            }
+            None => return Err(placed(e)),
+        }
     }
-    f(&signer, &request).map_err(placed)
+}
+
+/// Takes the `name=value` pair whose name starts at byte `at` out of `text`
+/// (a query in a URL, or a form body), with one `&` beside it, and returns
+/// its value, form-decoded; `None` if the value is not text.
+fn take_pair(text: &mut String, at: usize, is_url: bool) -> Option<String> {
+    let rest = text.get(at..)?;
+    let len = rest
+        .find(|c| c == '&' || (is_url && c == '#'))
+        .unwrap_or(rest.len());
+    let value = rest[..len].split_once('=').map_or("", |(_, v)| v);
+    let value = form_decode(value.as_bytes()).ok()?.to_str()?.to_owned();
+    let end = at + len;
+    let (from, to) = if text[end..].starts_with('&') {
+        (at, end + 1)
+    } else if text[..at].ends_with('&') {
+        (at - 1, end)
+    } else {
+        (at, end)
+    };
+    text.replace_range(from..to, "");
+    // A query left empty goes, its '?' too.
+    if is_url {
+        if let Some(q) = text.find('?') {
+            let after = &text[q + 1..];
+            if after.is_empty() || after.starts_with('#') {
+                text.remove(q);
+            }
+        }
+    }
+    Some(value)
 }
 
 /// `base` broken before each `&` and each `%26`, the breaks' text kept.
@@ -258,6 +566,154 @@ mod tests {
         assert_eq!(e.field, Some("url"));
         // "https://h/?a=" is 13 bytes.
         assert_eq!((e.spot.offset, e.spot.at.as_str()), (Some(13), "%2G"));
+    }
+
+    // Twitter's "Sign in with Twitter" request-token call
+    // (fixtures/signatures.json, twitter-sign-in-request-token): its
+    // callback typed into the URL signs as the callback field does.
+    #[test]
+    fn a_callback_in_the_url_is_sent_in_the_header_and_signs_the_same() {
+        let fields = Fields {
+            method: "POST".into(),
+            url: "https://api.twitter.com/oauth/request_token?oauth_callback=http%3A%2F%2Flocalhost%2Fsign-in-with-twitter%2F".into(),
+            consumer_key: "cChZNFj6T5R0TigYB9yd1w".into(),
+            consumer_secret: "L8qq9PZyRg6ieKGEKhZolGC0vJWLw8iEJ88DRdyOg".into(),
+            signature_method: "HMAC-SHA1".into(),
+            nonce: "ea9ec8429b68d6b77cd5600adbbb0456".into(),
+            timestamp: "1318467427".into(),
+            ..Fields::default()
+        };
+        let s = sign_json(&serde_json::to_string(&fields).unwrap());
+        assert_eq!(s.signature, "F1Li3tvehgcraF8DMJ7OyxO4w9Y=");
+        assert_eq!(s.sent.url, "https://api.twitter.com/oauth/request_token");
+        assert_eq!(
+            s.sent.lifted,
+            [Lifted {
+                name: "oauth_callback",
+                from: "url"
+            }]
+        );
+        assert!(s
+            .header
+            .contains(r#"oauth_callback="http%3A%2F%2Flocalhost%2Fsign-in-with-twitter%2F""#));
+        // Given in its field too: refused, in that field.
+        let twice = Fields {
+            callback: "oob".into(),
+            ..fields
+        };
+        let e = sign_json(&serde_json::to_string(&twice).unwrap())
+            .error
+            .unwrap();
+        assert_eq!(e.field, Some("callback"));
+    }
+
+    // RFC 5849 §1.2, POST /initiate: no oauth_version, a realm.
+    #[test]
+    fn the_rfc_s_temporary_credentials_sign_without_oauth_version() {
+        let fields = Fields {
+            method: "POST".into(),
+            url: "https://photos.example.net/initiate".into(),
+            realm: "Photos".into(),
+            signature_method: "HMAC-SHA1".into(),
+            timestamp: "137131200".into(),
+            nonce: "wIjqoS".into(),
+            callback: "http://printer.example.com/ready".into(),
+            consumer_key: "dpf43f3p2l4k3l03".into(),
+            consumer_secret: "kd94hf93k423kf44".into(),
+            omit_version: true,
+            ..Fields::default()
+        };
+        let s = sign_json(&serde_json::to_string(&fields).unwrap());
+        assert_eq!(s.signature, "74KNZJeDHnMBp0EMJ9ZHt/XKycU=");
+        assert!(!s.header.contains("oauth_version"));
+    }
+
+    #[test]
+    fn a_pair_is_taken_out_with_one_ampersand() {
+        let take = |t: &str, at: usize, url: bool| {
+            let mut t = t.to_owned();
+            let v = take_pair(&mut t, at, url);
+            (t, v)
+        };
+        assert_eq!(
+            take("https://h/?a=1&oauth_verifier=v%20w&b=2", 15, true),
+            ("https://h/?a=1&b=2".into(), Some("v w".into()))
+        );
+        assert_eq!(
+            take("https://h/?a=1&oauth_verifier=v#f", 15, true),
+            ("https://h/?a=1#f".into(), Some("v".into()))
+        );
+        assert_eq!(
+            take("https://h/?oauth_callback=oob#f", 11, true),
+            ("https://h/#f".into(), Some("oob".into()))
+        );
+        assert_eq!(
+            take("oauth_callback=oob", 0, false),
+            (String::new(), Some("oob".into()))
+        );
+        assert_eq!(take("oauth_verifier=%FF", 0, false).1, None);
+    }
+
+    #[test]
+    fn secrets_are_masked_unless_asked() {
+        let mut fields = x_docs_example();
+        let s = sign_json(&serde_json::to_string(&fields).unwrap());
+        assert_eq!(s.signing_key, format!("{MASK}&{MASK}"));
+        assert!(s.masked);
+        fields.show_secrets = true;
+        let s = sign_json(&serde_json::to_string(&fields).unwrap());
+        // X docs "Creating a signature": the signing key as published.
+        assert_eq!(
+            s.signing_key,
+            "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw&LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE"
+        );
+        assert_eq!(s.signature, "Ls93hJiZbQ3akF3HF3x1Bz8/zU4=");
+        // PLAINTEXT's signature is the key: masked too.
+        fields.show_secrets = false;
+        fields.signature_method = "PLAINTEXT".into();
+        let s = sign_json(&serde_json::to_string(&fields).unwrap());
+        assert_eq!(s.signature, MASK);
+        assert!(
+            !s.header.contains("kAcSOq") && !s.curl.contains("kAcSOq"),
+            "{}",
+            s.header
+        );
+    }
+
+    #[test]
+    fn curl_quotes_for_the_shell_and_sends_the_body() {
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        let c = curl("POST", "https://h/", r#"OAuth a="b""#, "x=1");
+        assert_eq!(
+            c,
+            "curl 'https://h/' \\\n  -H 'Authorization: OAuth a=\"b\"' \\\n  \
+             -H 'Content-Type: application/x-www-form-urlencoded' \\\n  --data-raw 'x=1'"
+        );
+        assert!(curl("GET", "https://h/", "h", "").starts_with("curl 'https://h/' \\"));
+        assert!(curl("DELETE", "https://h/", "h", "").starts_with("curl -X 'DELETE' 'https://h/'"));
+        assert!(curl("POST", "https://h/", "h", "").ends_with("--data-raw ''"));
+    }
+
+    #[test]
+    fn slips_are_hinted() {
+        let fields = Fields {
+            token: "t".into(),
+            verifier: "v".into(),
+            timestamp: "1318622958000".into(),
+            ..Fields::default()
+        };
+        let codes: Vec<&str> = advice(&fields).iter().map(|h| h.code).collect();
+        assert_eq!(
+            codes,
+            [
+                "empty-consumer-key",
+                "empty-consumer-secret",
+                "token-without-secret",
+                "timestamp-ms"
+            ]
+        );
+        assert_eq!(advice(&fields)[3].args, ["1318622958000", "1318622958"]);
+        assert!(advice(&x_docs_example()).is_empty());
     }
 
     #[test]

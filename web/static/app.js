@@ -1,7 +1,11 @@
 // The page's JavaScript only reads fields, calls the WebAssembly (the
 // oauth1-signer library), and shows the JSON it returns. Every rule lives in
-// Rust; nothing here encodes, decodes, signs or compares.
+// Rust; nothing here encodes, decodes, signs or compares. What it does own is
+// the showing: only what changed is laid out again, long results are shown
+// by the window in view (a hex dump, the per-character table), and text from
+// outside is set as text, never as HTML.
 import init, * as wasm from './pkg/oauth1_web.js';
+import { readEnglish, setLang, t, has, lang, LANGS } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const call = (f, ...args) => JSON.parse(f(...args));
@@ -15,49 +19,269 @@ function text(tag, content, cls) {
   return el;
 }
 
-// An error and its spot: the message, then the input with the span marked.
+// A sentence whose code is marked with backticks (the library's fixes), as
+// text with <code> spans.
+function marked(tag, sentence, cls) {
+  const el = document.createElement(tag);
+  if (cls) el.className = cls;
+  sentence.split('`').forEach((part, i) => el.append(i % 2 ? text('code', part) : part));
+  return el;
+}
+
+// Sets a box's value only when it changed. The value last set is kept here,
+// so that a box's own (long) value is never read back to compare. A long
+// value (the 144 K characters 64 KiB of text encode to) costs Chromium some
+// 30 ms to lay out, so it is set after the frame that shows the keystroke
+// and what it changed (the table row, the byte count), not before it.
+const LONG = 16 * 1024;
+const shown = new WeakMap();
+const pending = new Map();
+let flushing = false;
+function setValue(box, value) {
+  pending.delete(box);
+  if (shown.get(box) === value) return;
+  if (value.length < LONG) {
+    box.value = value;
+    shown.set(box, value);
+    return;
+  }
+  pending.set(box, value);
+  if (!flushing) {
+    flushing = true;
+    requestAnimationFrame(() => setTimeout(flushValues));
+  }
+}
+function flushValues() {
+  flushing = false;
+  for (const [box, value] of pending) {
+    replaceChanged(box, shown.get(box), value);
+    shown.set(box, value);
+  }
+  pending.clear();
+}
+
+// Replaces only the part of a box's text that changed (typing at the end of
+// the source changes the end of its encoding): the rest is not edited.
+function replaceChanged(box, old, value) {
+  if (typeof old !== 'string') {
+    box.value = value;
+    return;
+  }
+  const most = Math.min(old.length, value.length);
+  let start = 0;
+  while (start < most && old.charCodeAt(start) === value.charCodeAt(start)) start += 1;
+  let end = 0;
+  while (end < most - start && old.charCodeAt(old.length - 1 - end) === value.charCodeAt(value.length - 1 - end)) end += 1;
+  box.setRangeText(value.slice(start, value.length - end), start, old.length - end, 'preserve');
+}
+// The user typed in `box`: its value is theirs, nothing pending replaces it.
+function typedIn(box) {
+  pending.delete(box);
+  shown.set(box, undefined);
+}
+
+// Screen readers hear a message once the user pauses, not at every
+// keystroke: each new message waits `delay` ms, and a newer one replaces it.
+let announceTimer;
+function announce(message, delay = 0) {
+  clearTimeout(announceTimer);
+  if (!message) return;
+  announceTimer = setTimeout(() => {
+    const box = $('announce');
+    box.textContent = '';
+    requestAnimationFrame(() => { box.textContent = message; });
+  }, delay);
+}
+const PAUSE = 1000;
+
+// An error and its spot: the message, then the input with the span marked
+// (no mark when the error points at no byte).
 function showSpot(el, spot) {
   clear(el);
   if (!spot) return;
   el.append(text('div', spot.message, 'message'));
-  if (spot.offset !== null && spot.offset !== undefined) {
-    const shown = document.createElement('code');
-    shown.className = 'spot';
-    shown.append(spot.before, text('mark', spot.at || ' '), spot.after);
-    el.append(shown);
+  if (spot.offset !== null && spot.offset !== undefined && (spot.before || spot.at || spot.after)) {
+    const where = document.createElement('code');
+    where.className = 'spot';
+    where.append(spot.before, text('mark', spot.at || ' '), spot.after);
+    el.append(where);
   }
+}
+
+// A field error: the page's own wording when it has one, else the library's.
+function showFieldError(el, error) {
+  if (error && error.hint) {
+    showSpot(el, { ...error.spot, message: hintText(error.hint) });
+  } else {
+    showSpot(el, error && error.spot);
+  }
+}
+
+// A hint's sentence, its quoted values shown as they are, but the names of
+// places and alphabets in the reader's language.
+function hintText(h) {
+  const args = [...h.args];
+  if (h.code === 'lifted' || h.code === 'given-twice') args[1] = t(`part.${args[1]}`);
+  if (h.code === 'other-alphabet') args[0] = t(`alpha.${args[0]}`);
+  return t(`hint.${h.code}`, ...args);
+}
+
+function showHints(box, hints, extra) {
+  clear(box);
+  for (const h of hints) {
+    const p = text('p', hintText(h));
+    p.dataset.hint = h.code;
+    if (extra) extra(h, p);
+    box.append(p);
+  }
+  box.hidden = hints.length === 0;
 }
 
 // Percent ------------------------------------------------------------------
 
+// Rows of the per-character table in the DOM at once, whatever the text's
+// length: the window around the cursor.
+const TABLE_ROWS = 32;
+// Lines of the hex dump laid out at once (those in view, and one more at
+// each end); each line is LINE_PX high.
+const DUMP_VIEW = 12;
+const LINE_PX = 20;
+
+function showBytes(preview, len) {
+  const shownBytes = preview ? preview.split(' ').length : 0;
+  $('pct-bytes').textContent = len > shownBytes
+    ? t('percent.bytesMore', len, preview, len - shownBytes)
+    : t('percent.bytesLine', len, preview);
+}
+
+let pctFrom = 'text';
+
 function percentFromText() {
-  const r = call(wasm.percent_encode_text, $('pct-text').value);
-  $('pct-encoded').value = r.encoded;
-  $('pct-bytes').textContent = `${r.byte_len} bytes: ${r.bytes}`;
+  pctFrom = 'text';
+  const box = $('pct-text');
+  typedIn(box);
+  const r = call(wasm.percent_encode_text, box.value);
+  setValue($('pct-encoded'), r.encoded);
+  showBytes(r.bytes, r.byte_len);
   showSpot($('pct-error'), null);
+  $('pct-error').classList.remove('typing');
   $('pct-encoded').removeAttribute('aria-invalid');
-  setBinary(false, '');
+  announce(null);
+  setBinary(null);
+  showHints($('pct-hint'), r.hints);
+  charTable(box.value, box.selectionStart ?? box.value.length);
 }
 
 function percentFromEncoded() {
-  const r = call(wasm.percent_decode_text, $('pct-encoded').value, $('pct-mode').value);
-  showSpot($('pct-error'), r.error);
+  pctFrom = 'encoded';
+  const encoded = $('pct-encoded').value;
+  typedIn($('pct-encoded'));
+  const mode = $('pct-mode').value;
+  const r = call(wasm.percent_decode_text, encoded, mode);
+  showHints($('pct-hint'), r.hints);
   if (r.error) {
-    $('pct-encoded').setAttribute('aria-invalid', 'true');
+    // The text box would show what an older input decoded to: emptied.
+    setValue($('pct-text'), '');
     $('pct-bytes').textContent = '';
-    setBinary(false, '');
+    setBinary(null);
+    charTable('', 0);
+    if (r.incomplete) {
+      // An escape still being typed: said quietly, not flagged.
+      showSpot($('pct-error'), { message: t('percent.incomplete') });
+      $('pct-error').classList.add('typing');
+      $('pct-encoded').removeAttribute('aria-invalid');
+      announce(null);
+    } else {
+      showSpot($('pct-error'), r.error);
+      $('pct-error').classList.remove('typing');
+      $('pct-encoded').setAttribute('aria-invalid', 'true');
+      announce(r.error.message, PAUSE);
+    }
     return;
   }
+  showSpot($('pct-error'), null);
+  $('pct-error').classList.remove('typing');
   $('pct-encoded').removeAttribute('aria-invalid');
-  $('pct-text').value = r.text ?? '';
-  $('pct-bytes').textContent = `${r.byte_len} bytes: ${r.bytes}`;
-  setBinary(r.binary, r.binary ? r.hex_dump : '');
+  announce(null);
+  setValue($('pct-text'), r.text ?? '');
+  showBytes(r.bytes, r.byte_len);
+  setBinary(r.binary ? { ...r, encoded, mode } : null);
+  if (r.binary) charTable('', 0);
+  else charTable(r.text ?? '', (r.text ?? '').length);
 }
 
-function setBinary(binary, dump) {
+// The per-character table: the rows around the caret, each row laid out
+// again only when its character changed.
+let tableKeys = [];
+function charTable(value, caret) {
+  const body = $('pct-table').tBodies[0];
+  const r = value === ''
+    ? { first: 0, total: 0, caret: 0, rows: [] }
+    : call(wasm.percent_char_table, value, caret, TABLE_ROWS);
+  while (body.rows.length > r.rows.length) body.lastElementChild.remove();
+  while (body.rows.length < r.rows.length) {
+    const tr = document.createElement('tr');
+    tr.append(text('td', ''), text('td', ''), text('td', ''), text('td', ''));
+    body.append(tr);
+  }
+  const keys = r.rows.map((row, i) => `${r.first + i}:${row.code_point}`);
+  r.rows.forEach((row, i) => {
+    if (tableKeys[i] === keys[i]) return;
+    const cells = body.rows[i].cells;
+    // A combining mark is drawn on a dotted circle, as the Unicode charts draw it.
+    cells[0].textContent = row.combining ? `\u25CC${row.shown}` : row.shown;
+    cells[0].className = 'ch';
+    cells[1].textContent = row.code_point;
+    cells[2].textContent = row.bytes;
+    cells[3].textContent = row.escape;
+  });
+  tableKeys = keys;
+  $('pct-table-range').textContent = r.total === 0 ? ''
+    : r.rows.length === r.total ? t('percent.tableAll', r.total)
+      : t('percent.tableRange', r.first + 1, r.first + r.rows.length, r.total);
+  // The caret's row in view, once the frame is laid out (not forcing a
+  // layout of its own here).
+  const at = Math.min(r.caret - r.first, r.rows.length - 1);
+  if (at >= 0) {
+    requestAnimationFrame(() => {
+      const scroller = $('pct-table').parentElement;
+      const row = body.rows[at];
+      if (!row) return;
+      const top = row.offsetTop - scroller.clientHeight / 2;
+      scroller.scrollTop = Math.max(0, top);
+    });
+  }
+}
+
+// The hex dump of a binary result, laid out by the lines in view.
+let dump = null;
+function setBinary(r) {
+  if (!r && !dump) return;
+  dump = r;
+  const binary = Boolean(r);
   $('pct-binary').classList.toggle('shown', binary);
   $('pct-binary').setAttribute('aria-hidden', String(!binary));
-  $('pct-hex').textContent = dump;
+  const box = $('pct-hex');
+  box.classList.toggle('shown', binary);
+  box.querySelector('.spacer').style.height = binary ? `${r.dump_lines * LINE_PX}px` : '0px';
+  box.style.height = binary ? `${Math.min(r.dump_lines, DUMP_VIEW) * LINE_PX + 8}px` : '';
+  box.scrollTop = 0;
+  renderDump();
+}
+
+function renderDump() {
+  const lines = $('pct-hex').querySelector('.lines');
+  if (!dump) {
+    lines.textContent = '';
+    return;
+  }
+  const from = Math.max(0, Math.floor($('pct-hex').scrollTop / LINE_PX) - 1);
+  const count = DUMP_VIEW + 2;
+  const shownLines = from + count <= dump.dump.length
+    ? dump.dump.slice(from, from + count)
+    : call(wasm.percent_dump, dump.encoded, dump.mode, from, count);
+  lines.style.top = `${from * LINE_PX}px`;
+  lines.textContent = shownLines.join('\n');
 }
 
 // Sign and Explain -----------------------------------------------------------
@@ -66,15 +290,20 @@ const FIELDS = {
   method: 'sign-method', url: 'sign-url', body: 'sign-body',
   consumer_key: 'sign-consumer-key', consumer_secret: 'sign-consumer-secret',
   token: 'sign-token', token_secret: 'sign-token-secret',
+  callback: 'sign-callback', verifier: 'sign-verifier',
   signature_method: 'sign-signature-method', nonce: 'sign-nonce',
   timestamp: 'sign-timestamp', realm: 'sign-realm',
 };
+const CREDENTIALS = ['sign-consumer-key', 'sign-consumer-secret', 'sign-token', 'sign-token-secret', 'sign-verifier'];
+const SECRETS = ['sign-consumer-secret', 'sign-token-secret'];
 
 function requestFields() {
   const f = {};
   for (const [name, id] of Object.entries(FIELDS)) f[name] = $(id).value;
   // WebAssembly has no clock: the browser's, for a timestamp not pinned.
   f.now = String(Math.floor(Date.now() / 1000));
+  f.omit_version = !$('sign-version').checked;
+  f.show_secrets = $('sign-show-secrets').checked;
   return f;
 }
 
@@ -84,13 +313,30 @@ function markField(map, field) {
 }
 
 // Nothing signed yet: no URL typed.
-const UNSIGNED = { params: [], normalized: '', base_string_lines: [], signature: '', header: '', warnings: [], error: null };
+const UNSIGNED = {
+  params: [], normalized: '', base_string_lines: [], signing_key: '', signature: '', header: '',
+  curl: '', warnings: [], hints: [], error: null,
+};
+
+let endpoints = null;
 
 function sign() {
+  const leg = $('sign-leg').value;
   const fields = requestFields();
-  const r = fields.url === '' ? UNSIGNED : call(wasm.sign_request, JSON.stringify(fields));
-  showSpot($('sign-error'), r.error && r.error.spot);
+  const authorize = leg === 'authorize';
+  $('sign-authorize').hidden = !authorize;
+  $('sign-stages').hidden = authorize;
+  let r = UNSIGNED;
+  if (authorize) {
+    const url = fields.url || endpoints.authorize;
+    $('sign-authorize-url').textContent = fields.token ? wasm.authorize_url(url, fields.token) : '';
+    r = { ...UNSIGNED, hints: [] };
+  } else if (fields.url !== '') {
+    r = call(wasm.sign_request, JSON.stringify(fields));
+  }
+  showFieldError($('sign-error'), r.error);
   markField(FIELDS, r.error && r.error.field);
+  if (r.error) announce($('sign-error').textContent, PAUSE);
   const rows = $('sign-params').tBodies[0];
   clear(rows);
   r.params.forEach(([name, value], i) => {
@@ -102,11 +348,66 @@ function sign() {
   const base = $('sign-base-string');
   clear(base);
   for (const line of r.base_string_lines) base.append(text('span', line, 'line'));
+  $('sign-signing-key').textContent = r.signing_key;
   $('sign-signature').textContent = r.signature;
   $('sign-header').textContent = r.header;
+  $('sign-curl').textContent = r.curl;
   const warnings = $('sign-warnings');
   clear(warnings);
+  if (authorize) {
+    warnings.append(text('li', fields.token ? t('sign.notSigned') : t('sign.noToken'), 'page'));
+  }
+  for (const h of r.hints) {
+    const li = text('li', hintText(h), 'page');
+    li.dataset.hint = h.code;
+    warnings.append(li);
+  }
+  // The library's warnings, in its words.
   for (const w of r.warnings) warnings.append(text('li', w));
+}
+
+function showSecrets() {
+  const show = $('sign-show-secrets').checked;
+  for (const id of SECRETS) $(id).type = show ? 'text' : 'password';
+}
+
+function fillExample() {
+  const example = call(wasm.sign_example);
+  for (const [name, id] of Object.entries(FIELDS)) $(id).value = example[name] ?? '';
+  $('sign-version').checked = !example.omit_version;
+  $('sign-leg').value = 'resource';
+  legNote();
+  sign();
+  explain();
+}
+
+function clearCredentials() {
+  for (const id of CREDENTIALS) $(id).value = '';
+  sign();
+  explain();
+}
+
+// A step of the flow: X's endpoint for it (the library's), POST.
+function chooseLeg() {
+  const leg = $('sign-leg').value;
+  const url = { 'request-token': endpoints.request_token, authorize: endpoints.authorize,
+    'access-token': endpoints.access_token }[leg];
+  if (url) {
+    $('sign-url').value = url;
+    if (leg !== 'authorize') {
+      $('sign-method').value = 'POST';
+      $('sign-body').value = '';
+    }
+  }
+  legNote();
+  sign();
+  explain();
+}
+
+function legNote() {
+  const note = $('sign-leg-note');
+  note.dataset.i18n = `legNote.${$('sign-leg').value}`;
+  note.textContent = t(note.dataset.i18n);
 }
 
 const THEIRS = {
@@ -124,6 +425,11 @@ function diffed(label, d) {
   return row;
 }
 
+function placeText(f) {
+  const where = t(`place.${f.place}`, f.name ?? f.component);
+  return f.level ? where + t('explain.level', t(`level.${f.level}`)) : where;
+}
+
 function explain() {
   const ev = requestFields();
   for (const [name, id] of Object.entries(THEIRS)) ev[name] = $(id).value;
@@ -133,29 +439,37 @@ function explain() {
   markField(THEIRS, r.error && r.error.field);
   if (r.error) {
     const e = document.createElement('div');
-    e.className = 'error';
-    showSpot(e, r.error.spot);
+    e.className = r.error.hint ? 'note' : 'error';
+    showFieldError(e, r.error);
     out.append(e);
     return;
   }
   if (!r.compared) {
-    out.append(text('p', 'Paste their base string, signature or header to compare.', 'note'));
+    out.append(text('p', t('explain.paste'), 'note'));
     return;
   }
   if (r.matches) {
-    out.append(text('p', 'They match: the other side computed what we compute.', 'match'));
+    out.append(text('p', t('explain.match'), 'match'));
     return;
   }
   const list = document.createElement('ol');
   for (const c of r.causes) {
     const li = document.createElement('li');
     li.dataset.code = c.code;
+    // The fix, as the library says it (for scripts), and in the reader's language.
+    li.dataset.fix = c.fix.replaceAll('`', '');
     li.append(text('code', c.code, 'code'));
+    const fix = has(`fix.${c.code}`) ? text('p', t(`fix.${c.code}`)) : marked('p', c.fix);
+    fix.className = 'fix';
+    fix.prepend(text('strong', `${t('explain.fixLabel')} `));
+    li.append(fix);
     for (const f of c.findings) {
       const place = document.createElement('div');
       place.className = 'place';
-      place.append(text('div', `in ${f.component}${f.level ? ` (encoder used for: ${f.level})` : ''}: ${f.detail}`, 'detail'),
-        diffed('ours', f.ours), diffed('theirs', f.theirs));
+      const found = document.createElement('details');
+      found.append(text('summary', t('explain.found')), marked('p', f.detail));
+      place.append(text('div', t('explain.where', placeText(f)), 'detail'),
+        diffed(t('explain.ours'), f.ours), diffed(t('explain.theirs'), f.theirs), found);
       li.append(place);
     }
     list.append(li);
@@ -165,21 +479,36 @@ function explain() {
 
 // Base64 ---------------------------------------------------------------------
 
+const B64_BOXES = { text: 'b64-text', hex: 'b64-hex', encoded: 'b64-encoded' };
+
 function showCoded(r, from) {
   showSpot($('b64-error'), r.error);
-  const input = { text: 'b64-text', hex: 'b64-hex', encoded: 'b64-encoded' }[from];
-  for (const id of ['b64-text', 'b64-hex', 'b64-encoded']) $(id).removeAttribute('aria-invalid');
+  showHints($('b64-hint'), r.hints, (h, p) => {
+    if (h.code !== 'other-alphabet') return;
+    const b = text('button', t('b64.useOther', t(`alpha.${h.args[0]}`)));
+    b.type = 'button';
+    b.addEventListener('click', () => {
+      $('b64-alphabet').value = h.args[0];
+      base64('encoded');
+    });
+    p.append(' ', b);
+  });
+  for (const id of Object.values(B64_BOXES)) $(id).removeAttribute('aria-invalid');
   if (r.error) {
-    $(input).setAttribute('aria-invalid', 'true');
+    $(B64_BOXES[from]).setAttribute('aria-invalid', 'true');
+    // The other boxes would show what an older input was: emptied.
+    for (const [name, id] of Object.entries(B64_BOXES)) if (name !== from) setValue($(id), '');
     $('b64-length').textContent = '';
+    announce($('b64-error').textContent, PAUSE);
     return;
   }
-  if (from !== 'text') $('b64-text').value = r.text ?? '';
-  if (from !== 'hex') $('b64-hex').value = r.hex;
-  if (from !== 'encoded') $('b64-encoded').value = r.encoded;
-  let length = `${r.length} bytes`;
-  if (r.text === null) length += ' (not UTF-8 text)';
-  if (r.digest_of.length) length += ` — the length of an ${r.digest_of.join(' or ')} signature`;
+  announce(null);
+  if (from !== 'text') setValue($('b64-text'), r.text ?? '');
+  if (from !== 'hex') setValue($('b64-hex'), r.hex);
+  if (from !== 'encoded') setValue($('b64-encoded'), r.encoded);
+  let length = t('b64.lengthLine', r.length);
+  if (!r.utf8) length += t('b64.notText');
+  if (r.digest_of.length) length += t('b64.digest', r.digest_of.join(t('b64.or')));
   $('b64-length').textContent = length;
 }
 
@@ -188,20 +517,32 @@ function base64(from = b64From) {
   b64From = from;
   const alphabet = $('b64-alphabet').value;
   const padding = $('b64-padding').checked;
-  if (from === 'text') showCoded(call(wasm.base64_from_text, $('b64-text').value, alphabet, padding), from);
-  else if (from === 'hex') showCoded(call(wasm.base64_from_hex, $('b64-hex').value, alphabet, padding), from);
-  else showCoded(call(wasm.base64_decode, $('b64-encoded').value, alphabet), from);
+  const box = $(B64_BOXES[from]);
+  typedIn(box);
+  if (from === 'text') showCoded(call(wasm.base64_from_text, box.value, alphabet, padding), from);
+  else if (from === 'hex') showCoded(call(wasm.base64_from_hex, box.value, alphabet, padding), from);
+  else showCoded(call(wasm.base64_decode, box.value, alphabet), from);
 }
 
 // Wiring -----------------------------------------------------------------------
 
-// What a copy button copies: a stage's text, or a table's rows as
-// tab-separated name and value lines (as a spreadsheet pastes them).
+// What a copy button copies: a box's value, a stage's text, or a table's rows
+// as tab-separated name and value lines (as a spreadsheet pastes them).
 function copied(source) {
+  if (source.tagName === 'TEXTAREA' || source.tagName === 'INPUT') return source.value;
   if (source.tagName !== 'TABLE') return source.textContent;
   return [...source.tBodies[0].rows]
     .map((row) => `${row.cells[1].textContent}\t${row.cells[2].textContent}`)
     .join('\n');
+}
+
+// A copy button says what it did, to the eye and to a screen reader alike:
+// its name changes with its text, and the change is announced.
+function setButton(button, state) {
+  if (state) button.dataset.state = state;
+  else delete button.dataset.state;
+  button.querySelector('.v').textContent = t(state || 'copy');
+  button.querySelector('.sr').textContent = state ? t(state) : t(button.dataset.label);
 }
 
 function copyButtons() {
@@ -210,27 +551,84 @@ function copyButtons() {
       const source = $(button.dataset.copy);
       try {
         await navigator.clipboard.writeText(copied(source));
-        button.textContent = 'Copied';
+        setButton(button, 'copied');
       } catch {
         // No clipboard (an insecure origin): select it for the user to copy.
-        getSelection().selectAllChildren(source);
-        button.textContent = 'Selected';
+        if (source.select) source.select();
+        else getSelection().selectAllChildren(source);
+        setButton(button, 'selected');
       }
-      setTimeout(() => { button.textContent = 'Copy'; }, 1500);
+      announce(t(button.dataset.state));
+      clearTimeout(button.timer);
+      button.timer = setTimeout(() => setButton(button, null), 1500);
     });
   }
 }
 
+// The language: the stored choice if the user asked to keep one, else the
+// browser's first language the page speaks. Stored only when asked.
+const STORE = 'oauth1-web.lang';
+function stored() {
+  try { return localStorage.getItem(STORE); } catch { return null; }
+}
+function store(code) {
+  try {
+    if (code) localStorage.setItem(STORE, code);
+    else localStorage.removeItem(STORE);
+  } catch { /* storage refused: nothing kept */ }
+}
+function firstLanguage() {
+  const kept = stored();
+  if (LANGS.includes(kept)) return kept;
+  for (const l of navigator.languages ?? [navigator.language]) {
+    const code = String(l).slice(0, 2).toLowerCase();
+    if (LANGS.includes(code)) return code;
+  }
+  return 'en';
+}
+
+function showLanguage(code) {
+  setLang(code, document);
+  $('ui-lang').value = lang();
+  legNote();
+  // What the script wrote, again in this language.
+  if (pctFrom === 'text') percentFromText(); else percentFromEncoded();
+  sign();
+  explain();
+  base64();
+}
+
 async function main() {
+  readEnglish(document);
   await init();
+  endpoints = call(wasm.x_endpoints);
   for (const name of call(wasm.signature_methods)) {
     $('sign-signature-method').append(new Option(name, name));
   }
+  $('ui-lang-remember').checked = LANGS.includes(stored());
+  $('ui-lang').addEventListener('input', () => {
+    if ($('ui-lang-remember').checked) store($('ui-lang').value);
+    showLanguage($('ui-lang').value);
+  });
+  $('ui-lang-remember').addEventListener('input', () => {
+    store($('ui-lang-remember').checked ? lang() : null);
+  });
   $('pct-text').addEventListener('input', percentFromText);
+  const caretMoved = () => {
+    if (pctFrom === 'text') charTable($('pct-text').value, $('pct-text').selectionStart);
+  };
+  $('pct-text').addEventListener('keyup', (e) => { if (e.key.startsWith('Arrow') || e.key === 'Home' || e.key === 'End') caretMoved(); });
+  $('pct-text').addEventListener('click', caretMoved);
   $('pct-encoded').addEventListener('input', percentFromEncoded);
   $('pct-mode').addEventListener('input', percentFromEncoded);
+  $('pct-hex').addEventListener('scroll', () => requestAnimationFrame(renderDump), { passive: true });
   const both = () => { sign(); explain(); };
   for (const id of Object.values(FIELDS)) $(id).addEventListener('input', both);
+  $('sign-version').addEventListener('input', both);
+  $('sign-show-secrets').addEventListener('input', () => { showSecrets(); sign(); });
+  $('sign-example').addEventListener('click', fillExample);
+  $('sign-clear').addEventListener('click', clearCredentials);
+  $('sign-leg').addEventListener('input', chooseLeg);
   for (const id of Object.values(THEIRS)) $(id).addEventListener('input', explain);
   $('b64-text').addEventListener('input', () => base64('text'));
   $('b64-hex').addEventListener('input', () => base64('hex'));
@@ -238,13 +636,15 @@ async function main() {
   $('b64-alphabet').addEventListener('input', () => base64());
   $('b64-padding').addEventListener('input', () => base64());
   copyButtons();
-  percentFromText();
-  both();
-  base64('text');
-  $('loading').textContent = 'Ready: everything runs in this page.';
+  showSecrets();
+  showLanguage(firstLanguage());
+  $('load-status').hidden = true;
   document.body.dataset.ready = 'true';
 }
 
 main().catch((e) => {
-  $('loading').textContent = `The WebAssembly did not load: ${e}`;
+  const status = $('load-status');
+  status.hidden = false;
+  status.className = 'load failed';
+  status.textContent = t('load.failed', String(e));
 });

@@ -1,34 +1,52 @@
 // The page in a real browser: Debian's headless Chromium driven by
 // playwright-core (never `npx playwright install`). A static server of the
-// built folder (web/dist) on 127.0.0.1 only; every expected value is a
-// public vector read from fixtures/ (X developer docs), or an independent
-// decoder's (Node's Buffer for Base64), never the page's own output.
+// built folder (web/dist; WEB_DIST=dir for another build, such as an older
+// page to see these tests fail on) on 127.0.0.1 only; every expected value
+// is a public vector read from fixtures/ (X developer docs, RFC 5849,
+// Twitter's sign-in example), or an independent encoder's or decoder's
+// (Node's Buffer and encodeURIComponent), never the page's own output.
 // Screenshots of each panel go to web/tests/artifacts/ (WEB_SCREENSHOTS=dir
 // to put them elsewhere, as docs/img/ is refreshed).
+//
+// Tests named "#24.N" are issue 24's findings, one or more each.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
-const dist = path.join(root, 'web', 'dist');
+const dist = path.resolve(process.env.WEB_DIST || path.join(root, 'web', 'dist'));
+// axe-core, served to the page from its own origin (its CSP allows no other).
+const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const shots = path.resolve(process.env.WEB_SCREENSHOTS || path.join(here, 'artifacts'));
 const fixture = (name) => JSON.parse(fs.readFileSync(path.join(root, 'fixtures', name), 'utf8'));
 
 const X_DOCS = "X developer docs, 'Percent encoding parameters'";
 const percentVectors = fixture('percent_encoding.json').vectors.filter((v) => v.source.startsWith(X_DOCS));
 const xSignature = fixture('signatures.json').vectors.find((v) => v.id === 'x-docs-creating-a-signature');
-const spaceAsPlus = fixture('explain.json').cases.find((c) => c.id === 'explain-space-as-plus');
+const vector = (vid) => fixture('signatures.json').vectors.find((v) => v.id === vid);
+const explainCase = (cid) => fixture('explain.json').cases.find((c) => c.id === cid);
+const spaceAsPlus = explainCase('explain-space-as-plus');
+// The X flow's three legs, from Twitter's "Sign in with Twitter" example, and
+// RFC 5849 §1.2's (with a realm).
+const requestToken = vector('twitter-sign-in-request-token');
+const accessToken = vector('twitter-sign-in-access-token');
+const rfcTemporary = vector('rfc5849-1.2-temporary-credentials');
+const rfcToken = vector('rfc5849-1.2-token-credentials');
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
 
 let server, origin, context, page, userDataDir;
 const requests = [];
+const echoed = [];
 // Uncaught errors in the page (a Rust panic is one): none, at any time.
 const errors = [];
 
@@ -36,6 +54,21 @@ before(async () => {
   assert.ok(fs.existsSync(path.join(dist, 'index.html')), 'build the page first: bash web/build.sh');
   server = http.createServer((req, res) => {
     const name = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (name === '/__axe.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      fs.createReadStream(axeSource).pipe(res);
+      return;
+    }
+    if (name === '/__echo') {
+      // What a curl command sent: kept for the test to read.
+      let body = '';
+      req.on('data', (c) => { body += c; });
+      req.on('end', () => {
+        echoed.push({ method: req.method, url: req.url, headers: req.headers, body });
+        res.writeHead(200).end('ok');
+      });
+      return;
+    }
     const file = path.join(dist, name === '/' ? 'index.html' : name);
     if (!file.startsWith(dist + path.sep) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
       res.writeHead(404).end();
@@ -57,6 +90,8 @@ before(async () => {
   });
   context.on('request', (r) => requests.push(r.url()));
   page = context.pages()[0] || (await context.newPage());
+  // WEB_TIMEOUT=ms: a shorter wait for a missing element (an older page).
+  if (process.env.WEB_TIMEOUT) context.setDefaultTimeout(Number(process.env.WEB_TIMEOUT));
   page.on('pageerror', (e) => errors.push(String(e)));
   // The clock the page reads when no timestamp is pinned: the X docs
   // example's moment, so a blank timestamp must sign exactly as pinned.
@@ -75,7 +110,11 @@ after(async () => {
 const id = (t) => page.getByTestId(t);
 const shot = (panel, name) => page.locator(`#${panel}`).screenshot({ path: path.join(shots, `${name}.png`) });
 
+// Fills the Sign panel with a vector's inputs; the callback and verifier
+// fields only where the page has them (so that the tests of issue 17 run on
+// any page).
 async function fillSign(inputs) {
+  if (await id('sign-leg').count()) await id('sign-leg').selectOption('resource');
   await id('sign-method').fill(inputs.method);
   await id('sign-url').fill(inputs.url);
   await id('sign-body').fill(inputs.form_body ?? '');
@@ -83,10 +122,25 @@ async function fillSign(inputs) {
   await id('sign-consumer-secret').fill(inputs.consumer_secret);
   await id('sign-token').fill(inputs.token ?? '');
   await id('sign-token-secret').fill(inputs.token_secret ?? '');
+  for (const f of ['callback', 'verifier']) {
+    if (inputs[f] !== undefined || (await id(`sign-${f}`).count())) await id(`sign-${f}`).fill(inputs[f] ?? '');
+  }
   await id('sign-signature-method').selectOption(inputs.signature_method);
   await id('sign-nonce').fill(inputs.nonce);
   await id('sign-timestamp').fill(inputs.timestamp);
-  await id('sign-realm').fill('');
+  await id('sign-realm').fill(inputs.realm ?? '');
+  // oauth_version is sent where the vector sends it.
+  if (await id('sign-version').count()) await id('sign-version').setChecked(inputs.version === '1.0');
+}
+
+// An Authorization header's parameters, decoded and sorted (order and
+// blanks between parameters are not normative: RFC 5849 §3.5.1).
+function headerParams(header) {
+  const out = [];
+  for (const m of header.replace(/^OAuth\s+/, '').matchAll(/([\w-]+)="([^"]*)"/g)) {
+    out.push([m[1], decodeURIComponent(m[2])]);
+  }
+  return out.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : 1));
 }
 
 test('percent: the four X docs examples encode, and decode back', async () => {
@@ -263,13 +317,18 @@ test('keyboard only: the Percent panel, from the top of the page', async () => {
   await page.keyboard.press('Control+A');
   await page.keyboard.type(percentVectors[2].inputs.input);
   assert.equal(await id('pct-encoded').inputValue(), percentVectors[2].published ?? percentVectors[2].expected);
-  await page.keyboard.press('Tab');
-  assert.equal(await focused(), 'pct-encoded');
+  // On to the encoded box (past its copy button, if there is one).
+  while ((await focused()) !== 'pct-encoded') {
+    await page.keyboard.press('Tab');
+    assert.ok(++presses < 20, 'pct-encoded reached by Tab');
+  }
   await page.keyboard.press('Control+A');
   await page.keyboard.type('a+b');
   assert.equal(await id('pct-text').inputValue(), 'a b');
-  await page.keyboard.press('Shift+Tab');
-  await page.keyboard.press('Shift+Tab');
+  while ((await focused()) !== 'pct-mode') {
+    await page.keyboard.press('Shift+Tab');
+    assert.ok(++presses < 30, 'pct-mode reached by Shift+Tab');
+  }
   await page.keyboard.press('ArrowUp');
   assert.equal(await id('pct-mode').inputValue(), 'strict');
   assert.equal(await id('pct-text').inputValue(), 'a+b');
@@ -295,9 +354,494 @@ test('no layout shift: a result appearing moves nothing below it', async () => {
   await id('pct-encoded').fill('ok');
 });
 
+// Issue 24 -------------------------------------------------------------------
+
+const signature = () => id('sign-signature').textContent();
+
+test('#24.1 sign: the request-token leg, with oauth_callback in its field, signs to the published signatures', async () => {
+  await fillSign(requestToken.inputs);
+  assert.equal(await signature(), requestToken.published.signature);
+  assert.deepEqual(headerParams(await id('sign-header').textContent()),
+    headerParams(requestToken.expected.authorization_header).map(([n, v]) =>
+      [n, n === 'oauth_signature' ? requestToken.published.signature : v]));
+  // RFC 5849 §1.2's, with a realm.
+  await fillSign(rfcTemporary.inputs);
+  assert.equal(await signature(), rfcTemporary.published.signature);
+  assert.deepEqual(headerParams(await id('sign-header').textContent()), headerParams(rfcTemporary.published.header));
+});
+
+test('#24.1 sign: the authorize leg gives the URL to send the user to, with the temporary token', async () => {
+  await id('sign-leg').selectOption('authorize');
+  // The temporary token of Twitter's example; X's authorize endpoint (X docs,
+  // "Obtaining user access tokens": https://api.x.com/oauth/authorize).
+  await id('sign-token').fill(accessToken.inputs.token);
+  assert.equal(await id('sign-authorize-url').textContent(),
+    `https://api.x.com/oauth/authorize?oauth_token=${encodeURIComponent(accessToken.inputs.token)}`);
+  await id('sign-leg').selectOption('resource');
+});
+
+test('#24.1 sign: the access-token leg, with oauth_verifier in its field, signs to the published signatures', async () => {
+  await fillSign(accessToken.inputs);
+  assert.equal(await signature(), accessToken.published.signature);
+  const header = await id('sign-header').textContent();
+  assert.ok(header.includes(`oauth_verifier="${accessToken.inputs.verifier}"`), header);
+  await fillSign(rfcToken.inputs);
+  assert.equal(await signature(), rfcToken.published.signature);
+  assert.deepEqual(headerParams(await id('sign-header').textContent()), headerParams(rfcToken.published.header));
+});
+
+test('#24.1 sign: oauth_callback typed into the URL, oauth_verifier into the body, sign as their fields do', async () => {
+  const { callback, ...rest } = requestToken.inputs;
+  await fillSign({ ...rest, url: `${rest.url}?oauth_callback=${encodeURIComponent(callback)}` });
+  assert.equal((await id('sign-error').textContent()).trim(), '');
+  assert.equal(await signature(), requestToken.published.signature);
+  // Sent once, in the header: the command's URL is without it.
+  assert.ok((await id('sign-header').textContent()).includes('oauth_callback='));
+  assert.ok((await id('sign-curl').textContent()).includes(`'${rest.url}'`));
+  assert.equal(await page.locator('[data-testid=sign-warnings] [data-hint=lifted]').count(), 1);
+  const { verifier, ...rest3 } = accessToken.inputs;
+  await fillSign({ ...rest3, form_body: `oauth_verifier=${verifier}` });
+  assert.equal(await signature(), accessToken.published.signature);
+});
+
+test('#24.1 explain: a request-token call is explained, and matches its published signature', async () => {
+  await fillSign(requestToken.inputs);
+  await id('explain-their-base-string').fill('');
+  await id('explain-their-header').fill('');
+  await id('explain-their-signature').fill(requestToken.published.signature);
+  assert.match(await id('explain-result').textContent(), /match/);
+  await id('explain-their-signature').fill('');
+});
+
+test('#24.2 explain: each cause ends in what to change (space-as-plus: %20; lowercase-hex: upper-case)', async () => {
+  await fillSign(spaceAsPlus.inputs);
+  await id('explain-their-signature').fill('');
+  await id('explain-their-header').fill('');
+  await id('explain-their-base-string').fill(spaceAsPlus.theirs.base_string);
+  const plus = page.locator('[data-testid=explain-result] [data-code="space-as-plus"]');
+  assert.match(await plus.getAttribute('data-fix'), /%20/);
+  assert.match(await plus.textContent(), /%20/);
+  await id('explain-their-base-string').fill('');
+  // Their header alone, as logs print it (with its field name).
+  const lower = explainCase('explain-lowercase-hex');
+  await fillSign(lower.inputs);
+  await id('explain-their-header').fill(`Authorization: ${lower.theirs.authorization_header}`);
+  const cause = page.locator('[data-testid=explain-result] [data-code="lowercase-hex"]');
+  assert.equal(await cause.count(), 1, await id('explain-result').textContent());
+  assert.match(await cause.getAttribute('data-fix'), /upper-case/i);
+  for (const item of await page.locator('[data-testid=explain-result] [data-code]').all()) {
+    assert.ok((await item.getAttribute('data-fix')).length > 10, 'every cause has its fix');
+  }
+  await id('explain-their-header').fill('');
+});
+
+test('#24.2 explain: with the Sign panel empty it asks for a request, never "invalid URL at byte 0"', async () => {
+  await fillSign({ method: 'GET', url: '', consumer_key: '', consumer_secret: '', signature_method: 'HMAC-SHA1', nonce: '', timestamp: '' });
+  await id('explain-their-signature').fill(xSignature.published.signature);
+  const said = await id('explain-result').textContent();
+  assert.doesNotMatch(said, /invalid URL|byte 0/, said);
+  assert.match(said, /Sign panel/);
+  assert.equal(await page.locator('[data-testid=explain-result] mark').count(), 0, 'no empty highlight');
+  await id('explain-their-signature').fill('');
+});
+
+test('#24.3 percent: an error empties the text box rather than leave an old decoding', async () => {
+  await id('pct-mode').selectOption('strict');
+  await id('pct-encoded').fill('%E2%98%83');
+  assert.equal(await id('pct-text').inputValue(), '☃');
+  await id('pct-encoded').fill('%E2%98%83%2G');
+  const stale = (await id('pct-text').inputValue()) !== '' && (await id('pct-text').getAttribute('aria-invalid')) !== 'true';
+  assert.ok(!stale, 'the text box still shows ☃');
+  await id('pct-encoded').fill('ok');
+});
+
+test('#24.3 base64: an error empties the other boxes', async () => {
+  await id('b64-alphabet').selectOption('standard');
+  await id('b64-encoded').fill('Zm9vYmFy');
+  assert.equal(await id('b64-text').inputValue(), 'foobar');
+  await id('b64-encoded').fill('Zm9v!mFy');
+  for (const box of ['b64-text', 'b64-hex']) {
+    const stale = (await id(box).inputValue()) !== '' && (await id(box).getAttribute('aria-invalid')) !== 'true';
+    assert.ok(!stale, `${box} still shows the old value`);
+  }
+});
+
+test('#24.4 percent: strict mode says why + stays +', async () => {
+  await id('pct-mode').selectOption('strict');
+  await id('pct-encoded').fill('Hello+Ladies+%2B+Gentlemen');
+  assert.equal(await id('pct-text').inputValue(), 'Hello+Ladies+++Gentlemen');
+  assert.equal(await id('pct-hint').isVisible(), true);
+  assert.match(await id('pct-hint').textContent(), /form/);
+  await id('pct-mode').selectOption('form');
+  assert.equal(await id('pct-text').inputValue(), 'Hello Ladies + Gentlemen');
+  assert.equal(await id('pct-hint').isVisible(), false);
+  await id('pct-mode').selectOption('strict');
+  await id('pct-encoded').fill('ok');
+});
+
+test('#24.4 360 pixels wide: each decoding mode is read whole, "+ stays +" included', async () => {
+  await page.setViewportSize({ width: 360, height: 800 });
+  const cut = await page.evaluate(() => {
+    const select = document.querySelector('[data-testid=pct-mode]');
+    const style = getComputedStyle(select);
+    const probe = document.createElement('span');
+    probe.style.font = style.font;
+    probe.style.whiteSpace = 'pre';
+    document.body.append(probe);
+    // Room for the text: the box less its padding, borders and the arrow.
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+    const out = [...select.options].filter((o) => { probe.textContent = o.textContent; return probe.offsetWidth > room; })
+      .map((o) => o.textContent);
+    probe.remove();
+    return out;
+  });
+  await page.setViewportSize({ width: 900, height: 900 });
+  assert.deepEqual(cut, []);
+});
+
+test('#24.5 sign: the example button fills the X docs "Creating a signature" request', async () => {
+  await fillSign({ method: 'GET', url: '', consumer_key: '', consumer_secret: '', signature_method: 'HMAC-SHA1', nonce: '', timestamp: '' });
+  await id('sign-example').click();
+  assert.equal(await signature(), xSignature.published.signature);
+  const base = (await id('sign-base-string').textContent()).replace(/[\r\n]/g, '');
+  assert.equal(base, xSignature.published.base_string);
+});
+
+test('#24.5 sign: the signing key is a stage, masked until asked; the secrets too', async () => {
+  await fillSign(xSignature.inputs);
+  for (const secret of ['sign-consumer-secret', 'sign-token-secret']) {
+    assert.equal(await id(secret).getAttribute('type'), 'password', secret);
+  }
+  const key = await id('sign-signing-key').textContent();
+  assert.ok(key.length > 0 && key.includes('&'), key);
+  // Nowhere in the page's text while masked.
+  const everything = await page.evaluate(() => document.body.innerText);
+  assert.ok(!everything.includes(xSignature.inputs.consumer_secret), 'the consumer secret is shown');
+  await id('sign-show-secrets').check();
+  assert.equal(await id('sign-signing-key').textContent(), xSignature.published.signing_key);
+  assert.equal(await id('sign-consumer-secret').getAttribute('type'), 'text');
+  await id('sign-show-secrets').uncheck();
+  assert.notEqual(await id('sign-signing-key').textContent(), xSignature.published.signing_key);
+  // PLAINTEXT's signature is the key (oauth.net TestCases: cs&ts): masked too.
+  await fillSign({ ...xSignature.inputs, consumer_secret: 'cs', token_secret: 'ts', signature_method: 'PLAINTEXT' });
+  assert.ok(!(await id('sign-signature').textContent()).includes('cs&ts'));
+  assert.ok(!(await id('sign-header').textContent()).includes('cs%26ts'));
+  await id('sign-show-secrets').check();
+  assert.equal(await signature(), vector('oauth-net-testcases-plaintext').expected.signature);
+  await id('sign-show-secrets').uncheck();
+});
+
+test('#24.5 sign: the secrets can be cleared', async () => {
+  await fillSign(xSignature.inputs);
+  await id('sign-clear').click();
+  for (const f of ['sign-consumer-key', 'sign-consumer-secret', 'sign-token', 'sign-token-secret']) {
+    assert.equal(await id(f).inputValue(), '', f);
+  }
+});
+
+test('#24.5 sign: the curl command runs, and sends what was signed', async () => {
+  echoed.length = 0;
+  // A realm with a quote: the command must quote it for the shell.
+  await fillSign({ ...xSignature.inputs, url: `${origin}/__echo?include_entities=true`, realm: "it's" });
+  const command = await id('sign-curl').textContent();
+  // Run while this process serves the request (not execFileSync, which would block the server).
+  await promisify(execFile)('bash', ['-c', `${command} --silent --show-error --max-time 10`]);
+  assert.equal(echoed.length, 1);
+  const got = echoed[0];
+  assert.equal(got.method, 'POST');
+  assert.equal(got.url, '/__echo?include_entities=true');
+  assert.equal(got.body, xSignature.inputs.form_body);
+  assert.equal(got.headers['content-type'], 'application/x-www-form-urlencoded');
+  assert.equal(got.headers.authorization, await id('sign-header').textContent());
+  assert.ok(got.headers.authorization.startsWith('OAuth realm="it\'s"'), got.headers.authorization);
+});
+
+test('#24.5 sign: an empty key or secret and a timestamp in milliseconds are warned of', async () => {
+  await fillSign({ ...xSignature.inputs, consumer_key: '', consumer_secret: '', timestamp: `${xSignature.inputs.timestamp}000` });
+  const hints = await page.locator('[data-testid=sign-warnings] [data-hint]').evaluateAll((els) => els.map((e) => e.dataset.hint));
+  for (const h of ['empty-consumer-key', 'empty-consumer-secret', 'timestamp-ms']) assert.ok(hints.includes(h), hints.join(' '));
+  assert.match(await id('sign-warnings').textContent(), new RegExp(`\\b${xSignature.inputs.timestamp}\\b`));
+  await fillSign(xSignature.inputs);
+  assert.equal(await page.locator('[data-testid=sign-warnings] [data-hint]').count(), 0);
+});
+
+test('#24.6 base64: a signature as a header carries it (percent-encoded) is read, with a hint', async () => {
+  const sig = xSignature.published.signature;
+  await id('b64-alphabet').selectOption('standard');
+  await id('b64-encoded').fill(encodeURIComponent(sig));
+  assert.equal(await id('b64-hex').inputValue(), Buffer.from(sig, 'base64').toString('hex').match(/../g).join(' '));
+  assert.equal(await id('b64-hint').isVisible(), true);
+  assert.ok((await id('b64-hint').textContent()).includes(sig));
+});
+
+test('#24.6 base64: wrapped Base64 is read; URL-safe text in standard mode names the other alphabet', async () => {
+  // RFC 4648 §10 "foobar", wrapped over two lines.
+  await id('b64-alphabet').selectOption('standard');
+  await id('b64-encoded').fill('Zm9v\nYmFy');
+  assert.equal(await id('b64-text').inputValue(), 'foobar');
+  // "-_8=" is fb ff in the URL-safe alphabet (RFC 4648 §5).
+  await id('b64-encoded').fill('-_8=');
+  assert.equal(await id('b64-hint').isVisible(), true);
+  assert.match(await id('b64-hint').textContent(), /URL-safe/);
+  await id('b64-hint').locator('button').click();
+  assert.equal(await id('b64-alphabet').inputValue(), 'url');
+  assert.equal(await id('b64-hex').inputValue(), Buffer.from('-_8=', 'base64url').toString('hex').match(/../g).join(' '));
+  await id('b64-alphabet').selectOption('standard');
+});
+
+test('#24.7 opened from disk, the page says to serve the folder', async () => {
+  const disk = await context.newPage();
+  try {
+    await disk.goto(`file://${path.join(dist, 'index.html')}`);
+    const status = disk.getByTestId('load-status');
+    await status.waitFor({ state: 'visible', timeout: 5000 });
+    await disk.waitForFunction(() => /http\.server/.test(document.querySelector('[data-testid=load-status]')?.textContent ?? ''), null, { timeout: 5000 });
+  } finally {
+    await disk.close();
+  }
+  // Served, it says nothing once loaded.
+  assert.equal(await id('load-status').isVisible(), false);
+});
+
+// 64 KiB of mixed text: ASCII, Hindi, Turkish, a snowman and an emoji.
+function mixed(bytes) {
+  const piece = 'Hello, world & friends! नमस्ते दुनिया — Günaydın, Işık ılık süt iç ☃ 😀\n';
+  let out = '';
+  while (Buffer.byteLength(out) + Buffer.byteLength(piece) <= bytes) out += piece;
+  return out + 'x'.repeat(bytes - Buffer.byteLength(out));
+}
+
+// Keystrokes at the end of `box`, each timed from the key event to the first
+// frame after it (requestAnimationFrame, then a task: the frame has painted),
+// and, if `settled` is given (a page function of the key), to when it holds.
+async function keystrokes(box, keys, settled) {
+  await box.focus();
+  await page.keyboard.press('Control+End');
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 20))));
+  await page.evaluate(() => {
+    window.__strokes = [];
+    if (window.__timing) return;
+    window.__timing = true;
+    document.addEventListener('keydown', (e) => {
+      const start = e.timeStamp;
+      requestAnimationFrame(() => setTimeout(() => window.__strokes.push(performance.now() - start)));
+      window.__start = start;
+    }, { capture: true });
+  });
+  const settledAfter = [];
+  for (const k of keys) {
+    await page.keyboard.press(k);
+    if (settled) {
+      await page.waitForFunction(settled, k, { polling: 'raf' });
+      settledAfter.push(await page.evaluate(() => performance.now() - window.__start));
+    }
+    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 20))));
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const times = await page.evaluate(() => window.__strokes);
+  return {
+    median: median(times), max: Math.max(...times), count: times.length,
+    settled: settledAfter.length ? median(settledAfter) : null,
+  };
+}
+
+test('#24.8 64 KiB: typing at the end keeps the views bounded; the keystroke median is measured', async () => {
+  const big = mixed(64 * 1024);
+  await id('pct-text').fill(big);
+  // RFC 5849 §3.6 is encodeURIComponent with ! ' ( ) * encoded too.
+  const strict = (s) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  await page.waitForFunction((n) => document.querySelector('[data-testid=pct-encoded]').value.length === n, strict(big).length);
+  assert.equal(await id('pct-encoded').inputValue(), strict(big));
+  const keys = 'abcdefghijklmnopqrst'.split('');
+  const t = await keystrokes(id('pct-text'), keys,
+    (k) => document.querySelector('[data-testid=pct-encoded]').value.endsWith(k));
+  console.log(`# 64 KiB, Percent panel: ${t.count} keystrokes shown after a median ${t.median.toFixed(1)} ms ` +
+    `(max ${t.max.toFixed(1)} ms); the encoded box updated after a median ${t.settled.toFixed(1)} ms`);
+  assert.equal(t.count, keys.length);
+  assert.equal(await id('pct-encoded').inputValue(), strict(big + keys.join('')));
+  // What is laid out stays bounded, whatever the length.
+  const rows = await page.locator('[data-testid=pct-table] tbody tr').count();
+  assert.ok(rows > 0 && rows <= 64, `${rows} table rows`);
+  assert.ok((await id('pct-bytes').textContent()).length < 400);
+  // The last character typed is in the table.
+  const last = await page.locator('[data-testid=pct-table] tbody tr').last().locator('td').first().textContent();
+  assert.equal(last, 't');
+  // 64 KiB of binary: the hex dump lays out the lines in view, and scrolls to the end.
+  await id('pct-encoded').fill('%FF'.repeat(64 * 1024));
+  const lineCount = async () => (await id('pct-hex').textContent()).split('\n').filter(Boolean).length;
+  assert.ok((await lineCount()) <= 20, `${await lineCount()} dump lines laid out`);
+  await id('pct-hex').evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  await page.waitForFunction(() => document.querySelector('[data-testid=pct-hex]').textContent.includes('0000fff0'));
+  assert.ok((await lineCount()) <= 20);
+  await id('b64-text').fill(big);
+  const b = await keystrokes(id('b64-text'), keys,
+    (k) => document.querySelector('[data-testid=b64-hex]').value.endsWith(k.charCodeAt(0).toString(16)));
+  console.log(`# 64 KiB, Base64 panel: ${b.count} keystrokes shown after a median ${b.median.toFixed(1)} ms ` +
+    `(max ${b.max.toFixed(1)} ms); the hex and Base64 boxes updated after a median ${b.settled.toFixed(1)} ms`);
+  await id('pct-encoded').fill('ok');
+  await id('b64-text').fill('foobar');
+});
+
+async function axe(label) {
+  if (!(await page.evaluate(() => typeof window.axe))) throw new Error('no axe');
+  const r = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${label}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test('#24.9 axe-core: no serious or critical violation, in light and in dark', async () => {
+  await page.addScriptTag({ url: '/__axe.js' });
+  const found = [];
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await fillSign(xSignature.inputs);
+    await id('pct-encoded').fill('%FF%FE');
+    found.push(...await axe(`${scheme}, binary`));
+    await id('pct-encoded').fill('abc%2Gdef');
+    await id('explain-their-base-string').fill(spaceAsPlus.theirs.base_string);
+    await id('b64-encoded').fill('-_8=');
+    found.push(...await axe(`${scheme}, errors and hints`));
+    await id('explain-their-base-string').fill('');
+    await id('pct-encoded').fill('ok');
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.deepEqual(found, []);
+});
+
+test('#24.9 dark mode follows the system setting', async () => {
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const dark = await background();
+  await page.emulateMedia({ colorScheme: 'light' });
+  const light = await background();
+  const lum = (rgb) => rgb.match(/\d+/g).slice(0, 3).map(Number).reduce((a, b) => a + b, 0);
+  assert.ok(lum(dark) < 150 && lum(light) > 600, `${dark} / ${light}`);
+});
+
+test('#24.9 a copy button that says Copied is named Copied', async () => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  await fillSign(xSignature.inputs);
+  const button = page.locator('button[data-copy=sign-signature]');
+  await button.click();
+  // The clipboard answers asynchronously.
+  await page.waitForFunction(() => /Copied/.test(document.querySelector('button[data-copy=sign-signature]').textContent));
+  assert.equal(await page.getByRole('button', { name: /Copied/ }).count(), 1, 'its accessible name says Copied');
+});
+
+test('#24.9 an escape being typed is announced once the typing stops, not at each keystroke', async () => {
+  await id('pct-encoded').fill('');
+  await page.evaluate(() => {
+    window.__said = [];
+    const live = [...document.querySelectorAll('[role=alert], [role=status], [aria-live]')]
+      .filter((el) => el.getAttribute('aria-live') !== 'off');
+    for (const el of live) {
+      new MutationObserver(() => {
+        if (el.textContent.trim() && el.checkVisibility({ visibilityProperty: true }) !== false && !el.hidden) {
+          window.__said.push(el.textContent.trim());
+        }
+      }).observe(el, { childList: true, subtree: true, characterData: true });
+    }
+  });
+  await id('pct-encoded').focus();
+  await page.keyboard.type('abc%2Gdef', { delay: 60 });
+  await page.waitForTimeout(1500);
+  const said = await page.evaluate(() => [...new Set(window.__said)]);
+  assert.ok(said.length <= 1, `announced: ${said.join(' | ')}`);
+  assert.ok(said.length === 1 && /\b3\b/.test(said[0]), `the error is said once: ${said.join(' | ')}`);
+  await id('pct-encoded').fill('ok');
+});
+
+test('#24.10 the interface reads in Hindi and in Turkish; the data is never translated', async () => {
+  await fillSign(xSignature.inputs);
+  await id('pct-text').fill('नमस्ते');
+  const encoded = await id('pct-encoded').inputValue();
+  const labelOf = (f) => page.locator(`label[for=${f}]`).textContent();
+  for (const [code, text] of [['hi', 'टेक्स्ट'], ['tr', 'Metin']]) {
+    await id('ui-lang').selectOption(code);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), code);
+    assert.equal(await labelOf('pct-text'), text);
+    assert.equal(await id('pct-encoded').inputValue(), encoded, 'the data stays as it is');
+    assert.equal(await signature(), xSignature.published.signature);
+    await shot('percent', `web-percent-${code}`);
+  }
+  // Every message of the interface has both translations, every cause's fix too.
+  const codes = [...fs.readFileSync(path.join(root, 'src', 'explain', 'catalogue.rs'), 'utf8')
+    .matchAll(/^\s+[A-Z]\w+ = "([a-z-]+)"/gm)].map((m) => m[1]);
+  assert.ok(codes.length > 30, codes.join(' '));
+  const missing = await page.evaluate(async (causes) => {
+    const { MESSAGES } = await import('./i18n.js');
+    const keys = [...Object.keys(MESSAGES.en), ...causes.map((c) => `fix.${c}`)];
+    return ['hi', 'tr'].flatMap((l) => keys.filter((k) => !(k in MESSAGES[l])).map((k) => `${l}:${k}`));
+  }, codes);
+  assert.deepEqual(missing, []);
+  await id('ui-lang').selectOption('en');
+});
+
+test('#24.10 the language is remembered only when asked', async () => {
+  const kept = () => page.evaluate(() => ({ ...localStorage }));
+  await id('ui-lang').selectOption('tr');
+  assert.deepEqual(await kept(), {});
+  await page.reload();
+  await page.waitForSelector('body[data-ready=true]');
+  assert.equal(await id('ui-lang').inputValue(), 'en');
+  await id('ui-lang').selectOption('tr');
+  await id('ui-lang-remember').check();
+  await page.reload();
+  await page.waitForSelector('body[data-ready=true]');
+  assert.equal(await id('ui-lang').inputValue(), 'tr');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'tr');
+  await id('ui-lang-remember').uncheck();
+  assert.deepEqual(await kept(), {});
+  await id('ui-lang').selectOption('en');
+});
+
+test('#24.10 percent: each character\'s UTF-8 bytes and escapes; a decomposed é is named', async () => {
+  await id('pct-text').fill('नमस्ते');
+  const rows = await page.locator('[data-testid=pct-table] tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+  const chars = [...'नमस्ते'];
+  assert.equal(rows.length, chars.length);
+  chars.forEach((c, i) => {
+    assert.equal(rows[i][1], `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+    assert.equal(rows[i][2], Buffer.from(c).toString('hex').match(/../g).join(' '));
+    assert.equal(rows[i][3], encodeURIComponent(c));
+  });
+  // é decomposed (NFD) against composed (NFC).
+  await id('pct-text').fill('Cafe\u0301');
+  assert.equal(await id('pct-encoded').inputValue(), encodeURIComponent('Cafe\u0301'));
+  assert.equal(await id('pct-hint').isVisible(), true);
+  const hint = await id('pct-hint').textContent();
+  assert.ok(hint.includes(encodeURIComponent('e\u0301')) && hint.includes(encodeURIComponent('é')), hint);
+  await id('pct-text').fill('ok');
+});
+
+test('#24 screenshots: the new panels, a phone, dark mode', async () => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await id('sign-example').click();
+  await id('sign-show-secrets').uncheck();
+  await shot('sign', 'web-sign');
+  await id('pct-text').fill('नमस्ते Café');
+  await shot('percent', 'web-percent-table');
+  await id('explain-their-base-string').fill(spaceAsPlus.theirs.base_string);
+  await shot('explain', 'web-explain');
+  await id('explain-their-base-string').fill('');
+  await id('b64-alphabet').selectOption('standard');
+  await id('b64-encoded').fill(encodeURIComponent(xSignature.published.signature));
+  await shot('base64', 'web-base64');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shot('sign', 'web-sign-dark');
+  await page.setViewportSize({ width: 360, height: 800 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(shots, 'web-360-dark.png') });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 900, height: 900 });
+  await id('pct-text').fill('ok');
+});
+
 test('no request leaves the page: everything comes from the local server', async () => {
   assert.ok(requests.some((u) => u.endsWith('.wasm')), requests.join('\n'));
-  const elsewhere = requests.filter((u) => !u.startsWith(`${origin}/`));
+  // (The page opened from disk, #24.7, reads files: no network.)
+  const elsewhere = requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('file:'));
   assert.deepEqual(elsewhere, []);
 });
 

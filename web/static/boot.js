@@ -1,0 +1,48 @@
+// A classic script, run even where the page's module cannot be: opened from
+// disk (a file: URL), browsers refuse module scripts, so the page would wait
+// for its WebAssembly forever. This says so, and how to serve the folder.
+// The page's own script (app.js) takes over once it runs.
+(function () {
+  'use strict';
+  var MESSAGES = {
+    en: 'This page was opened from a file, and browsers do not run its WebAssembly from a file. ' +
+      'Serve the folder instead: python3 -m http.server -d web/dist (or bash web/build.sh serve), ' +
+      'then open http://127.0.0.1:8000/',
+    hi: 'यह पेज एक फ़ाइल से खोला गया है, और ब्राउज़र फ़ाइल से इसका WebAssembly नहीं चलाते। ' +
+      'इसके बजाय फ़ोल्डर को सर्व करें: python3 -m http.server -d web/dist (या bash web/build.sh serve), ' +
+      'फिर http://127.0.0.1:8000/ खोलें',
+    tr: 'Bu sayfa bir dosyadan açıldı ve tarayıcılar WebAssembly’sini dosyadan çalıştırmaz. ' +
+      'Bunun yerine klasörü sunun: python3 -m http.server -d web/dist (ya da bash web/build.sh serve), ' +
+      'sonra http://127.0.0.1:8000/ adresini açın',
+  };
+  function language() {
+    var stored = null;
+    try { stored = window.localStorage.getItem('oauth1-web.lang'); } catch (e) { /* none */ }
+    var wanted = [stored].concat(navigator.languages || [navigator.language]);
+    for (var i = 0; i < wanted.length; i++) {
+      var code = String(wanted[i] || '').slice(0, 2).toLowerCase();
+      if (MESSAGES[code]) return code;
+    }
+    return 'en';
+  }
+  function cannotLoad() {
+    if (document.body && document.body.dataset.ready === 'true') return;
+    var status = document.getElementById('load-status');
+    if (!status) return;
+    var code = language();
+    status.textContent = MESSAGES[code];
+    status.lang = code;
+    status.className = 'load failed';
+    status.hidden = false;
+  }
+  // The module's script element is the one before this one.
+  var module = document.querySelector('script[type=module]');
+  if (module) module.addEventListener('error', function () {
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', cannotLoad);
+    else cannotLoad();
+  });
+  if (window.location.protocol === 'file:') {
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', cannotLoad);
+    else cannotLoad();
+  }
+}());
