@@ -257,7 +257,7 @@ fn cli(c: &mut Criterion) {
     for size in SIZES {
         // The X docs request with its body grown to `size` bytes of escaped text.
         let mut spec: serde_json::Value =
-            serde_json::from_str(include_str!("../examples/x-docs-creating-a-signature.json"))
+            serde_json::from_str(include_str!("../cli/src/x-docs-creating-a-signature.json"))
                 .unwrap();
         spec["form_body"] = content(size, true).into();
         let file = dir.join(format!("body-{size}.json"));

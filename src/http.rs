@@ -314,7 +314,7 @@ pub(crate) fn authorize<R>(
         request = request.callback(callback);
     }
     if let Some(verifier) = flow.verifier {
-        request = request.verifier(verifier);
+        request = request.oauth_verifier(verifier);
     }
     if form {
         request = request.form_body(body.ok_or(HttpError::UnreadableBody { form: true })?);

@@ -295,7 +295,7 @@ impl RequestSpec {
             request = request.callback(callback);
         }
         if let Some(verifier) = &self.verifier {
-            request = request.verifier(verifier);
+            request = request.oauth_verifier(verifier);
         }
         request
     }

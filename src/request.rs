@@ -180,9 +180,11 @@ impl<'a> OAuthRequest<'a> {
         self
     }
 
-    /// `oauth_verifier`, for a token-credentials (access-token) request.
-    pub fn verifier(mut self, verifier: &'a str) -> Self {
-        self.verifier = Some(verifier);
+    /// `oauth_verifier`, the verification code (§2.3), for a
+    /// token-credentials (access-token) request. (Named for the parameter,
+    /// so that it is not taken for [`verify::Verifier`](crate::verify::Verifier).)
+    pub fn oauth_verifier(mut self, code: &'a str) -> Self {
+        self.verifier = Some(code);
         self
     }
 

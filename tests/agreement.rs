@@ -136,7 +136,7 @@ proptest! {
             request = request.callback(c);
         }
         if let Some(v) = &verifier_code {
-            request = request.verifier(v);
+            request = request.oauth_verifier(v);
         }
         // One signing (a fresh nonce differs between two): its header, and
         // the same protocol parameters for the query and the body.

@@ -80,7 +80,7 @@ async fn the_flow_with_any_client_then_signed_http_requests() {
     // §2.3, signed with the temporary credentials and oauth_verifier.
     let url = format!("{base}/oauth/access_token");
     let header = Signer::new(temporary.credentials(&consumer))
-        .authorization_header(&OAuthRequest::post(&url).verifier(pin.trim()))
+        .authorization_header(&OAuthRequest::post(&url).oauth_verifier(pin.trim()))
         .unwrap();
     let (status, body) = post_signed(&url, header).await;
     assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));

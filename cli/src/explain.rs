@@ -16,8 +16,9 @@ use serde::Serialize;
 use similar::{ChangeTag, TextDiff};
 
 use crate::caret::printable;
+use crate::flags::Credentials;
 use crate::output::{stages_text, Shown};
-use crate::sign::{build, library_error, RequestFlags};
+use crate::spec::{library_error, signed, RequestFlags, SigningFlags};
 use crate::Failure;
 
 pub(crate) const EXPLAIN_HELP: &str = "\
@@ -42,9 +43,17 @@ Examples:
 
 #[derive(Args, Debug)]
 pub(crate) struct ExplainArgs {
-    /// The request, its credentials and its protocol parameters
+    /// The request
     #[command(flatten)]
     request: RequestFlags,
+
+    /// Its credentials
+    #[command(flatten)]
+    credentials: Credentials,
+
+    /// Its protocol parameters, as we meant them
+    #[command(flatten)]
+    signing: SigningFlags,
 
     /// Their signature base string, or @FILE to read it from a file
     #[arg(long, value_name = "TEXT|@FILE")]
@@ -116,7 +125,7 @@ fn read_file(
 
 /// Explains; `Ok(true)` when what they gave matches ours.
 pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
-    let (spec, signer) = build(&args.request, given)?;
+    let (spec, signer) = signed(&args.request, &args.credentials, &args.signing, given)?;
     let explainer =
         Explainer::new(&signer, &spec.request()).map_err(|e| library_error(&e, &spec))?;
     let mut base = match args.their_base_string.as_deref() {

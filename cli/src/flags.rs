@@ -1,14 +1,200 @@
-//! The credential flags (and the RSA key), defined once for every
-//! subcommand that signs or logs in: each may come from the environment (`OAUTH_*`, values hidden in
-//! `--help`), and the secrets may start with '-' (`main.rs` keeps them out of
-//! clap's error messages).
+//! The credential flags (and the signature method and RSA key), defined
+//! once for every subcommand that signs, verifies or logs in, and the one
+//! path that resolves them ([`Credentials::fill`]): `--profile NAME`, else
+//! the flags and the environment (`OAUTH_*`, values hidden in `--help`),
+//! else the default profile. The secrets may start with '-' (`lib.rs` keeps
+//! them out of clap's error messages).
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use oauth1_signer::Secret;
+use oauth1_signer::{json::RequestSpec, Secret};
 
+use crate::profile::Profiles;
 use crate::Failure;
+
+/// Every credential a subcommand that signs or verifies takes, and where
+/// they come from.
+#[derive(Args, Debug)]
+pub(crate) struct Credentials {
+    /// Use the saved account NAME (see `oauth1 accounts`); without it and
+    /// without a consumer key, the default account is used
+    #[arg(long, value_name = "NAME")]
+    pub(crate) profile: Option<String>,
+
+    /// The client credentials
+    #[command(flatten)]
+    pub(crate) consumer: ConsumerFlags,
+
+    /// The token credentials
+    #[command(flatten)]
+    pub(crate) tokens: TokenFlags,
+
+    /// Use an empty consumer secret when none is given (otherwise refused)
+    #[arg(long)]
+    pub(crate) empty_consumer_secret: bool,
+}
+
+/// The flag ids of [`Credentials`] that name a credential (for `given`).
+const CREDENTIAL_IDS: [&str; 4] = ["consumer_key", "consumer_secret", "token", "token_secret"];
+
+impl Credentials {
+    /// Fills the credentials of `spec`, the one path every subcommand
+    /// takes: `--profile NAME`; else a consumer key from the flags or the
+    /// environment, with its secrets from there too; else the default
+    /// profile. [`check`](Self::check) says, later, whether the flags'
+    /// credentials can sign.
+    ///
+    /// With a request taken literally (`--request FILE`, `--example`),
+    /// `literal` is true: the file's credentials stand, the flags typed on
+    /// the command line replace them (`given` says which), and the
+    /// environment is not read; `--profile` replaces them all.
+    pub(crate) fn fill(
+        &self,
+        spec: &mut RequestSpec,
+        literal: bool,
+        given: &dyn Fn(&str) -> bool,
+    ) -> Result<(), Failure> {
+        let text = |v: &Option<String>| v.clone().filter(|s| !s.is_empty());
+        if let Some(id) = CREDENTIAL_IDS
+            .iter()
+            .find(|id| self.profile.is_some() && given(id))
+        {
+            return Err(Failure::input(format!(
+                "--profile and --{} are two sources of credentials: give one",
+                id.replace('_', "-")
+            )));
+        }
+        if self.profile.is_none() && literal {
+            if given("consumer_key") {
+                spec.consumer_key = text(&self.consumer.consumer_key).unwrap_or_default();
+            }
+            if given("consumer_secret") {
+                spec.consumer_secret = self.consumer.consumer_secret.clone().map(Secret::new);
+            }
+            if given("token") {
+                spec.token = text(&self.tokens.token);
+            }
+            if given("token_secret") {
+                spec.token_secret = self.tokens.token_secret.clone().map(Secret::new);
+            }
+            return Ok(());
+        }
+        if let (None, Some(key)) = (&self.profile, text(&self.consumer.consumer_key)) {
+            spec.consumer_key = key;
+            spec.consumer_secret = self.consumer.consumer_secret.clone().map(Secret::new);
+            spec.token = text(&self.tokens.token);
+            spec.token_secret = self.tokens.token_secret.clone().map(Secret::new);
+            return Ok(());
+        }
+        let (profiles, _) = Profiles::load()?;
+        if self.profile.is_none() && profiles.default.is_none() {
+            return Err(Failure::input(
+                "no consumer key: pass --consumer-key KEY or set OAUTH_CONSUMER_KEY (or \
+                 --profile NAME, an account `oauth1 authorize` saved)",
+            ));
+        }
+        let (_, profile) = profiles.get(self.profile.as_deref())?;
+        spec.consumer_key.clone_from(&profile.consumer_key);
+        spec.consumer_secret = Some(Secret::new(profile.consumer_secret.as_str()));
+        spec.token = Some(profile.token.clone()).filter(|t| !t.is_empty());
+        spec.token_secret = Some(Secret::new(profile.token_secret.as_str()));
+        Ok(())
+    }
+
+    /// Refuses credentials from the flags that would sign with a key no
+    /// server holds: no consumer secret (the key would be "&"), unless
+    /// asked for or `rsa` (§3.4.3: RSA needs none); a token secret with no
+    /// token. A profile's, and a file's, are taken as they are.
+    pub(crate) fn check(&self, literal: bool, rsa: bool) -> Result<(), Failure> {
+        let given = |v: &Option<String>| v.as_deref().is_some_and(|s| !s.is_empty());
+        // Not from the flags: a file's, or a profile's (named, or the
+        // default one, used when no consumer key is given).
+        if literal || self.profile.is_some() || !given(&self.consumer.consumer_key) {
+            return Ok(());
+        }
+        if given(&self.tokens.token_secret) && !given(&self.tokens.token) {
+            return Err(Failure::input(
+                "--token-secret is set but no token: set --token / OAUTH_TOKEN, or drop the \
+                 token secret",
+            ));
+        }
+        if !rsa && !given(&self.consumer.consumer_secret) && !self.empty_consumer_secret {
+            return Err(Failure::input(
+                "no consumer secret: pass --consumer-secret SECRET or set OAUTH_CONSUMER_SECRET \
+                 (--empty-consumer-secret signs with an empty one)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The credentials (and signature method and key) as a request with no
+/// method or URL yet: `serve` verifies with them, `request` signs with
+/// them.
+pub(crate) fn credentials_spec(
+    credentials: &Credentials,
+    method: &MethodFlags,
+) -> Result<RequestSpec, Failure> {
+    let mut spec = RequestSpec::default();
+    spec.version = true;
+    method.fill(&mut spec, false, &|_| false)?;
+    credentials.fill(&mut spec, false, &|_| false)?;
+    credentials.check(false, method.rsa(&spec))?;
+    Ok(spec)
+}
+
+/// A signer with fresh nonces and timestamps over `credentials_spec`.
+pub(crate) fn fresh_signer(
+    credentials: &Credentials,
+    method: &MethodFlags,
+) -> Result<oauth1_signer::Signer, Failure> {
+    credentials_spec(credentials, method)?
+        .fresh_signer()
+        .map_err(|e| Failure::input(e.to_string()))
+}
+
+/// The signature method and, for RSA, the private key.
+#[derive(Args, Debug)]
+pub(crate) struct MethodFlags {
+    /// HMAC-SHA1 (default), HMAC-SHA256, HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256
+    #[arg(long, value_name = "METHOD")]
+    pub(crate) signature_method: Option<String>,
+
+    /// The RSA private key
+    #[command(flatten)]
+    pub(crate) key: KeyFlags,
+}
+
+impl MethodFlags {
+    /// Sets the method and the key of `spec`, when given (`literal`: only
+    /// what was typed on the command line replaces the file's).
+    pub(crate) fn fill(
+        &self,
+        spec: &mut RequestSpec,
+        literal: bool,
+        given: &dyn Fn(&str) -> bool,
+    ) -> Result<(), Failure> {
+        if !literal || given("signature_method") {
+            if let Some(m) = &self.signature_method {
+                spec.signature_method = Some(m.clone());
+            }
+        }
+        if let Some(key) = self.key.read()? {
+            spec.rsa_private_key = Some(key);
+        }
+        Ok(())
+    }
+
+    /// Whether the method given is an RSA one, or a key is.
+    pub(crate) fn rsa(&self, spec: &RequestSpec) -> bool {
+        self.key.private_key.is_some()
+            || spec
+                .signature_method
+                .as_deref()
+                .is_some_and(|m| m.starts_with("RSA"))
+    }
+}
 
 /// The client credentials.
 #[derive(Args, Debug)]

@@ -22,6 +22,7 @@ mod request;
 mod response;
 mod serve;
 mod sign;
+mod spec;
 mod verdict;
 mod verify;
 
@@ -34,7 +35,7 @@ pub mod _fuzz {
     pub use crate::caret::{caret_lines, printable, Caret};
     pub use crate::failure::Failure;
     pub use crate::output::{curl_line, stages_json, stages_text, Shown};
-    pub use crate::sign::pointed_text;
+    pub use crate::spec::pointed_text;
 }
 
 use std::ffi::OsString;

@@ -22,9 +22,9 @@ use oauth1_signer::{
     Signer,
 };
 
+use crate::flags::{Credentials, MethodFlags};
 use crate::multipart::multipart;
 use crate::output::{stages_text, Shown};
-use crate::profile::CredentialArgs;
 use crate::response::{head, Output};
 use crate::Failure;
 
@@ -105,14 +105,17 @@ pub(crate) struct RequestArgs {
     timeout: u64,
 
     #[command(flatten)]
-    credentials: CredentialArgs,
+    credentials: Credentials,
+
+    #[command(flatten)]
+    signature: MethodFlags,
 }
 
 /// The base for a URL given as a path, as twurl does.
 const X_API: &str = "https://api.x.com";
 
 pub(crate) fn request(args: &RequestArgs) -> Result<(), Failure> {
-    let signer = args.credentials.signer()?;
+    let signer = crate::flags::fresh_signer(&args.credentials, &args.signature)?;
     let url = if args.url.starts_with('/') {
         format!("{X_API}{}", args.url)
     } else {

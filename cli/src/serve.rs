@@ -29,7 +29,7 @@ use tokio::sync::Semaphore;
 
 use crate::caret::printable;
 use crate::explain::terminal_safe_json;
-use crate::profile::CredentialArgs;
+use crate::flags::{Credentials, MethodFlags};
 use crate::verdict::{verdict_json, Audience, Checker, Diagnosis, Seen, Verdict};
 use crate::Failure;
 
@@ -116,11 +116,14 @@ pub(crate) struct ServeArgs {
     max_connections: u64,
 
     #[command(flatten)]
-    credentials: CredentialArgs,
+    credentials: Credentials,
+
+    #[command(flatten)]
+    signature: MethodFlags,
 }
 
 pub(crate) fn serve(args: &ServeArgs) -> Result<(), Failure> {
-    let spec = args.credentials.spec()?;
+    let spec = crate::flags::credentials_spec(&args.credentials, &args.signature)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

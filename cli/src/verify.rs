@@ -12,17 +12,20 @@ use oauth1_signer::Part;
 
 use crate::caret::{printable, Caret};
 use crate::explain::terminal_safe_json;
-use crate::sign::{check_credentials, library_error, spec, RequestFlags};
+use crate::flags::Credentials;
+use crate::spec::{library_error, spec, RequestFlags};
 use crate::verdict::{verdict_json, Audience, Checker, Diagnosis, Seen, Verdict};
 use crate::{emit, Failure};
 
 pub(crate) const VERIFY_HELP: &str = "\
-The request is given as to `oauth1 sign`: the flags (and OAUTH_CONSUMER_KEY,
-OAUTH_CONSUMER_SECRET, OAUTH_TOKEN, OAUTH_TOKEN_SECRET), or --request FILE|- (a test vector's
-inputs), whose consumer_secret and token_secret are used (the flags, or the environment when
-the file has none, fill them in). The protocol parameters come from --header; --nonce,
---timestamp and the other flags that set one are refused. Every signature method is accepted, as the header names
-it; RSA needs --public-key.
+The request is given as to `oauth1 sign`: URL, -X and -d, or --request FILE|- (a test vector's
+inputs, whose consumer_secret and token_secret are used; the flags, or the environment when the
+file has none, fill them in). The credentials the server holds, as for every subcommand:
+--profile NAME, else the flags and the environment (OAUTH_CONSUMER_KEY, OAUTH_CONSUMER_SECRET,
+OAUTH_TOKEN, OAUTH_TOKEN_SECRET), else the default profile. The protocol parameters come from
+--header alone, so verify takes none of sign's flags that set one (--nonce, --timestamp, ...).
+Every signature method is accepted, as the header names it; RSA needs --public-key. Nonces and
+timestamps are checked by the rule `oauth1 sign` applies to its --nonce and --timestamp.
 
 --now checks the timestamp window (5 minutes each way) as of that instant, so that a recorded
 request verifies at its own time. The nonce is checked against this run only.
@@ -40,9 +43,13 @@ pub(crate) struct VerifyArgs {
     #[arg(long, value_name = "HEADER", allow_hyphen_values = true)]
     header: String,
 
-    /// The request and its credentials, as for sign
+    /// The request received
     #[command(flatten)]
     request: RequestFlags,
+
+    /// The credentials the server holds
+    #[command(flatten)]
+    credentials: Credentials,
 
     /// Check the timestamp as of this instant (seconds since 1970) instead of now
     #[arg(long, value_name = "UNIX_SECONDS")]
@@ -65,41 +72,20 @@ enum VerifyFormat {
     Json,
 }
 
-/// The request flags that set a protocol parameter or the signing key: a
-/// verifier reads those from --header, so one of them given is a mistake.
-const SIGNING_ONLY: [(&str, &str); 8] = [
-    ("signature_method", "--signature-method"),
-    ("nonce", "--nonce"),
-    ("timestamp", "--timestamp"),
-    ("realm", "--realm"),
-    ("callback", "--callback"),
-    ("verifier", "--verifier"),
-    ("no_version", "--no-version"),
-    ("private_key", "--private-key"),
-];
-
 pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
-    if let Some((_, flag)) = SIGNING_ONLY.iter().find(|(id, _)| given(id)) {
-        return Err(Failure::input(format!(
-            "{flag} is for signing: verify reads the protocol parameters from --header{}",
-            if *flag == "--private-key" {
-                " (RSA needs the consumer's --public-key)"
-            } else {
-                ""
-            }
-        )));
-    }
-    let mut spec = spec(&args.request, given)?;
-    if args.request.literal() {
-        let flags = &args.request;
+    let mut spec = spec(&args.request, &args.credentials, None, given)?;
+    args.credentials
+        .check(args.request.literal(), args.public_key.is_some())?;
+    if args.request.literal() && args.credentials.profile.is_none() {
+        // A test vector's file may leave the secrets out: the flags, or
+        // the environment, fill them in (the server's, not the request's).
+        let (consumer, tokens) = (&args.credentials.consumer, &args.credentials.tokens);
         if spec.consumer_secret.is_none() {
-            spec.consumer_secret = flags.consumer.consumer_secret.clone().map(Into::into);
+            spec.consumer_secret = consumer.consumer_secret.clone().map(Into::into);
         }
         if spec.token_secret.is_none() {
-            spec.token_secret = flags.tokens.token_secret.clone().map(Into::into);
+            spec.token_secret = tokens.token_secret.clone().map(Into::into);
         }
-    } else {
-        check_credentials(&args.request, args.public_key.is_some())?;
     }
     let public_key = args
         .public_key

@@ -506,7 +506,8 @@ fn other_bad_input_is_one_line_and_exit_2() {
 
 #[test]
 fn missing_consumer_key_says_which_flag_or_variable_to_set() {
-    let message = "error: no consumer key: pass --consumer-key KEY or set OAUTH_CONSUMER_KEY\n";
+    let message = "error: no consumer key: pass --consumer-key KEY or set OAUTH_CONSUMER_KEY \
+                   (or --profile NAME, an account `oauth1 authorize` saved)\n";
     for env in [
         &[][..],
         &[("OAUTH_CONSUMER_KEY", "")],

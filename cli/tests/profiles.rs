@@ -396,3 +396,73 @@ fn a_token_answer_with_a_trailing_newline_is_refused_as_one() {
     assert!(!err.contains("oauth_callback_confirmed"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn sign_and_verify_take_a_profile_as_request_does() {
+    let dir = TempDir::new("profiles-sign");
+    let config = dir.config();
+    two_profiles(&config);
+    let oauth = |args: &[&str]| {
+        let mut c = oauth1(&config);
+        c.args(args);
+        run(c)
+    };
+    let pinned = ["--nonce", "n", "--timestamp", "1", "https://h/"];
+    // The base string written by hand (RFC 5849 §3.4.1) and its HMAC-SHA1
+    // by the test's own oracle, with profile b's secrets.
+    let expected = |key: &str| {
+        let base = format!(
+            "GET&https%3A%2F%2Fh%2F&oauth_consumer_key%3D{key}%26oauth_nonce%3Dn\
+             %26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1\
+             %26oauth_token%3Dt%26oauth_version%3D1.0"
+        );
+        common::oracle::header_signature("CS&TS", &base)
+    };
+    let named = oauth(&[&["sign", "--profile", "b"][..], &pinned].concat());
+    assert!(named.status.success(), "{}", text(&named.stderr));
+    let header = text(&named.stdout).trim().to_owned();
+    assert!(header.contains("oauth_consumer_key=\"kb\""), "{header}");
+    assert!(
+        header.contains(&format!("oauth_signature=\"{}\"", expected("kb"))),
+        "{header}"
+    );
+    // No key and no --profile: the default account (a).
+    let default = oauth(&[&["sign"][..], &pinned].concat());
+    assert!(default.status.success(), "{}", text(&default.stderr));
+    assert!(
+        text(&default.stdout).contains(&format!("oauth_signature=\"{}\"", expected("ka"))),
+        "{}",
+        text(&default.stdout)
+    );
+    // verify, with the same path to the same credentials.
+    let verified = oauth(&[
+        "verify",
+        "--profile",
+        "b",
+        "--now",
+        "1",
+        "--header",
+        &header,
+        "https://h/",
+    ]);
+    assert_eq!(
+        text(&verified.stdout),
+        "valid\n",
+        "{}",
+        text(&verified.stderr)
+    );
+    // Two sources at once is a usage error, naming both.
+    let both = oauth(
+        &[
+            &["sign", "--profile", "b", "--consumer-key", "kx"][..],
+            &pinned,
+        ]
+        .concat(),
+    );
+    assert_eq!(both.status.code(), Some(2));
+    assert!(
+        text(&both.stderr).contains("--profile and --consumer-key"),
+        "{}",
+        text(&both.stderr)
+    );
+}

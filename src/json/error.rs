@@ -30,8 +30,10 @@ use crate::error::Error;
 pub enum JsonError {
     /// Not JSON, or not a request in this schema.
     Json(serde_json::Error),
-    /// A request the library refuses.
-    Request(Error),
+    /// A request the library refuses to sign (the same name as
+    /// [`HttpError::Sign`](crate::http::HttpError) and
+    /// [`FlowError::Sign`](crate::flow::FlowError)).
+    Sign(Error),
 }
 
 impl JsonError {
@@ -69,7 +71,7 @@ impl JsonError {
     /// ```
     pub fn request_error(&self) -> Option<&Error> {
         match self {
-            JsonError::Request(e) => Some(e),
+            JsonError::Sign(e) => Some(e),
             JsonError::Json(_) => None,
         }
     }
@@ -79,12 +81,19 @@ impl fmt::Display for JsonError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             JsonError::Json(e) => write!(f, "invalid request JSON: {e}"),
-            JsonError::Request(e) => e.fmt(f),
+            JsonError::Sign(e) => e.fmt(f),
         }
     }
 }
 
-impl std::error::Error for JsonError {}
+impl std::error::Error for JsonError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            JsonError::Json(e) => Some(e),
+            JsonError::Sign(e) => Some(e),
+        }
+    }
+}
 
 impl From<serde_json::Error> for JsonError {
     fn from(e: serde_json::Error) -> JsonError {
@@ -94,6 +103,6 @@ impl From<serde_json::Error> for JsonError {
 
 impl From<Error> for JsonError {
     fn from(e: Error) -> JsonError {
-        JsonError::Request(e)
+        JsonError::Sign(e)
     }
 }

@@ -35,7 +35,7 @@ pub use memory::MemoryNonceStore;
 pub use nonce::{Freshness, NonceKey, NonceStore, StoreError, StoreFuture};
 pub use reason::{Reason, Rejection};
 pub use received::Received;
-pub use secrets::{Lookup, SecretFuture, SecretSource, Secrets, StaticSecrets};
+pub use secrets::{Lookup, SecretFuture, SecretSource, Secrets, SecretsError, StaticSecrets};
 #[cfg(feature = "tower")]
 pub use tower::{
     LayerBody, OriginalUri, VerifyFuture, VerifyLayer, VerifyService, DEFAULT_BODY_LIMIT,

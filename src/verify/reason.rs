@@ -365,7 +365,14 @@ impl fmt::Display for Rejection {
     }
 }
 
-impl std::error::Error for Rejection {}
+impl std::error::Error for Rejection {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.reason {
+            Reason::Malformed(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -11,10 +11,39 @@ use std::sync::{Arc, OnceLock};
 
 use crate::credentials::{Credentials, Secret};
 use crate::sign::{SignatureMethod, SigningKey};
-use crate::verify::nonce::StoreError;
-
 /// The future a [`SecretSource`] returns.
-pub type SecretFuture<'a> = Pin<Box<dyn Future<Output = Result<Lookup, StoreError>> + Send + 'a>>;
+pub type SecretFuture<'a> = Pin<Box<dyn Future<Output = Result<Lookup, SecretsError>> + Send + 'a>>;
+
+/// A [`SecretSource`] could not answer (its database is down, say). A
+/// verifier fails closed: the request is refused as
+/// [`SecretsUnavailable`](crate::verify::Reason::SecretsUnavailable) (503),
+/// never accepted unchecked.
+#[derive(Debug)]
+pub struct SecretsError {
+    reason: String,
+}
+
+impl SecretsError {
+    /// An error saying what failed (no secret, no request data in it).
+    pub fn new(reason: impl Into<String>) -> SecretsError {
+        SecretsError {
+            reason: reason.into(),
+        }
+    }
+
+    /// What failed.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+impl fmt::Display for SecretsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "secret source unavailable: {}", self.reason)
+    }
+}
+
+impl std::error::Error for SecretsError {}
 
 /// What a [`SecretSource`] knows of one consumer key and token.
 #[derive(Debug)]

@@ -247,7 +247,7 @@ impl RequestInputs {
             request = request.callback(callback);
         }
         if let Some(verifier) = &self.verifier {
-            request = request.verifier(verifier);
+            request = request.oauth_verifier(verifier);
         }
         f(&request)
     }

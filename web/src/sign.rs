@@ -451,7 +451,7 @@ pub fn with_request<R>(
             request = request.callback(c);
         }
         if let Some(v) = &own[1] {
-            request = request.verifier(v);
+            request = request.oauth_verifier(v);
         }
         let e = match f(&signer, &request) {
             Ok(r) => return Ok((r, sent)),

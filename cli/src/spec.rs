@@ -1,0 +1,217 @@
+//! The request as the user gives it, for every subcommand that signs,
+//! explains or verifies one: [`RequestFlags`] (the URL, method and body, or
+//! a JSON file taken literally), [`Credentials`] (one path for all), and,
+//! for the subcommands that sign, [`SigningFlags`] (the protocol
+//! parameters a signer chooses). `verify` takes no `SigningFlags`: it reads
+//! them from the request it checks.
+
+use clap::Args;
+use oauth1_signer::{json::RequestSpec, Error, Part, Signer};
+
+use crate::caret::Caret;
+use crate::flags::{Credentials, MethodFlags};
+use crate::{read_stdin, Failure};
+
+/// The X developer docs' "Creating a signature" request (vector
+/// `x-docs-creating-a-signature`), for `--example`.
+const EXAMPLE: &str = include_str!("x-docs-creating-a-signature.json");
+
+/// The request as sent: from the flags, or a JSON file (or the example)
+/// taken literally.
+#[derive(Args, Debug)]
+pub(crate) struct RequestFlags {
+    /// The request URL, exactly as it will be sent (its query is signed)
+    #[arg(required_unless_present_any = ["request", "example"])]
+    url: Option<String>,
+
+    /// HTTP method [default: GET, or POST with --data]
+    #[arg(short = 'X', long)]
+    method: Option<String>,
+
+    /// Raw application/x-www-form-urlencoded body; its parameters are signed
+    #[arg(short = 'd', long, value_name = "BODY")]
+    data: Option<String>,
+
+    /// Read the request as JSON (the test vectors' "inputs"), taken literally; '-' is stdin
+    #[arg(long, value_name = "FILE", conflicts_with = "example")]
+    request: Option<String>,
+
+    /// The X docs "Creating a signature" example (no credentials needed)
+    #[arg(long)]
+    pub(crate) example: bool,
+}
+
+impl RequestFlags {
+    /// Whether the request is a JSON file (or the example) taken literally.
+    pub(crate) fn literal(&self) -> bool {
+        self.request.is_some() || self.example
+    }
+}
+
+/// What a signer chooses: the method and key, the nonce and timestamp, the
+/// realm, the callback, the verification code, the version.
+#[derive(Args, Debug)]
+pub(crate) struct SigningFlags {
+    /// The signature method and RSA key
+    #[command(flatten)]
+    pub(crate) method: MethodFlags,
+
+    /// Pin oauth_nonce (for reproducible output)
+    #[arg(long)]
+    nonce: Option<String>,
+
+    /// Pin oauth_timestamp (for reproducible output)
+    #[arg(long)]
+    timestamp: Option<String>,
+
+    /// realm, sent first in the header and never signed
+    #[arg(long)]
+    realm: Option<String>,
+
+    /// oauth_callback (request-token call)
+    #[arg(long)]
+    callback: Option<String>,
+
+    /// oauth_verifier, the verification code (access-token call)
+    #[arg(long, value_name = "CODE")]
+    oauth_verifier: Option<String>,
+
+    /// Do not send oauth_version="1.0"
+    #[arg(long)]
+    no_version: bool,
+}
+
+impl SigningFlags {
+    /// Sets the protocol parameters of `spec` (`literal`: only those typed
+    /// on the command line replace the file's).
+    fn fill(
+        &self,
+        spec: &mut RequestSpec,
+        literal: bool,
+        given: &dyn Fn(&str) -> bool,
+    ) -> Result<(), Failure> {
+        self.method.fill(spec, literal, given)?;
+        let set = |field: &mut Option<String>, value: &Option<String>, id: &str| {
+            if !literal || given(id) {
+                field.clone_from(value);
+            }
+        };
+        set(&mut spec.nonce, &self.nonce, "nonce");
+        set(&mut spec.timestamp, &self.timestamp, "timestamp");
+        set(&mut spec.realm, &self.realm, "realm");
+        set(&mut spec.callback, &self.callback, "callback");
+        set(&mut spec.verifier, &self.oauth_verifier, "oauth_verifier");
+        if !literal {
+            spec.version = !self.no_version;
+        } else if self.no_version {
+            spec.version = false;
+        }
+        Ok(())
+    }
+}
+
+/// The request the flags (or the file) give, with its credentials and, when
+/// it is to be signed, its protocol parameters.
+pub(crate) fn spec(
+    request: &RequestFlags,
+    credentials: &Credentials,
+    signing: Option<&SigningFlags>,
+    given: &dyn Fn(&str) -> bool,
+) -> Result<RequestSpec, Failure> {
+    let literal = request.literal();
+    let mut spec = if literal {
+        let json = match &request.request {
+            Some(path) => read_request(path)?,
+            None => EXAMPLE.to_owned(),
+        };
+        RequestSpec::from_json(&json).map_err(|e| Failure::input(e.to_string()))?
+    } else {
+        let mut spec = RequestSpec::default();
+        spec.version = true;
+        spec
+    };
+    let typed = |id: &str| !literal || given(id);
+    if typed("url") {
+        if let Some(url) = &request.url {
+            spec.url.clone_from(url);
+        }
+    }
+    if typed("data") && request.data.is_some() {
+        spec.form_body.clone_from(&request.data);
+    }
+    spec.method = match (&request.method, literal) {
+        (Some(m), false) => m.clone(),
+        (Some(m), true) if given("method") => m.clone(),
+        (None, false) if request.data.is_some() => "POST".into(),
+        (None, false) => "GET".into(),
+        _ => spec.method,
+    };
+    if let Some(signing) = signing {
+        signing.fill(&mut spec, literal, given)?;
+    }
+    credentials.fill(&mut spec, literal, given)?;
+    Ok(spec)
+}
+
+/// The request and its signer, as `sign` and `explain` read them: pinned
+/// as given from a file, with a fresh nonce and timestamp from the flags
+/// unless pinned.
+pub(crate) fn signed(
+    request: &RequestFlags,
+    credentials: &Credentials,
+    signing: &SigningFlags,
+    given: &dyn Fn(&str) -> bool,
+) -> Result<(RequestSpec, Signer), Failure> {
+    let spec = spec(request, credentials, Some(signing), given)?;
+    let signer = if request.literal() {
+        spec.signer()
+    } else {
+        spec.fresh_signer()
+    };
+    let signer = signer.map_err(|e| library_error(&e, &spec))?;
+    if let Some(bits) = signer.signing_key().rsa_bits().filter(|&bits| bits < 2048) {
+        // Signed all the same: the provider decides what it accepts.
+        eprintln!(
+            "warning: the RSA key has {bits} bits; keys under 2048 bits are too weak to rely on"
+        );
+    }
+    Ok((spec, signer))
+}
+
+fn read_request(path: &str) -> Result<String, Failure> {
+    let bytes = if path == "-" {
+        read_stdin()?
+    } else {
+        std::fs::read(path)
+            .map_err(|e| Failure::input(format!("cannot read --request file {path:?}: {e}")))?
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        Failure::input(format!(
+            "the --request JSON is not UTF-8 (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// The text of `spec` that an error's [`Part`] points into, if the user gave
+/// it and it is not empty (an error never points into a secret).
+pub fn pointed_text(spec: &RequestSpec, part: Part) -> Option<&str> {
+    match part {
+        Part::Url => Some(spec.url.as_str()),
+        Part::FormBody => spec.form_body.as_deref(),
+        Part::Method => Some(spec.method.as_str()),
+        Part::Realm => spec.realm.as_deref(),
+        _ => None,
+    }
+    .filter(|t| !t.is_empty())
+}
+
+/// A library error, with a caret under the spot when it points into text
+/// the user gave (never into a secret: no error points there).
+pub(crate) fn library_error(e: &Error, spec: &RequestSpec) -> Failure {
+    let caret = e.offset().and_then(|(part, offset)| {
+        let text = pointed_text(spec, part)?;
+        Some(Caret::new(text.as_bytes(), offset, e.span_len()))
+    });
+    Failure::Input(e.to_string(), caret)
+}
