@@ -29,6 +29,15 @@ use crate::encode::encode_to;
 use crate::error::{Error, ErrorKind};
 use crate::sink::Sink;
 
+// RSASSA-PKCS1-v1_5, the RSA methods (§3.4.3).
+#[cfg(feature = "rsa")]
+mod pkcs1;
+
+#[cfg(feature = "rsa")]
+use self::pkcs1::rsa_sign;
+#[cfg(feature = "rsa")]
+pub(crate) use self::pkcs1::rsa_verify;
+
 /// A signature method (`oauth_signature_method`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
@@ -320,44 +329,6 @@ impl SigningKey {
         })
     }
 
-    /// An RSA key for `RSA-SHA1` or `RSA-SHA256`.
-    #[cfg(feature = "rsa")]
-    fn rsa(method: SignatureMethod, key: rsa::PrivateKey) -> Result<SigningKey, Error> {
-        let sha256 = match method {
-            SignatureMethod::RsaSha1 => false,
-            SignatureMethod::RsaSha256 => true,
-            other => {
-                return Err(Error::new(ErrorKind::InvalidKey {
-                    reason: format!(
-                        "an RSA private key signs only RSA-SHA1 or RSA-SHA256, not {other}"
-                    ),
-                }))
-            }
-        };
-        Ok(SigningKey {
-            inner: Key::Rsa(Box::new(key), sha256),
-            secrets: None,
-        })
-    }
-
-    /// Reads a PEM private key, PKCS#8 (`BEGIN PRIVATE KEY`) or PKCS#1
-    /// (`BEGIN RSA PRIVATE KEY`), for `RSA-SHA1` or `RSA-SHA256`.
-    ///
-    /// It reads what OpenSSL and Python's `cryptography` read: a UTF-8 byte
-    /// order mark, text before the block (such as `Bag Attributes`),
-    /// whitespace around lines, CRLF line ends, lines of any width, other
-    /// blocks before or after (a certificate kept in the same file).
-    ///
-    /// # Errors
-    /// [`ErrorKind::InvalidKey`] if the PEM holds no RSA private key, naming
-    /// what it holds instead: an encrypted key (with the command that
-    /// decrypts it), a public key, a certificate, another algorithm's key, a
-    /// block without its `END` line, or a body that is not base64 or not a key.
-    #[cfg(feature = "rsa")]
-    pub fn rsa_pem(method: SignatureMethod, pem: &str) -> Result<SigningKey, Error> {
-        SigningKey::rsa(method, crate::pem::read_rsa_private_key(pem)?)
-    }
-
     /// The signature method this key is for.
     pub fn method(&self) -> SignatureMethod {
         match &self.inner {
@@ -473,38 +444,6 @@ fn decoded_eq(ours: &[u8], theirs: &str) -> bool {
     }
 }
 
-/// Whether `theirs` (base64, as received) is an RSASSA-PKCS1-v1_5 signature
-/// of `base_string` under `key` (§3.4.3), with SHA-1 for `RSA-SHA1` and
-/// SHA-256 for `RSA-SHA256`; false for any other method.
-#[cfg(feature = "rsa")]
-pub(crate) fn rsa_verify(
-    method: SignatureMethod,
-    key: &rsa::PublicKey,
-    base_string: &[u8],
-    theirs: &str,
-) -> bool {
-    let Ok(signature) = STANDARD.decode(theirs.as_bytes()) else {
-        return false;
-    };
-    match method {
-        SignatureMethod::RsaSha1 => key
-            .verify(
-                rsa::Pkcs1v15Sign::new::<Sha1>(),
-                &<Sha1 as sha1::Digest>::digest(base_string),
-                &signature,
-            )
-            .is_ok(),
-        SignatureMethod::RsaSha256 => key
-            .verify(
-                rsa::Pkcs1v15Sign::new::<Sha256>(),
-                &<Sha256 as sha2::Digest>::digest(base_string),
-                &signature,
-            )
-            .is_ok(),
-        _ => false,
-    }
-}
-
 /// A signature in progress: the base string is written into it, then
 /// [`finish`](Signing::finish) gives the signature.
 struct Signing<'k> {
@@ -583,28 +522,6 @@ impl Signing<'_> {
             State::Sha1(_) | State::Sha256(_) => false,
         }
     }
-}
-
-#[cfg(feature = "rsa")]
-fn rsa_sign<D>(key: &SigningKey, digest: &[u8]) -> Result<Signature, Error>
-where
-    D: sha2::Digest + rsa::pkcs8::AssociatedOid,
-{
-    let Key::Rsa(private, _) = &key.inner else {
-        return Err(Error::new(ErrorKind::MissingKey {
-            method: key.method().as_str(),
-        }));
-    };
-    let sig = private
-        .sign(rsa::Pkcs1v15Sign::new::<D>(), digest)
-        .map_err(|e| {
-            Error::new(ErrorKind::Rsa {
-                reason: e.to_string(),
-            })
-        })?;
-    Ok(Signature {
-        repr: Repr::Base64(STANDARD.encode(sig)),
-    })
 }
 
 #[cfg(test)]
