@@ -26,6 +26,7 @@ use http::header::{AUTHORIZATION, CONTENT_TYPE};
 use http::{HeaderMap, HeaderValue, Method};
 
 use crate::error::Error;
+use crate::protocol::Name;
 use crate::request::{is_form_media_type, OAuthRequest};
 use crate::signed::Trace;
 use crate::signer::Signer;
@@ -324,7 +325,7 @@ pub(crate) fn authorize<R>(
     if options.body_hash && !form {
         let body = body.ok_or(HttpError::UnreadableBody { form: false })?;
         hash = crate::request::body_hash(body);
-        extra = [("oauth_body_hash", hash.as_str())];
+        extra = [(Name::BodyHash.as_str(), hash.as_str())];
         request = request.protocol_params(&extra);
     }
     Ok(sign(signer, &request)?)

@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use crate::params::{Param, Params};
-use crate::protocol::{Form, ProtocolParam, ProtocolParams};
+use crate::protocol::{Form, ProtocolParam, ProtocolParams, PROTOCOL_PREFIX};
 use crate::sink::{Sink, Writer};
 use crate::text::Text;
 
@@ -99,7 +99,7 @@ impl<'p, 'a> Normalized<'p, 'a> {
     /// Sorted request parameters, none named `oauth_*`, with a signer's
     /// sorted protocol parameters written in where their names sort.
     pub(crate) fn with_protocol(items: &'p [Param<'a>], protocol: &'p ProtocolParams<'a>) -> Self {
-        let at = items.partition_point(|p| p.cmp_name(b"oauth_").is_lt());
+        let at = items.partition_point(|p| p.cmp_name(PROTOCOL_PREFIX.as_bytes()).is_lt());
         Normalized {
             items,
             protocol: Some((at, protocol)),

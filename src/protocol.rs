@@ -264,7 +264,7 @@ struct Entry<'a> {
 /// assert!(Protocol::from_header(r#"OAuth oauth_nonce="a", oauth_nonce="b""#).is_err());
 /// # Ok::<(), oauth1_signer::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Protocol<'a> {
     transmission: Transmission,
     realm: Option<Cow<'a, str>>,
@@ -306,6 +306,26 @@ impl<'a> Protocol<'a> {
             realm,
             params: entries,
         })
+    }
+
+    /// What a signer sends: its run of parameters, already checked (each
+    /// name once, `oauth_*`), in the order it signs them.
+    pub(crate) fn signed(
+        realm: Option<String>,
+        params: impl IntoIterator<Item = (String, String)>,
+    ) -> Protocol<'static> {
+        Protocol {
+            transmission: Transmission::Header,
+            realm: realm.map(Cow::Owned),
+            params: params
+                .into_iter()
+                .map(|(name, value)| Entry {
+                    name: Cow::Owned(name),
+                    value: Cow::Owned(value),
+                    at: 0,
+                })
+                .collect(),
+        }
     }
 
     /// Where they were sent.
@@ -396,6 +416,28 @@ impl<'a> Protocol<'a> {
     }
 }
 
+impl std::fmt::Debug for Protocol<'_> {
+    /// The parameters, `oauth_signature`'s value hidden: a PLAINTEXT
+    /// signature is the secrets (and a received one may be a guess at them).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut list = f.debug_list();
+        for (name, value) in self.iter() {
+            let value = if name == Name::Signature.as_str() {
+                "<redacted>"
+            } else {
+                value
+            };
+            list.entry(&(name, value));
+        }
+        list.finish()?;
+        write!(f, " in the {}", self.transmission)?;
+        if let Some(realm) = self.realm() {
+            write!(f, ", realm {realm:?}")?;
+        }
+        Ok(())
+    }
+}
+
 /// Every [`Name`], sorted (the explainer tries each).
 #[cfg_attr(not(feature = "explain"), allow(dead_code))]
 pub(crate) const NAMES: [Name; 10] = [
@@ -444,6 +486,22 @@ impl std::fmt::Display for Name {
 mod tests {
     use super::*;
     use crate::text::cmp_encoded;
+
+    #[test]
+    fn debug_hides_the_signature_whatever_the_method() {
+        let p = Protocol::from_header(
+            r#"OAuth realm="r", oauth_signature_method="PLAINTEXT", oauth_signature="cs%26ts""#,
+        )
+        .unwrap();
+        let shown = format!("{p:?}");
+        assert!(!shown.contains("cs&ts"), "{shown}");
+        assert!(
+            shown.contains(r#"("oauth_signature", "<redacted>")"#)
+                && shown.contains(r#"("oauth_signature_method", "PLAINTEXT")"#)
+                && shown.ends_with(r#" in the header, realm "r""#),
+            "{shown}"
+        );
+    }
 
     #[test]
     fn the_names_are_sorted_as_encoded() {

@@ -8,7 +8,7 @@ use std::fmt;
 use crate::credentials::Secret;
 use crate::error::Part;
 use crate::header::{append_to_query, encode_pairs, header_string};
-use crate::protocol::ProtocolParams;
+use crate::protocol::{Protocol, ProtocolParams};
 use crate::sign::Signature;
 
 /// The signed protocol parameters of one request (from [`Signer::sign`](crate::Signer::sign)).
@@ -17,15 +17,21 @@ use crate::sign::Signature;
 #[derive(Clone)]
 pub struct Signed {
     /// Sorted by name, `oauth_signature` among them.
-    pub(crate) params: Vec<(String, String)>,
-    pub(crate) realm: Option<String>,
+    pub(crate) protocol: Protocol<'static>,
     pub(crate) signature: Signature,
 }
 
 impl Signed {
+    /// The protocol parameters sent, in the one model a verifier reads
+    /// them into ([`Protocol`]): sorted by name, `oauth_signature` among
+    /// them, with the realm.
+    pub fn protocol(&self) -> &Protocol<'static> {
+        &self.protocol
+    }
+
     /// The protocol parameters, `oauth_signature` included, sorted by name.
     pub fn params(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.params.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+        self.protocol.iter()
     }
 
     /// The signature (`oauth_signature`, not percent-encoded).
@@ -36,7 +42,7 @@ impl Signed {
     /// The `Authorization` header value (§3.5.1).
     pub fn authorization_header(&self) -> String {
         header_string(
-            self.realm.as_deref(),
+            self.protocol.realm(),
             &ProtocolParams::from_pairs(self.params()),
             "",
         )

@@ -19,7 +19,7 @@ use crate::error::{Error, ErrorKind, Part};
 use crate::header::header_string;
 use crate::normalize::Normalized;
 use crate::params::{Param, Params};
-use crate::protocol::{Form, Name, Own, ProtocolParams, Value};
+use crate::protocol::{Form, Name, Own, Protocol, ProtocolParams, Value, PROTOCOL_PREFIX};
 use crate::request::OAuthRequest;
 use crate::sign::{SignatureMethod, SigningKey};
 use crate::signed::{Signed, Trace, Warning};
@@ -168,7 +168,7 @@ impl Signer {
     pub fn sign(&self, request: &OAuthRequest<'_>) -> Result<Signed, Error> {
         self.run(request, |run| {
             let signature = self.key.sign(&run.base_string()?)?;
-            let params = run
+            let params: Vec<(String, String)> = run
                 .protocol
                 .as_slice()
                 .iter()
@@ -178,8 +178,7 @@ impl Signer {
                 })
                 .collect();
             Ok(Signed {
-                params,
-                realm: self.realm.clone(),
+                protocol: Protocol::signed(self.realm.clone(), params),
                 signature,
             })
         })
@@ -310,7 +309,7 @@ impl<'a> Run<'a> {
     fn base_string(&mut self) -> Result<BaseString<'_, 'a>, Error> {
         let items = self.params.sort();
         // Sorted, any `oauth_*` name sits where the protocol run goes.
-        let at = items.partition_point(|p| p.cmp_name(b"oauth_").is_lt());
+        let at = items.partition_point(|p| p.cmp_name(PROTOCOL_PREFIX.as_bytes()).is_lt());
         if let Some(err) = protocol_parameter_in_request(&items[at..]) {
             return Err(err);
         }
@@ -327,7 +326,7 @@ impl<'a> Run<'a> {
 fn protocol_parameter_in_request(sorted: &[Param<'_>]) -> Option<Error> {
     let ((part, offset), p) = sorted
         .iter()
-        .take_while(|p| p.name_starts_with(b"oauth_"))
+        .take_while(|p| p.name_starts_with(PROTOCOL_PREFIX.as_bytes()))
         .filter_map(|p| Some((p.offset()?, p)))
         .min_by_key(|&((part, at), _)| (part != Part::Url, at))?;
     Some(Error::new(ErrorKind::ProtocolParameterInRequest {

@@ -455,3 +455,38 @@ mod no_secret_in_a_diagnosis {
         );
     }
 }
+
+#[test]
+fn what_a_verifier_found_shows_no_secret_in_debug() {
+    // PLAINTEXT: the signature is `consumer_secret&token_secret`.
+    let credentials =
+        Credentials::new("ck", "plain-consumer-secret").with_token("tk", "plain-token-secret");
+    let signer = Signer::builder(credentials.clone())
+        .with_method(oauth1_signer::SignatureMethod::Plaintext)
+        .build()
+        .unwrap();
+    let header = signer
+        .authorization_header(&OAuthRequest::get("https://h/r"))
+        .unwrap();
+    let verifier = Verifier::builder(
+        StaticSecrets::new(credentials),
+        MemoryNonceStore::with_capacity(10),
+    )
+    .methods(&[oauth1_signer::SignatureMethod::Plaintext])
+    .build()
+    .unwrap();
+    let r = Received::new("GET", "https://h/r").authorization_header(&header);
+    let verified = block(verifier.verify(&r)).unwrap();
+    let replayed = block(verifier.verify(&r)).unwrap_err();
+    assert_eq!(replayed.reason(), &Reason::NonceUsed);
+    for shown in [format!("{verified:?}"), format!("{replayed:?}")] {
+        assert!(
+            !shown.contains("plain-consumer-secret") && !shown.contains("plain-token-secret"),
+            "{shown}"
+        );
+        assert!(shown.contains("<redacted>"), "{shown}");
+    }
+    assert_eq!(verified.protocol().consumer_key(), Some("ck"));
+    assert_eq!(replayed.protocol().and_then(|p| p.token()), Some("tk"));
+    assert_eq!(replayed.request_url(), Some("https://h/r"));
+}

@@ -20,7 +20,7 @@ use super::variant::{KeyRule, Variant};
 use crate::credentials::Secret;
 use crate::error::{Error, ErrorKind, Part};
 use crate::header::parse_authorization_header;
-use crate::protocol::{Name, Protocol};
+use crate::protocol::{is_protocol_name, Name, Protocol};
 use crate::request::OAuthRequest;
 use crate::sign::SignatureMethod;
 use crate::signed::Trace;
@@ -115,7 +115,7 @@ impl Explainer {
         let url = RequestUrl::parse(request.url)?;
         let scheme = request.url.split(':').next().unwrap_or_default();
         let names = &trace.collected_params;
-        let is_protocol = |n: &[u8]| n.starts_with(b"oauth_");
+        let is_protocol = is_protocol_name;
         let first = names.iter().position(|(n, _)| is_protocol(n));
         let last = names.iter().rposition(|(n, _)| is_protocol(n));
         let params = names

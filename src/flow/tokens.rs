@@ -9,6 +9,7 @@ use super::FlowError;
 use crate::credentials::{Credentials, Secret};
 use crate::decode::form_decode;
 use crate::form::segments;
+use crate::repeat::first_repeat;
 use crate::scan::is_form_byte;
 
 /// The longest token answer read, in bytes: 64 KiB. Real answers are a few
@@ -70,14 +71,12 @@ fn parse_form(body: &[u8]) -> Result<Vec<(String, String)>, FlowError> {
     Ok(params)
 }
 
-/// Refuses a name given twice, in `n log n`: the names sorted, then
-/// neighbours compared.
+/// Refuses a name given twice, in `n log n` ([`first_repeat`], the rule
+/// the protocol parameters' model uses too).
 fn check_unique(params: &[(String, String)]) -> Result<(), FlowError> {
-    let mut names: Vec<&str> = params.iter().map(|(n, _)| n.as_str()).collect();
-    names.sort_unstable();
-    match names.windows(2).find(|w| w[0] == w[1]) {
-        Some(w) => Err(FlowError::DuplicateParameter {
-            name: w[0].to_owned(),
+    match first_repeat(params.iter().map(|(n, _)| n.as_str())) {
+        Some(i) => Err(FlowError::DuplicateParameter {
+            name: params[i].0.clone(),
         }),
         None => Ok(()),
     }

@@ -6,7 +6,7 @@
 
 use smallvec::SmallVec;
 
-use super::Name;
+use super::{is_protocol_name, Name};
 use crate::error::{Error, ErrorKind};
 use crate::request::OAuthRequest;
 use crate::scan::is_unreserved;
@@ -198,7 +198,7 @@ impl Own {
             if name == Name::Signature.as_str() {
                 continue;
             }
-            if !name.starts_with("oauth_") {
+            if !is_protocol_name(name.as_bytes()) {
                 return Err(Error::new(ErrorKind::NotAProtocolParameter {
                     name: name.into(),
                 }));

@@ -14,7 +14,7 @@ use std::borrow::Cow;
 
 use crate::error::{Error, ErrorKind, Part};
 use crate::params::Params;
-use crate::protocol::{Protocol, Transmission};
+use crate::protocol::{Protocol, Transmission, PROTOCOL_PREFIX};
 use crate::verify::reason::Reason;
 
 /// Decoded bytes as text, borrowed when they were.
@@ -65,7 +65,7 @@ pub(crate) fn protocol<'a>(
     };
     let mut in_request = params
         .iter()
-        .filter(|p| p.name_starts_with(b"oauth_"))
+        .filter(|p| p.name_starts_with(PROTOCOL_PREFIX.as_bytes()))
         .filter_map(|p| Some((p.offset()?, p)));
     if let Some(from_header) = from_header.as_ref().filter(|p| !p.is_empty()) {
         if let Some(((part, _), p)) = in_request.next() {

@@ -11,7 +11,7 @@ use std::fmt;
 
 use crate::encode::percent_encode_str;
 use crate::error::{Error, Part, Quoted};
-use crate::protocol::Protocol;
+use crate::protocol::{Name, Protocol};
 
 /// Why a request was rejected. Loggable: no secret, and names and values
 /// from the request are quoted with control characters escaped.
@@ -188,7 +188,7 @@ impl Reason {
             Reason::Duplicated { name, .. }
             | Reason::InTwoPlaces { name, .. }
             | Reason::ParameterRejected { name, .. } => out.push_str(&rejected(name)),
-            Reason::BodyHashInvalid => out.push_str(&rejected("oauth_body_hash")),
+            Reason::BodyHashInvalid => out.push_str(&rejected(Name::BodyHash.as_str())),
             Reason::VersionRejected => out.push_str("&oauth_acceptable_versions=1.0-1.0"),
             Reason::TimestampRefused {
                 acceptable: (from, to),

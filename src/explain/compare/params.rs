@@ -16,6 +16,7 @@ use crate::explain::lenient::{show, Pair, Parsed};
 use crate::explain::model::{Model, Source};
 use crate::explain::tried::EncodingLevel;
 use crate::explain::variant::explaining_rule;
+use crate::protocol::is_protocol_name;
 
 /// Matches their pairs with ours and names why each one differs: causes
 /// of the protocol parameters go to `protocol` (they come first), the rest
@@ -49,7 +50,7 @@ pub(super) fn compare_params(
 type Routed = (Finding, bool);
 
 fn routed(f: Finding, name: &[u8]) -> Routed {
-    (f, name.starts_with(b"oauth_"))
+    (f, is_protocol_name(name))
 }
 
 fn name_of(b: &[u8]) -> Component {
