@@ -309,23 +309,26 @@ impl<'a> Protocol<'a> {
     /// `realm` nor `oauth_*`, [`ErrorKind::DuplicateProtocolParameter`] at
     /// the second of a name given twice (`realm` too), with its offset.
     pub fn from_header(header: &'a str) -> Result<Protocol<'a>, Error> {
-        let params = parse_header_params(header)?;
         let mut realm = None;
-        let mut rest = Vec::with_capacity(params.len());
-        for p in params {
-            if p.name == "realm" {
-                if realm.is_some() {
-                    return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
-                        name: "realm".into(),
-                        at: Some((Part::Header, p.at)),
-                    }));
-                }
-                realm = Some(p.value);
-            } else {
-                rest.push((p.name, p.value, p.at));
+        let mut realm_twice = None;
+        let rest = parse_header_params(header)?.into_iter().filter_map(|p| {
+            if p.name != "realm" {
+                return Some((p.name, p.value, p.at));
             }
+            match realm {
+                None => realm = Some(p.value),
+                Some(_) => realm_twice = realm_twice.or(Some(p.at)),
+            }
+            None
+        });
+        let protocol = Protocol::from_params(Transmission::Header, None, rest);
+        if let Some(at) = realm_twice {
+            return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
+                name: "realm".into(),
+                at: Some((Part::Header, at)),
+            }));
         }
-        Protocol::from_params(Transmission::Header, realm, rest)
+        Ok(protocol?.with_realm(realm))
     }
 }
 

@@ -392,6 +392,12 @@ impl<'a> Protocol<'a> {
         self.get(Name::Signature)
     }
 
+    /// The same, with `realm`.
+    pub(crate) fn with_realm(mut self, realm: Option<Cow<'a, str>>) -> Protocol<'a> {
+        self.realm = realm;
+        self
+    }
+
     /// The realm, taken out (the rest dropped).
     pub(crate) fn into_realm(self) -> Option<Cow<'a, str>> {
         self.realm
@@ -399,16 +405,26 @@ impl<'a> Protocol<'a> {
 
     /// The parameters with nothing borrowed.
     pub fn into_owned(self) -> Protocol<'static> {
-        let owned = |c: Cow<'a, str>| Cow::Owned(c.into_owned());
+        self.owned_copy()
+    }
+
+    /// [`into_owned`](Self::into_owned) from a borrow: each text copied
+    /// once, a registered name not at all (it is its static text).
+    pub(crate) fn owned_copy(&self) -> Protocol<'static> {
+        let owned = |c: &str| Cow::Owned(c.to_owned());
+        let name = |c: &str| match Name::from_name(c) {
+            Some(n) => Cow::Borrowed(n.as_str()),
+            None => owned(c),
+        };
         Protocol {
             transmission: self.transmission,
-            realm: self.realm.map(owned),
+            realm: self.realm.as_deref().map(owned),
             params: self
                 .params
-                .into_iter()
+                .iter()
                 .map(|e| Entry {
-                    name: owned(e.name),
-                    value: owned(e.value),
+                    name: name(&e.name),
+                    value: owned(&e.value),
                     at: e.at,
                 })
                 .collect(),

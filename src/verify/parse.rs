@@ -67,16 +67,19 @@ pub(crate) fn protocol<'a>(
         .iter()
         .filter(|p| p.name_starts_with(PROTOCOL_PREFIX.as_bytes()))
         .filter_map(|p| Some((p.offset()?, p)));
-    if let Some(from_header) = from_header.as_ref().filter(|p| !p.is_empty()) {
-        if let Some(((part, _), p)) = in_request.next() {
-            return Err(Reason::InTwoPlaces {
-                name: String::from_utf8_lossy(&p.name()).into_owned(),
-                first: Part::Header,
-                second: part,
-            });
+    let from_header = match from_header {
+        Some(from_header) if !from_header.is_empty() => {
+            if let Some(((part, _), p)) = in_request.next() {
+                return Err(Reason::InTwoPlaces {
+                    name: String::from_utf8_lossy(&p.name()).into_owned(),
+                    first: Part::Header,
+                    second: part,
+                });
+            }
+            return Ok(from_header);
         }
-        return Ok(from_header.clone());
-    }
+        other => other,
+    };
     let mut place = None;
     let mut found = Vec::new();
     for ((part, offset), p) in in_request {

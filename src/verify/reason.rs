@@ -289,7 +289,7 @@ impl Rejection {
     /// request was checked against.
     pub(crate) fn with_protocol(mut self, protocol: &Protocol<'_>, request_url: &str) -> Rejection {
         self.found = Some(Box::new(Found {
-            protocol: protocol.clone().into_owned(),
+            protocol: protocol.owned_copy(),
             request_url: request_url.to_owned(),
             base_string: None,
         }));

@@ -188,7 +188,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
             }
         }
         Ok(Verified {
-            protocol: protocol.clone().into_owned(),
+            protocol: protocol.owned_copy(),
             method: prepared.method,
             request_url: url.into_owned(),
             base_string: prepared.base_string,
@@ -221,9 +221,9 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
     }
 
     /// Every check that needs no secret, and the base string.
-    fn prepare<'a>(
+    fn prepare<'a, 'r: 'a>(
         &self,
-        r: &Received<'a>,
+        r: &Received<'r>,
         url: &RequestUrl<'a>,
         mut params: Params<'a>,
         protocol: &'a Protocol<'_>,
