@@ -14,7 +14,7 @@
 //! The parsing and the URL work with any HTTP client: sign each request with
 //! [`Signer::authorization_header`](crate::Signer::authorization_header) and
 //! [`OAuthRequest::callback`](crate::OAuthRequest::callback) or
-//! [`verifier`](crate::OAuthRequest::verifier), and hand the response here.
+//! [`oauth_verifier`](crate::OAuthRequest::oauth_verifier), and hand the response here.
 //! With the `reqwest` feature, [`request_temporary_credentials`] and
 //! [`request_token_credentials`] do the sending too.
 //!

@@ -102,6 +102,9 @@ enum Command {
 /// binary's `main`. Errors are written to standard error here; the exit code
 /// is 0 done, 2 bad input or usage, 1 an I/O failure.
 pub fn run() -> ExitCode {
+    // TLS with ring's cryptography (Cargo.toml says why). Installed once;
+    // a provider already installed (none is, in this binary) is kept.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let matches = match Cli::command().try_get_matches() {
         Ok(m) => m,
         Err(e) => return clap_exit(&e),
