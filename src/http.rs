@@ -6,7 +6,7 @@
 //! sends raw), its query always, its body only when the `Content-Type` is
 //! `application/x-www-form-urlencoded` (§3.4.1.3.1). A JSON, multipart or
 //! binary body is not signed, as the X API v2 expects; with
-//! [`HttpOptions::with_body_hash`] it is covered by `oauth_body_hash` (the
+//! [`HttpOptions::with_body_hash`] ([`BodyHash`]) it is covered by `oauth_body_hash` (the
 //! [OAuth Request Body Hash] extension) instead. A form body that cannot be
 //! read without sending it (a stream) is an error, never a request signed
 //! without it. The header is added by [`Signer`], through the one pipeline.
@@ -22,13 +22,14 @@
 
 use std::fmt;
 
-use http::header::{AUTHORIZATION, CONTENT_TYPE};
+use http::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE};
 use http::{HeaderMap, HeaderValue, Method};
 
+use crate::body_hash::BodyHash;
 use crate::error::Error;
-use crate::protocol::Name;
+use crate::protocol::{Name, Transmission};
 use crate::request::{is_form_media_type, OAuthRequest};
-use crate::signed::Trace;
+use crate::signed::{Signed, Trace};
 use crate::signer::Signer;
 use crate::url::sent_url;
 
@@ -47,6 +48,14 @@ use crate::url::sent_url;
 pub trait BodyBytes {
     /// The body's bytes, or `None` for a body that is a stream.
     fn body_bytes(&self) -> Option<&[u8]>;
+
+    /// Replaces the body with `bytes`, for the form-body transmission
+    /// (RFC 5849 §3.5.2), which adds the protocol parameters to the body;
+    /// false (the default) for a body type that cannot be replaced.
+    fn set_body_bytes(&mut self, bytes: Vec<u8>) -> bool {
+        let _ = bytes;
+        false
+    }
 }
 
 impl BodyBytes for () {
@@ -59,11 +68,26 @@ impl BodyBytes for Vec<u8> {
     fn body_bytes(&self) -> Option<&[u8]> {
         Some(self)
     }
+
+    fn set_body_bytes(&mut self, bytes: Vec<u8>) -> bool {
+        *self = bytes;
+        true
+    }
 }
 
 impl BodyBytes for String {
     fn body_bytes(&self) -> Option<&[u8]> {
         Some(self.as_bytes())
+    }
+
+    fn set_body_bytes(&mut self, bytes: Vec<u8>) -> bool {
+        match String::from_utf8(bytes) {
+            Ok(text) => {
+                *self = text;
+                true
+            }
+            Err(_) => false,
+        }
     }
 }
 
@@ -83,13 +107,19 @@ impl BodyBytes for bytes::Bytes {
     fn body_bytes(&self) -> Option<&[u8]> {
         Some(self)
     }
+
+    fn set_body_bytes(&mut self, bytes: Vec<u8>) -> bool {
+        *self = bytes::Bytes::from(bytes);
+        true
+    }
 }
 
 /// How requests are signed at the HTTP edge. The default is what the X API
-/// expects: no `oauth_body_hash`.
+/// expects: the Authorization header, no `oauth_body_hash`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HttpOptions {
-    body_hash: bool,
+    body_hash: BodyHash,
+    transmission: Transmission,
 }
 
 impl HttpOptions {
@@ -98,21 +128,37 @@ impl HttpOptions {
         HttpOptions::default()
     }
 
-    /// Whether to send `oauth_body_hash` (base64 of the SHA-1 of the body,
-    /// of the empty string when there is none) on requests whose body is
-    /// not form-encoded (the [OAuth Request Body Hash] extension; never on a
-    /// form-encoded body, whose parameters are signed already). Off by
-    /// default: X does not use it.
+    /// When to send `oauth_body_hash` and which hash (the [OAuth Request
+    /// Body Hash] extension; never on a form-encoded body, whose parameters
+    /// are signed already): [`BodyHash`]. Never by default: X does not use
+    /// it.
     ///
     /// [OAuth Request Body Hash]: https://oauth.googlecode.com/svn/spec/ext/body_hash/1.0/oauth-bodyhash.html
-    pub fn with_body_hash(mut self, on: bool) -> HttpOptions {
-        self.body_hash = on;
+    pub fn with_body_hash(mut self, body_hash: BodyHash) -> HttpOptions {
+        self.body_hash = body_hash;
         self
     }
 
-    /// Whether `oauth_body_hash` is sent.
-    pub fn body_hash(&self) -> bool {
+    /// When and how `oauth_body_hash` is sent.
+    pub fn body_hash(&self) -> BodyHash {
         self.body_hash
+    }
+
+    /// Where the protocol parameters are sent (RFC 5849 §3.5): the
+    /// `Authorization` header (the default), the query (§3.5.3: the URL
+    /// gains them, as WooCommerce over plain HTTP wants), or the form body
+    /// (§3.5.2: only a request whose body is
+    /// `application/x-www-form-urlencoded`, as an LTI 1.1 launch is; the
+    /// body type must be one whose bytes can be replaced,
+    /// [`BodyBytes::set_body_bytes`]). Signed the same in all three.
+    pub fn with_transmission(mut self, transmission: Transmission) -> HttpOptions {
+        self.transmission = transmission;
+        self
+    }
+
+    /// Where the protocol parameters are sent.
+    pub fn transmission(&self) -> Transmission {
+        self.transmission
     }
 }
 
@@ -145,6 +191,13 @@ pub enum HttpError {
         /// The header's name.
         name: &'static str,
     },
+    /// The form-body transmission (§3.5.2) for a request whose body is not
+    /// `application/x-www-form-urlencoded`: there is no form to add the
+    /// protocol parameters to.
+    NotAForm,
+    /// The form-body transmission for a body type whose bytes cannot be
+    /// replaced ([`BodyBytes::set_body_bytes`]).
+    UnwritableBody,
 }
 
 impl HttpError {
@@ -176,6 +229,15 @@ impl fmt::Display for HttpError {
                 "cannot sign the request: it has more than one {name}, and a server may read \
                  another than the signer did; send exactly one"
             ),
+            HttpError::NotAForm => f.write_str(
+                "cannot send the protocol parameters in the body: it is not \
+                 application/x-www-form-urlencoded (RFC 5849 §3.5.2); send them in the header \
+                 or the query",
+            ),
+            HttpError::UnwritableBody => f.write_str(
+                "cannot send the protocol parameters in the body: its type cannot be rewritten; \
+                 give the body as bytes (Vec<u8>, String, Bytes)",
+            ),
         }
     }
 }
@@ -186,7 +248,9 @@ impl std::error::Error for HttpError {
             HttpError::Sign(e) => Some(e),
             HttpError::UnreadableBody { .. }
             | HttpError::UriTooLong { .. }
-            | HttpError::AmbiguousHeader { .. } => None,
+            | HttpError::AmbiguousHeader { .. }
+            | HttpError::NotAForm
+            | HttpError::UnwritableBody => None,
         }
     }
 }
@@ -229,8 +293,8 @@ pub fn sign_http_request<B: BodyBytes>(
     request: &mut http::Request<B>,
     options: HttpOptions,
 ) -> Result<(), HttpError> {
-    let header = authorize_http(signer, request, options, Signer::authorization_header)?;
-    set_authorization(request.headers_mut(), header)
+    let signed = authorize_http(signer, request, options, Signer::sign)?;
+    transmit_http(request, &signed, options.transmission)
 }
 
 /// As [`sign_http_request`], and returns every stage of the signature (the
@@ -245,8 +309,59 @@ pub fn trace_http_request<B: BodyBytes>(
     options: HttpOptions,
 ) -> Result<Trace, HttpError> {
     let trace = authorize_http(signer, request, options, Signer::trace)?;
-    set_authorization(request.headers_mut(), trace.authorization_header.clone())?;
+    transmit_http(request, &trace.signed, options.transmission)?;
     Ok(trace)
+}
+
+/// Sends `signed` in `request` as `transmission` says: the header, the
+/// query, or the form body.
+fn transmit_http<B: BodyBytes>(
+    request: &mut http::Request<B>,
+    signed: &Signed,
+    transmission: Transmission,
+) -> Result<(), HttpError> {
+    match transmission {
+        Transmission::Query => {
+            let url = signed.url_with_query(&request.uri().to_string());
+            *request.uri_mut() = url.parse().map_err(|_| {
+                HttpError::Sign(Error::invalid_url(
+                    0,
+                    "the URL with the protocol parameters in its query is not an HTTP URI",
+                ))
+            })?;
+            Ok(())
+        }
+        Transmission::FormBody => {
+            let body = form_with_protocol(request.body().body_bytes(), signed)?;
+            let len = body.len();
+            if !request.body_mut().set_body_bytes(body) {
+                return Err(HttpError::UnwritableBody);
+            }
+            if request.headers().contains_key(CONTENT_LENGTH) {
+                request
+                    .headers_mut()
+                    .insert(CONTENT_LENGTH, HeaderValue::from(len));
+            }
+            Ok(())
+        }
+        _ => set_authorization(request.headers_mut(), signed.authorization_header()),
+    }
+}
+
+/// A form body with the protocol parameters added at its end (§3.5.2).
+pub(crate) fn form_with_protocol(
+    body: Option<&[u8]>,
+    signed: &Signed,
+) -> Result<Vec<u8>, HttpError> {
+    let body = body.ok_or(HttpError::UnreadableBody { form: true })?;
+    let protocol = signed.form_params();
+    let mut out = Vec::with_capacity(body.len() + 1 + protocol.len());
+    out.extend_from_slice(body);
+    if !body.is_empty() {
+        out.push(b'&');
+    }
+    out.extend_from_slice(protocol.as_bytes());
+    Ok(out)
 }
 
 /// [`authorize`] for an `http::Request`: its method, absolute URI, headers
@@ -310,6 +425,9 @@ pub(crate) fn authorize<R>(
     }
     let url = sent_url(url);
     let form = is_form(headers)?;
+    if options.transmission == Transmission::FormBody && !form {
+        return Err(HttpError::NotAForm);
+    }
     let mut request = OAuthRequest::new(method.as_str(), &url).url_as_sent();
     if let Some(callback) = flow.callback {
         request = request.callback(callback);
@@ -322,9 +440,12 @@ pub(crate) fn authorize<R>(
     }
     let hash;
     let extra;
-    if options.body_hash && !form {
+    if options.body_hash.applies(form) {
         let body = body.ok_or(HttpError::UnreadableBody { form: false })?;
-        hash = crate::request::body_hash(body);
+        hash = options
+            .body_hash
+            .value(signer.method(), form, body)
+            .unwrap_or_default();
         extra = [(Name::BodyHash.as_str(), hash.as_str())];
         request = request.protocol_params(&extra);
     }
@@ -458,7 +579,10 @@ mod tests {
 
     #[test]
     fn body_hash_covers_a_json_body_and_never_a_form() {
-        let on = HttpOptions::new().with_body_hash(true);
+        let on = HttpOptions::new().with_body_hash(BodyHash::new(
+            crate::BodyHashPolicy::UnlessForm,
+            crate::BodyHashAlgorithm::FollowMethod,
+        ));
         let json = http::Request::post("https://h/")
             .header("content-type", "application/json")
             .body("Hello World!")
@@ -517,7 +641,10 @@ mod tests {
         let hashed = sign_http_request(
             &s,
             &mut req("application/octet-stream"),
-            HttpOptions::new().with_body_hash(true),
+            HttpOptions::new().with_body_hash(BodyHash::new(
+                crate::BodyHashPolicy::UnlessForm,
+                crate::BodyHashAlgorithm::FollowMethod,
+            )),
         );
         assert_eq!(hashed, Err(HttpError::UnreadableBody { form: false }));
     }

@@ -94,6 +94,7 @@ pub struct ReadmeDoctests;
 // exactly one path; the edges (an HTTP stack, the three-legged flow, the
 // explainer, the verifier) are public modules of their own.
 mod base_string;
+mod body_hash;
 mod builder;
 mod clock;
 mod credentials;
@@ -132,6 +133,7 @@ pub mod verify;
 mod warnings;
 
 pub use base_string::{base_string_uri, BaseString, BaseStringUri};
+pub use body_hash::{body_hash, BodyHash, BodyHashAlgorithm, BodyHashPolicy};
 pub use builder::SignerBuilder;
 pub use credentials::{Credentials, Secret};
 pub use decode::{form_decode, percent_decode, Decoded};

@@ -17,7 +17,11 @@ use std::fmt;
 use http::Extensions;
 use reqwest_middleware::{Middleware, Next};
 
-use crate::http::{authorize, set_authorization, BodyBytes, Flow, HttpError, HttpOptions};
+use crate::http::{
+    authorize, form_with_protocol, set_authorization, BodyBytes, Flow, HttpError, HttpOptions,
+};
+use crate::protocol::Transmission;
+use crate::signed::Signed;
 use crate::signed::Trace;
 use crate::signer::Signer;
 
@@ -64,7 +68,7 @@ pub(crate) fn sign_flow_request(
     options: HttpOptions,
     flow: Flow<'_>,
 ) -> Result<(), HttpError> {
-    let header = authorize(
+    let signed = authorize(
         signer,
         request.method(),
         request.url().as_str(),
@@ -72,9 +76,42 @@ pub(crate) fn sign_flow_request(
         request.body().map_or(Some(&[][..]), BodyBytes::body_bytes),
         options,
         flow,
-        Signer::authorization_header,
+        Signer::sign,
     )?;
-    set_authorization(request.headers_mut(), header)
+    transmit_reqwest(request, &signed, options.transmission())
+}
+
+/// Sends `signed` in `request` as `transmission` says: the header, the
+/// query, or the form body.
+fn transmit_reqwest(
+    request: &mut reqwest::Request,
+    signed: &Signed,
+    transmission: Transmission,
+) -> Result<(), HttpError> {
+    match transmission {
+        Transmission::Query => {
+            let url = signed.url_with_query(request.url().as_str());
+            *request.url_mut() = reqwest::Url::parse(&url).map_err(|_| {
+                HttpError::Sign(crate::Error::invalid_url(
+                    0,
+                    "the URL with the protocol parameters in its query is not a URL",
+                ))
+            })?;
+            Ok(())
+        }
+        Transmission::FormBody => {
+            let bytes = request.body().map_or(Some(&[][..]), BodyBytes::body_bytes);
+            let body = form_with_protocol(bytes, signed)?;
+            if request.headers().contains_key(http::header::CONTENT_LENGTH) {
+                request
+                    .headers_mut()
+                    .insert(http::header::CONTENT_LENGTH, body.len().into());
+            }
+            *request.body_mut() = Some(body.into());
+            Ok(())
+        }
+        _ => set_authorization(request.headers_mut(), signed.authorization_header()),
+    }
 }
 
 /// As [`sign_reqwest_request`], and returns every stage of the signature,
@@ -97,7 +134,7 @@ pub fn trace_reqwest_request(
         Flow::default(),
         Signer::trace,
     )?;
-    set_authorization(request.headers_mut(), trace.authorization_header.clone())?;
+    transmit_reqwest(request, &trace.signed, options.transmission())?;
     Ok(trace)
 }
 
@@ -219,12 +256,20 @@ impl Middleware for OAuth1Middleware {
         // nonce, and a redirect a signature for its own URL.
         let mut redirects = Redirects::with_limit(self.redirect_limit);
         loop {
+            // The request as given, before the protocol parameters join its
+            // header, query or body: a redirect is made of it, and signed
+            // afresh.
+            let unsigned = req.try_clone();
             self.sign(&mut req, extensions)?;
-            let sent = req.try_clone();
+            // The URL as sent (with the query transmission, the protocol
+            // parameters in it): a response for another came from a
+            // redirect the client followed itself.
+            let sent_url = req.url().clone();
             let response = next.clone().run(req, extensions).await?;
-            let Some(sent) = sent else {
+            let Some(mut sent) = unsigned else {
                 return Ok(response);
             };
+            *sent.url_mut() = sent_url;
             match redirects
                 .follow(sent, &response)
                 .map_err(reqwest_middleware::Error::middleware)?

@@ -312,13 +312,12 @@ impl<'a> Protocol<'a> {
     /// name once, `oauth_*`), in the order it signs them.
     pub(crate) fn signed(
         realm: Option<String>,
-        params: impl IntoIterator<Item = (String, String)>,
+        params: impl Iterator<Item = (String, String)>,
     ) -> Protocol<'static> {
         Protocol {
             transmission: Transmission::Header,
             realm: realm.map(Cow::Owned),
             params: params
-                .into_iter()
                 .map(|(name, value)| Entry {
                     name: Cow::Owned(name),
                     value: Cow::Owned(value),

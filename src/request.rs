@@ -37,16 +37,6 @@ pub(crate) fn is_form_media_type(value: &[u8]) -> bool {
     media.eq_ignore_ascii_case(FORM) && matches!(rest.iter().find(|b| !ows(b)), None | Some(b';'))
 }
 
-/// `oauth_body_hash` of a body that is not form-encoded: base64 of its
-/// SHA-1 ([OAuth Request Body Hash] §3.1; the empty string's for no body).
-///
-/// [OAuth Request Body Hash]: https://oauth.googlecode.com/svn/spec/ext/body_hash/1.0/oauth-bodyhash.html
-pub(crate) fn body_hash(body: &[u8]) -> String {
-    use base64::Engine as _;
-    use sha1::Digest as _;
-    base64::engine::general_purpose::STANDARD.encode(sha1::Sha1::digest(body))
-}
-
 /// One HTTP request to sign, as the string API takes it: its method, URL and
 /// (form) body, plus the protocol parameters that belong to this request
 /// rather than to the signer. It borrows everything and copies nothing.

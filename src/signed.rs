@@ -98,6 +98,9 @@ pub struct Trace {
     pub signature: Signature,
     /// The `Authorization` header value.
     pub authorization_header: String,
+    /// The protocol parameters sent, for any of the three transmissions
+    /// (the header above is `signed.authorization_header()`).
+    pub signed: Signed,
     /// What is signed correctly but is likely to make the other side compute
     /// a different signature.
     pub warnings: Vec<Warning>,

@@ -168,20 +168,21 @@ impl Signer {
     pub fn sign(&self, request: &OAuthRequest<'_>) -> Result<Signed, Error> {
         self.run(request, |run| {
             let signature = self.key.sign(&run.base_string()?)?;
-            let params: Vec<(String, String)> = run
-                .protocol
-                .as_slice()
-                .iter()
-                .map(|p| match p.form {
-                    Form::Signature => (p.name.to_owned(), signature.as_str().to_owned()),
-                    _ => (p.name.to_owned(), p.value.to_owned()),
-                })
-                .collect();
-            Ok(Signed {
-                protocol: Protocol::signed(self.realm.clone(), params),
-                signature,
-            })
+            Ok(self.signed(&run.protocol, signature))
         })
+    }
+
+    /// What a signer sends: its run of protocol parameters, the signature
+    /// in its place, and the realm.
+    fn signed(&self, run: &ProtocolParams<'_>, signature: crate::sign::Signature) -> Signed {
+        let params = run.as_slice().iter().map(|p| match p.form {
+            Form::Signature => (p.name.to_owned(), signature.as_str().to_owned()),
+            _ => (p.name.to_owned(), p.value.to_owned()),
+        });
+        Signed {
+            protocol: Protocol::signed(self.realm.clone(), params),
+            signature,
+        }
     }
 
     /// Signs `request` and keeps every stage: the collected parameters, the
@@ -230,6 +231,7 @@ impl Signer {
                 header_string(self.realm.as_deref(), &run.protocol, signature.as_str());
             // The key that signed, not one rebuilt from the credentials.
             let signing_key = self.key.key_string().cloned();
+            let signed = self.signed(&run.protocol, signature.clone());
             Ok(Trace {
                 collected_params,
                 normalized_params,
@@ -238,6 +240,7 @@ impl Signer {
                 signing_key,
                 signature,
                 authorization_header,
+                signed,
                 warnings,
             })
         })

@@ -6,6 +6,7 @@ use std::fmt;
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
+use crate::body_hash::BodyHash;
 use crate::clock::unix_now;
 use crate::credentials::Secret;
 use crate::error::Error;
@@ -28,6 +29,7 @@ pub struct VerifierBuilder<S, N> {
     after: Duration,
     methods: Vec<SignatureMethod>,
     nonce_len: RangeInclusive<usize>,
+    body_hash: BodyHash,
     clock: fn() -> u64,
 }
 
@@ -60,6 +62,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
                 SignatureMethod::HmacSha512,
             ],
             nonce_len: crate::protocol::Nonce::LEN,
+            body_hash: BodyHash::default(),
             clock: system_clock,
         }
     }
@@ -116,6 +119,17 @@ impl<S, N> VerifierBuilder<S, N> {
         self
     }
 
+    /// How `oauth_body_hash` is checked ([`BodyHash`]): a hash that is sent
+    /// is always checked, against the body received, by the policy's hash
+    /// (by default the signature method's: SHA-1 for HMAC-SHA1, SHA-256 for
+    /// the `-SHA256` methods); with [`BodyHashPolicy::Required`](crate::BodyHashPolicy::Required)
+    /// a request whose body is not form-encoded and that sends none is
+    /// refused (`ParameterAbsent`).
+    pub fn body_hash(mut self, body_hash: BodyHash) -> Self {
+        self.body_hash = body_hash;
+        self
+    }
+
     /// The clock [`Verifier::verify`] reads, in seconds since 1970: the
     /// system clock by default; a fixed instant to replay recorded requests
     /// (a test double of a provider, say).
@@ -156,6 +170,7 @@ impl<S, N> VerifierBuilder<S, N> {
                 before: self.before,
                 after: self.after,
                 nonce_len: self.nonce_len,
+                body_hash: self.body_hash,
                 dummy: dummy_secrets(&self.methods),
                 methods: self.methods,
                 clock: self.clock,

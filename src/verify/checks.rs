@@ -6,9 +6,9 @@
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
+use crate::body_hash::{body_hash, BodyHash, BodyHashPolicy};
 use crate::error::{Error, ErrorKind};
 use crate::protocol::{Name, Nonce, Protocol, Timestamp};
-use crate::request::body_hash;
 use crate::sign::SignatureMethod;
 use crate::verify::reason::Reason;
 use crate::verify::received::Received;
@@ -97,13 +97,22 @@ pub(super) fn check_timestamp(
     })
 }
 
-/// `oauth_body_hash`, when sent, against the body received: refused on a
-/// form-encoded body, whose parameters are signed already (OAuth Request
+/// `oauth_body_hash` against the body received, by the verifier's
+/// [`BodyHash`]: required where its policy says so; when sent, refused on
+/// a form-encoded body, whose parameters are signed already (OAuth Request
 /// Body Hash §3.2), and on a body passed on unread; compared on the decoded
-/// digest otherwise.
-pub(super) fn check_body_hash(protocol: &Protocol<'_>, r: &Received<'_>) -> Option<Reason> {
-    let theirs = protocol.get(Name::BodyHash)?;
+/// digest (the method's hash, or the one the policy names) otherwise.
+pub(super) fn check_body_hash(
+    protocol: &Protocol<'_>,
+    r: &Received<'_>,
+    method: SignatureMethod,
+    policy: &BodyHash,
+) -> Option<Reason> {
     let name = || Name::BodyHash.as_str().to_owned();
+    let Some(theirs) = protocol.get(Name::BodyHash) else {
+        let required = policy.policy() == BodyHashPolicy::Required && !r.form;
+        return required.then(|| Reason::ParameterAbsent(vec![Name::BodyHash.as_str()]));
+    };
     if !r.body_read {
         return Some(Reason::ParameterRejected {
             name: name(),
@@ -116,7 +125,7 @@ pub(super) fn check_body_hash(protocol: &Protocol<'_>, r: &Received<'_>) -> Opti
             why: "a form-encoded body's parameters are signed; it has no body hash",
         });
     }
-    let ours = body_hash(r.body);
+    let ours = body_hash(policy.algorithm().for_method(method), r.body);
     let decode = |s: &str| {
         use base64::Engine as _;
         base64::engine::general_purpose::STANDARD.decode(s).ok()

@@ -22,6 +22,7 @@ use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use crate::base_string::{BaseString, BaseStringUri};
+use crate::body_hash::BodyHash;
 use crate::params::Params;
 use crate::protocol::{Name, Protocol, Transmission};
 use crate::sign::SignatureMethod;
@@ -56,6 +57,7 @@ pub(super) struct Config {
     pub(super) after: Duration,
     pub(super) methods: Vec<SignatureMethod>,
     pub(super) nonce_len: RangeInclusive<usize>,
+    pub(super) body_hash: BodyHash,
     pub(super) clock: fn() -> u64,
     /// Verified against when the consumer or token is unknown.
     pub(super) dummy: Secrets,
@@ -241,7 +243,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
             failed = check_timestamp(t, now, self.config.before, self.config.after);
         }
         if failed.is_none() {
-            failed = check_body_hash(protocol, r);
+            failed = check_body_hash(protocol, r, method, &self.config.body_hash);
         }
         let base = BaseString::new(r.method, BaseStringUri::new(url), params.normalize())
             .map_err(Reason::Malformed)?;
