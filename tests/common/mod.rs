@@ -19,9 +19,16 @@
 //!
 //! Every input struct denies unknown fields, so a fixture field that this
 //! mapping does not know about fails loudly instead of being ignored.
+//!
+//! The submodules serve some of the tests only: `generator` (the
+//! differential tests' random requests), `peers` (running the peers in
+//! `tests/peers/`), `provider` (the loopback provider) and `refused` (the
+//! vectors the signer refuses).
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod generator;
+pub mod peers;
 pub mod provider;
 pub mod refused;
 
