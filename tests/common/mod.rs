@@ -22,8 +22,8 @@
 //!
 //! The submodules serve some of the tests only: `generator` (the
 //! differential tests' random requests), `peers` (running the peers in
-//! `tests/peers/`), `provider` (the loopback provider) and `refused` (the
-//! vectors the signer refuses).
+//! `tests/peers/`), `provider` (the loopback provider), `refused` (the
+//! vectors the signer refuses) and `verify` (the verifier's tests).
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -31,6 +31,7 @@ pub mod generator;
 pub mod peers;
 pub mod provider;
 pub mod refused;
+pub mod verify;
 
 use std::collections::BTreeSet;
 use std::fmt::Debug;
