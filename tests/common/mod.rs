@@ -23,7 +23,9 @@
 //! The submodules serve some of the tests only: `generator` (the
 //! differential tests' random requests), `peers` (running the peers in
 //! `tests/peers/`), `provider` (the loopback provider), `refused` (the
-//! vectors the signer refuses) and `verify` (the verifier's tests).
+//! vectors the signer refuses), `stages` (every vector of a fixture file
+//! checked stage by stage, for `tests/vectors.rs`) and `verify` (the
+//! verifier's tests).
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -31,6 +33,7 @@ pub mod generator;
 pub mod peers;
 pub mod provider;
 pub mod refused;
+pub mod stages;
 pub mod verify;
 
 use std::collections::BTreeSet;
