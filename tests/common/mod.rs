@@ -19,11 +19,22 @@
 //!
 //! Every input struct denies unknown fields, so a fixture field that this
 //! mapping does not know about fails loudly instead of being ignored.
+//!
+//! The submodules serve some of the tests only: `generator` (the
+//! differential tests' random requests), `peers` (running the peers in
+//! `tests/peers/`), `provider` (the loopback provider), `refused` (the
+//! vectors the signer refuses), `stages` (every vector of a fixture file
+//! checked stage by stage, for `tests/vectors.rs`) and `verify` (the
+//! verifier's tests).
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod generator;
+pub mod peers;
 pub mod provider;
 pub mod refused;
+pub mod stages;
+pub mod verify;
 
 use std::collections::BTreeSet;
 use std::fmt::Debug;

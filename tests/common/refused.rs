@@ -1,5 +1,5 @@
 //! The vectors the signer refuses on purpose: the library's vector tests
-//! (tests/vectors.rs) and the CLI's (cli/tests/cli.rs) both check that they
+//! (tests/vectors.rs) and the CLI's (cli/tests/sign.rs) both check that they
 //! are refused, with the same error.
 
 /// Vectors whose inputs the signer refuses on purpose, and why: their

@@ -1,14 +1,19 @@
-//! The library's test support (`tests/common/`) that the CLI's tests share,
-//! included from there so that each fact is written once: the loopback
-//! provider, and the vectors the signer refuses (which `oauth1 sign` must
-//! refuse with the same error); and an HMAC computed by the tests themselves.
+//! The CLI's test support. From the library's (`tests/common/`), included
+//! from there so that each fact is written once: the loopback provider, and
+//! the vectors the signer refuses (which `oauth1 sign` must refuse with the
+//! same error). The CLI's own: the binary run hermetically (`bin`, with a
+//! profile directory; `exec`, with arguments, standard input and variables),
+//! the public vectors as JSON (`vectors`), `oauth1 serve` (`serve`), and an
+//! HMAC computed by the tests themselves (`oracle`).
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 pub mod bin;
+pub mod exec;
 pub mod oracle;
 #[path = "../../../tests/common/provider.rs"]
 pub mod provider;
 #[path = "../../../tests/common/refused.rs"]
 pub mod refused;
 pub mod serve;
+pub mod vectors;

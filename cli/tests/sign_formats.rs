@@ -1,0 +1,373 @@
+//! What `oauth1 sign`, the real binary, prints in each format (header,
+//! json, curl, trace): secrets only with `--show-secrets`; curl commands
+//! quoted for a shell, sending the path as is and HEAD with `-I`, and, run
+//! with `sh` against the loopback provider (`tests/provider/`, whose checks
+//! are oauthlib's), sending what was signed; a trace that lines up long
+//! parameter names without panicking; warnings about values that are not
+//! UTF-8. The expected output is written out by hand in each test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::process::Command;
+
+use common::exec::{oauth1, run};
+use common::vectors::{vector, X_CONSUMER_SECRET, X_TOKEN_SECRET};
+use serde_json::{json, Value};
+
+#[test]
+fn secrets_are_shown_only_with_show_secrets() {
+    let secrets = [X_CONSUMER_SECRET, X_TOKEN_SECRET];
+    for format in ["header", "json", "curl", "trace"] {
+        let out = oauth1(&["sign", "--example", "--format", format]);
+        assert_eq!(out.code, 0);
+        for secret in secrets {
+            assert!(
+                !out.stdout.contains(secret) && !out.stderr.contains(secret),
+                "{format}"
+            );
+        }
+        assert!(!out.stdout.contains("signing_key"), "{format}");
+    }
+    let out = oauth1(&["sign", "--example", "--format", "trace", "--show-secrets"]);
+    assert!(out
+        .stdout
+        .contains(&format!("\n  {X_CONSUMER_SECRET}&{X_TOKEN_SECRET}\n")));
+
+    // PLAINTEXT: the signature is the key ("foo&bar" in vector oauthlib-client-plaintext),
+    // so json and trace hide it as well.
+    let v = vector("signatures.json", "oauthlib-client-plaintext");
+    let stdin = v["inputs"].to_string();
+    for format in ["json", "trace"] {
+        let out = run(
+            &["sign", "--request", "-", "--format", format],
+            Some(stdin.as_bytes()),
+            &[],
+        );
+        assert_eq!(out.code, 0);
+        assert!(
+            !out.stdout.contains("foo") && !out.stdout.contains("bar"),
+            "{}",
+            out.stdout
+        );
+    }
+    let out = run(
+        &[
+            "sign",
+            "--request",
+            "-",
+            "--format",
+            "json",
+            "--show-secrets",
+        ],
+        Some(stdin.as_bytes()),
+        &[],
+    );
+    let got: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(got["signature"], "foo&bar");
+
+    // Nor do errors or --help show them: a secret of the wrong type is not quoted back.
+    let out = run(
+        &["sign", "--request", "-"],
+        Some(br#"{"method": "GET", "url": "https://h/", "consumer_key": "k", "consumer_secret": 987654321}"#),
+        &[],
+    );
+    assert_eq!(out.code, 2);
+    assert!(!out.stderr.contains("987654321"), "{}", out.stderr);
+    let out = run(
+        &["sign", "--help"],
+        None,
+        &[
+            ("OAUTH_CONSUMER_SECRET", X_CONSUMER_SECRET),
+            ("OAUTH_TOKEN_SECRET", X_TOKEN_SECRET),
+        ],
+    );
+    assert_eq!(out.code, 0);
+    assert!(out.stdout.contains("OAUTH_CONSUMER_SECRET"));
+    for secret in secrets {
+        assert!(!out.stdout.contains(secret));
+    }
+}
+
+#[test]
+fn curl_format_quotes_single_quotes() {
+    let args = [
+        "--consumer-key",
+        "k",
+        "--consumer-secret",
+        "s",
+        "--nonce",
+        "n",
+        "--timestamp",
+        "1",
+        "--realm",
+        "O'Reilly",
+        "-d",
+        "q=it's",
+        "https://h/p?x='y'",
+    ];
+    let header = oauth1(&[&["sign"][..], &args].concat()).stdout;
+    let header = header.trim_end();
+    assert!(
+        header.starts_with("OAuth realm=\"O'Reilly\", oauth_consumer_key=\"k\", "),
+        "{header}"
+    );
+
+    let out = oauth1(&[&["sign", "--format", "curl"][..], &args].concat());
+    assert_eq!(out.code, 0);
+    let quoted_header = header.replace('\'', r"'\''");
+    assert_eq!(
+        out.stdout,
+        format!(
+            "curl -X 'POST' -H 'Authorization: {quoted_header}' -H 'Content-Type: application/x-www-form-urlencoded' \
+             --data-raw 'q=it'\\''s' --path-as-is 'https://h/p?x='\\''y'\\'''\n"
+        )
+    );
+
+    // A shell reads it back into exactly the words meant.
+    #[cfg(unix)]
+    {
+        let words = out.stdout.trim_end().strip_prefix("curl ").unwrap();
+        let shell = Command::new("sh")
+            .arg("-c")
+            .arg(format!("printf '%s\\n' {words}"))
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(shell.stdout).unwrap(),
+            format!(
+                "-X\nPOST\n-H\nAuthorization: {header}\n-H\nContent-Type: application/x-www-form-urlencoded\n--data-raw\nq=it's\n--path-as-is\nhttps://h/p?x='y'\n"
+            )
+        );
+    }
+
+    // No body: no --data-raw, no Content-Type.
+    let out = oauth1(&[
+        "sign",
+        "--format",
+        "curl",
+        "--consumer-key",
+        "k",
+        "--empty-consumer-secret",
+        "https://h/",
+    ]);
+    assert!(
+        out.stdout
+            .starts_with("curl -X 'GET' -H 'Authorization: OAuth "),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        !out.stdout.contains("--data-raw") && out.stdout.ends_with(" --path-as-is 'https://h/'\n")
+    );
+}
+
+#[test]
+fn trace_never_panics_on_a_long_parameter_name() {
+    // A width of 65,536 or more in `{:<width$}` panics; names over 40
+    // characters are printed unpadded instead.
+    let name = "a".repeat(70_000);
+    let body = format!("{name}=1&b=2");
+    for format in ["header", "json", "curl", "trace"] {
+        let out = oauth1(&[
+            "sign",
+            "--consumer-key",
+            "k",
+            "--consumer-secret",
+            "s",
+            "-d",
+            &body,
+            "--format",
+            format,
+            "https://h/",
+        ]);
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{format}");
+        if format == "trace" {
+            let lines: Vec<&str> = out.stdout.lines().collect();
+            assert!(lines.contains(&format!("  {name}  1").as_str()));
+            // The short names are still lined up with each other.
+            assert!(lines.contains(&"  oauth_signature_method  HMAC-SHA1"));
+            assert!(lines.contains(&"  b                       2"));
+        }
+    }
+}
+
+#[test]
+fn curl_format_sends_the_path_as_is_and_head_with_dash_i() {
+    let sign = |method: &str| {
+        oauth1(&[
+            "sign",
+            "--format",
+            "curl",
+            "--consumer-key",
+            "k",
+            "--consumer-secret",
+            "s",
+            "-X",
+            method,
+            "https://h/a/../b/./c",
+        ])
+    };
+    let out = sign("GET");
+    assert_eq!(out.code, 0);
+    assert!(
+        out.stdout
+            .starts_with("curl -X 'GET' -H 'Authorization: OAuth "),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .ends_with("' --path-as-is 'https://h/a/../b/./c'\n"),
+        "{}",
+        out.stdout
+    );
+    let out = sign("HEAD");
+    assert_eq!(out.code, 0);
+    assert!(
+        out.stdout.starts_with("curl -I -H 'Authorization: OAuth "),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("-X"), "{}", out.stdout);
+}
+
+#[test]
+fn trace_and_json_warn_about_values_that_are_not_utf8() {
+    let base = [
+        "sign",
+        "--consumer-key",
+        "k",
+        "--consumer-secret",
+        "s",
+        "-d",
+        "x=%E9&y=%C3%A9",
+    ];
+    let trace = oauth1(&[&base[..], &["--format", "trace", "https://h/"]].concat());
+    assert_eq!(trace.code, 0, "{}", trace.stderr);
+    let warnings = trace
+        .stdout
+        .split("\nwarnings:\n")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        warnings.contains("\"x\"") && warnings.contains("not UTF-8") && !warnings.contains("\"y\""),
+        "{}",
+        trace.stdout
+    );
+    let json = oauth1(&[&base[..], &["--format", "json", "https://h/"]].concat());
+    let got: Value = serde_json::from_str(&json.stdout).unwrap();
+    let warnings = got["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0]
+        .as_str()
+        .unwrap()
+        .contains("\"x\" in the form body"));
+    let clean = oauth1(
+        &[
+            &base[..5],
+            &["-d", "y=%C3%A9", "--format", "json", "https://h/"],
+        ]
+        .concat(),
+    );
+    let got: Value = serde_json::from_str(&clean.stdout).unwrap();
+    assert_eq!(got["warnings"], json!([]));
+}
+
+/// Runs a printed curl command with `sh`, curl's own output quiet, and
+/// returns the HTTP status and the body.
+fn run_curl(line: &str) -> (String, String) {
+    // The flags go right after `curl`; what is sent stays as printed.
+    let line = line.trim_end().replacen(
+        "curl ",
+        "curl -sS --max-time 10 -o /dev/stdout -w '\\n%{http_code}' ",
+        1,
+    );
+    let out = Command::new("sh").arg("-c").arg(&line).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (body, status) = stdout.rsplit_once('\n').unwrap_or(("", &stdout));
+    (status.to_owned(), body.to_owned())
+}
+
+#[test]
+fn printed_curl_commands_send_what_was_signed() {
+    use common::provider::{Provider, ACCESS_SECRET, ACCESS_TOKEN, CONSUMER_KEY, CONSUMER_SECRET};
+    let provider = Provider::start(&[]);
+    let sign = |extra: &[&str]| {
+        let creds = [
+            "sign",
+            "--format",
+            "curl",
+            "--consumer-key",
+            CONSUMER_KEY,
+            "--consumer-secret",
+            CONSUMER_SECRET,
+            "--token",
+            ACCESS_TOKEN,
+            "--token-secret",
+            ACCESS_SECRET,
+        ];
+        let out = oauth1(&[&creds[..], extra].concat());
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.stdout
+    };
+    let base = &provider.base;
+    // GET with a query; POST with a form body; a path with dot segments,
+    // which curl would have resolved without --path-as-is; HEAD, which curl
+    // would have waited on with -X HEAD.
+    for (extra, want_body) in [
+        (
+            vec![format!(
+                "{base}/1.1/statuses/home_timeline.json?count=2&since_id=12"
+            )],
+            "\"count\"",
+        ),
+        (
+            vec![
+                "-d".into(),
+                "status=Hello%20Ladies%20%2b%20Gentlemen".into(),
+                format!("{base}/1.1/statuses/update.json"),
+            ],
+            "Hello Ladies + Gentlemen",
+        ),
+        (
+            vec![format!("{base}/1.1/a/../b/./c.json?x=1")],
+            "/1.1/a/../b/./c.json",
+        ),
+        (
+            vec!["-X".into(), "HEAD".into(), format!("{base}/2/users/me")],
+            "",
+        ),
+    ] {
+        let args: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let line = sign(&args);
+        let (status, body) = run_curl(&line);
+        assert_eq!(status, "200", "{line}\n{body}");
+        assert!(body.contains(want_body), "{line}\n{body}");
+    }
+    // The provider really checks: the same command run twice is a replayed
+    // nonce, and a wrong secret does not verify.
+    let line = sign(&[&format!("{base}/2/users/me")]);
+    assert_eq!(run_curl(&line).0, "200");
+    assert_eq!(run_curl(&line).0, "401", "a replayed nonce was accepted");
+    let wrong = oauth1(&[
+        "sign",
+        "--format",
+        "curl",
+        "--consumer-key",
+        CONSUMER_KEY,
+        "--consumer-secret",
+        "not-the-secret",
+        "--token",
+        ACCESS_TOKEN,
+        "--token-secret",
+        ACCESS_SECRET,
+        &format!("{base}/2/users/me"),
+    ]);
+    assert_eq!(run_curl(&wrong.stdout).0, "401");
+    let log = provider.stop();
+    assert!(
+        !log.contains(ACCESS_SECRET) && !log.contains(CONSUMER_SECRET),
+        "{log}"
+    );
+}
