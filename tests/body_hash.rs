@@ -55,7 +55,9 @@ fn header(hash: Option<&str>) -> String {
         .unwrap();
     let extra: Vec<(&str, &str)> = hash.map(|h| ("oauth_body_hash", h)).into_iter().collect();
     signer
-        .authorization_header(&OAuthRequest::get("https://api.example.com/r").protocol_params(&extra))
+        .authorization_header(
+            &OAuthRequest::get("https://api.example.com/r").protocol_params(&extra),
+        )
         .unwrap()
 }
 
@@ -76,7 +78,10 @@ fn a_verifier_requires_one_by_policy_and_checks_it_by_the_method_s_hash() {
     // HMAC-SHA256: the method's hash is SHA-256; the empty body's.
     let sha256 = expected("empty-body-sha256");
     let sha1 = expected("empty-body-sha1");
-    assert_eq!(reason(BodyHashPolicy::Required, &header(Some(&sha256))), None);
+    assert_eq!(
+        reason(BodyHashPolicy::Required, &header(Some(&sha256))),
+        None
+    );
     assert_eq!(reason(BodyHashPolicy::Never, &header(Some(&sha256))), None);
     // The SHA-1 of the same body is not the SHA-256 method's hash.
     assert_eq!(

@@ -13,6 +13,7 @@
 //! example, NIST's digests of the empty message); RSA requests from
 //! `fixtures/signatures.json` (the oauth.net TestCases vector) and its keys.
 
+#![cfg(feature = "tower")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
@@ -20,7 +21,7 @@ mod common;
 use std::sync::Arc;
 
 use axum::body::{to_bytes, Body};
-use axum::routing::{get, put};
+use axum::routing::put;
 use axum::{Extension, Router};
 use oauth1_signer::verify::{
     MemoryNonceStore, Reason, Received, StaticSecrets, Verified, Verifier, VerifyLayer,
@@ -283,6 +284,7 @@ mod rsa {
     //! another public key (oauthlib's test key), tampered, or with none.
 
     use super::*;
+    use axum::routing::get;
     use common::{load, RequestInputs};
 
     const CERT: &str = include_str!("../fixtures/keys/oauth_net_testcases_rsa.cert");

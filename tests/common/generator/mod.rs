@@ -106,7 +106,10 @@ pub const OAUTH_1_0A: Profile = Profile {
 pub enum Refusal {
     Realm,
     OAuthNameInRequest,
-    EmptyNonce,
+    /// A nonce outside the rule the signer and the verifier share (empty,
+    /// over 64 characters, or a character other than letters, digits and
+    /// `-._~+/=`): the peers sign it, this crate refuses it.
+    BadNonce,
     BadTimestamp,
     BadIpLiteral,
     PortZero,
@@ -117,7 +120,7 @@ pub const REFUSALS: &[Refusal] = &[
     Refusal::Realm,
     Refusal::Realm,
     Refusal::OAuthNameInRequest,
-    Refusal::EmptyNonce,
+    Refusal::BadNonce,
     Refusal::BadTimestamp,
     Refusal::BadIpLiteral,
     Refusal::PortZero,
@@ -147,7 +150,7 @@ impl Refusal {
             (Refusal::OAuthNameInRequest, ErrorKind::ProtocolParameterInRequest { name, .. }) => {
                 name.starts_with("oauth_")
             }
-            (Refusal::EmptyNonce, ErrorKind::InvalidProtocolValue { name, .. }) => {
+            (Refusal::BadNonce, ErrorKind::InvalidProtocolValue { name, .. }) => {
                 *name == "oauth_nonce"
             }
             (Refusal::BadTimestamp, ErrorKind::InvalidProtocolValue { name, .. }) => {
@@ -504,11 +507,14 @@ fn random_case(rng: &mut Rng, p: Profile, id: usize, keys: &[String]) -> Case {
         };
         req.insert("timestamp".into(), json!(t));
     }
-    if refusal == Some(Refusal::EmptyNonce) {
-        req.insert("nonce".into(), json!(""));
+    if refusal == Some(Refusal::BadNonce) {
+        let long = "n".repeat(65);
+        let bad = ["", "a b", "nonce\"x", "a,b", "x\\y", "été", long.as_str()];
+        req.insert("nonce".into(), json!(rng.pick(&bad)));
     } else if rng.chance(95) {
+        // The rule's whole alphabet, `+ / =` (which need escapes) among it.
         let alphabet: &[u8] = if rng.chance(20) {
-            b"aZ09qK\"\\,= "
+            b"aZ09qK-._~+/="
         } else {
             b"aZ09qK"
         };
