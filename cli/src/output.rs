@@ -3,10 +3,11 @@
 
 use std::fmt::Write as _;
 
-use oauth1_signer::{json::RequestSpec, percent_encode, Trace};
+use oauth1_signer::{json::RequestSpec, percent_encode, Trace, Transmission};
 use serde::Serialize;
 
 use crate::caret::printable;
+use crate::spec::Sent;
 use crate::{hex, Failure};
 
 /// What may be shown of the secret-bearing stages.
@@ -105,6 +106,40 @@ pub fn stages_json(trace: &Trace, shown: &Shown) -> Result<String, Failure> {
     Ok(out)
 }
 
+/// The end of `stages_json`'s object when the protocol parameters are not
+/// (only) in the header: what is sent, `"sent": {"url", "authorization",
+/// "body"}` (the authorization hidden as the header is, for PLAINTEXT).
+pub(crate) fn sent_json(sent: &Sent, shown: &Shown) -> Result<String, Failure> {
+    let json = |value: &dyn erased::Json| value.to_json().map_err(|e| Failure::Io(e.to_string()));
+    let body = sent
+        .body
+        .as_ref()
+        .map(|(b, _)| String::from_utf8_lossy(b).into_owned());
+    let authorization = sent.authorization.as_ref().map(|_| shown.header.clone());
+    Ok(format!(
+        ",\n  \"sent\": {{\"url\": {}, \"authorization\": {}, \"body\": {}}}\n}}\n",
+        json(&sent.url)?,
+        json(&authorization)?,
+        json(&body)?
+    ))
+}
+
+/// What is sent, for `stages_text`: the URL and body when they carry the
+/// protocol parameters.
+pub(crate) fn sent_text(sent: &Sent, transmission: Transmission) -> String {
+    match transmission {
+        Transmission::Query => format!(
+            "\nsent in the query (RFC 5849 §3.5.3):\n  {}\n",
+            printable(sent.url.as_bytes())
+        ),
+        Transmission::FormBody => format!(
+            "\nsent in the form body (RFC 5849 §3.5.2):\n  {}\n",
+            printable(sent.body.as_ref().map_or(&b""[..], |(b, _)| b))
+        ),
+        _ => String::new(),
+    }
+}
+
 mod erased {
     /// A value serde can write as compact JSON.
     pub(super) trait Json {
@@ -183,30 +218,50 @@ pub fn stages_text(spec: &RequestSpec, trace: &Trace, shown: &Shown) -> String {
     out
 }
 
-/// A curl command line that sends exactly the signed request.
+/// A curl command line that sends exactly the signed request, the
+/// protocol parameters in the `Authorization` header.
 pub fn curl_line(spec: &RequestSpec, header: &str) -> String {
-    // With -X HEAD curl waits for a body that never comes; -I sends a HEAD.
-    let method = if spec.method.eq_ignore_ascii_case("HEAD") {
-        "-I".to_owned()
-    } else {
-        format!("-X {}", shell_quote(&spec.method))
+    let sent = Sent {
+        url: spec.url.clone(),
+        authorization: Some(header.to_owned()),
+        body: spec
+            .form_body
+            .as_ref()
+            .map(|b| (b.clone().into_bytes(), FORM.to_owned())),
     };
-    let mut line = format!(
-        "curl {method} -H {}",
-        shell_quote(&format!("Authorization: {header}"))
-    );
-    if let Some(body) = &spec.form_body {
+    curl_sent(&spec.method, &sent)
+}
+
+/// A curl command line that sends exactly `sent`: its URL, its header if
+/// the protocol parameters are there, its body with its media type.
+pub(crate) fn curl_sent(method: &str, sent: &Sent) -> String {
+    // With -X HEAD curl waits for a body that never comes; -I sends a HEAD.
+    let mut line = if method.eq_ignore_ascii_case("HEAD") {
+        "curl -I".to_owned()
+    } else {
+        format!("curl -X {}", shell_quote(method))
+    };
+    if let Some(header) = &sent.authorization {
+        let _ = write!(
+            line,
+            " -H {}",
+            shell_quote(&format!("Authorization: {header}"))
+        );
+    }
+    if let Some((body, media)) = &sent.body {
         let _ = write!(
             line,
             " -H {} --data-raw {}",
-            shell_quote("Content-Type: application/x-www-form-urlencoded"),
-            shell_quote(body)
+            shell_quote(&format!("Content-Type: {media}")),
+            shell_quote(&String::from_utf8_lossy(body))
         );
     }
     // curl would otherwise resolve "/a/../b" to "/b", a path that was not signed.
-    let _ = writeln!(line, " --path-as-is {}", shell_quote(&spec.url));
+    let _ = writeln!(line, " --path-as-is {}", shell_quote(&sent.url));
     line
 }
+
+const FORM: &str = "application/x-www-form-urlencoded";
 
 /// One POSIX shell word: single-quoted, each `'` written as `'\''`.
 fn shell_quote(s: &str) -> String {

@@ -26,6 +26,7 @@ use crate::flags::{Credentials, MethodFlags};
 use crate::multipart::multipart;
 use crate::output::{stages_text, Shown};
 use crate::response::{head, Output};
+use crate::spec::SendFlags;
 use crate::Failure;
 
 pub(crate) const REQUEST_HELP: &str = "\
@@ -109,6 +110,9 @@ pub(crate) struct RequestArgs {
 
     #[command(flatten)]
     signature: MethodFlags,
+
+    #[command(flatten)]
+    send: SendFlags,
 }
 
 /// The base for a URL given as a path, as twurl does.
@@ -148,7 +152,6 @@ pub(crate) fn request(args: &RequestArgs) -> Result<(), Failure> {
     if let Some((_, _, bytes)) = body {
         *request.body_mut() = Some(bytes.into());
     }
-    sign(&signer, &mut request, args.trace)?;
 
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -188,8 +191,13 @@ fn body(args: &RequestArgs) -> Result<Option<(BodyKind, String, Vec<u8>)>, Failu
 }
 
 /// Signs `request` (each hop afresh) and, with `--trace`, prints its stages.
-fn sign(signer: &Signer, request: &mut reqwest::Request, trace: bool) -> Result<(), Failure> {
-    let stages = trace_reqwest_request(signer, request, HttpOptions::new())
+fn sign(
+    signer: &Signer,
+    request: &mut reqwest::Request,
+    options: HttpOptions,
+    trace: bool,
+) -> Result<(), Failure> {
+    let stages = trace_reqwest_request(signer, request, options)
         .map_err(|e| Failure::input(e.to_string()))?;
     if trace {
         let mut spec = RequestSpec::default();
@@ -221,23 +229,28 @@ async fn send(
         .map_err(network_error)?;
     let mut out = Output::stdout();
     let mut redirects = Redirects::new();
+    let options = args.send.http_options();
     let mut response = loop {
-        let sent = request.try_clone();
+        // Each hop signed afresh from the request as given: its protocol
+        // parameters (in the header, the query or the body) are this hop's.
+        let unsigned = request.try_clone();
+        sign(signer, &mut request, options, args.trace)?;
+        let sent_url = request.url().clone();
         let response = client.execute(request).await.map_err(network_error)?;
         if args.include {
             out.write(head(&response).as_bytes())?;
         }
-        let hop = match sent {
-            Some(sent) => redirects
-                .follow(sent, &response)
-                .map_err(|e| Failure::Io(e.to_string()))?,
+        let hop = match unsigned {
+            Some(mut sent) => {
+                *sent.url_mut() = sent_url;
+                redirects
+                    .follow(sent, &response)
+                    .map_err(|e| Failure::Io(e.to_string()))?
+            }
             None => None,
         };
         match hop {
-            Some(mut hop) => {
-                sign(signer, &mut hop, args.trace)?;
-                request = hop;
-            }
+            Some(hop) => request = hop,
             None => break response,
         }
     };

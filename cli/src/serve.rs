@@ -30,6 +30,7 @@ use tokio::sync::Semaphore;
 use crate::caret::printable;
 use crate::explain::terminal_safe_json;
 use crate::flags::{Credentials, MethodFlags};
+use crate::spec::BodyHashFlags;
 use crate::verdict::{verdict_json, Audience, Checker, Diagnosis, Seen, Verdict};
 use crate::Failure;
 
@@ -120,6 +121,10 @@ pub(crate) struct ServeArgs {
 
     #[command(flatten)]
     signature: MethodFlags,
+
+    /// Whether requests must carry oauth_body_hash, and its hash
+    #[command(flatten)]
+    body_hash: BodyHashFlags,
 }
 
 pub(crate) fn serve(args: &ServeArgs) -> Result<(), Failure> {
@@ -144,7 +149,14 @@ async fn run(args: &ServeArgs, spec: RequestSpec) -> Result<(), Failure> {
         None => format!("http://{addr}"),
     };
     let store = nonce_store(&args.nonce_store, args.nonce_capacity).await?;
-    let checker = Checker::new(spec, store, Some(&public), &METHODS, None)?;
+    let checker = Checker::new(
+        spec,
+        store,
+        Some(&public),
+        &METHODS,
+        None,
+        args.body_hash.body_hash(),
+    )?;
     let read_timeout = Duration::from_secs(args.read_timeout);
     let server = Arc::new(Server {
         checker: Arc::new(checker),

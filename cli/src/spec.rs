@@ -5,8 +5,12 @@
 //! parameters a signer chooses). `verify` takes no `SigningFlags`: it reads
 //! them from the request it checks.
 
-use clap::Args;
-use oauth1_signer::{json::RequestSpec, Error, Part, Signer};
+use clap::{Args, ValueEnum};
+use oauth1_signer::http::HttpOptions;
+use oauth1_signer::{
+    json::RequestSpec, BodyHash, BodyHashAlgorithm, BodyHashPolicy, Error, Part, Signed, Signer,
+    Transmission,
+};
 
 use crate::caret::Caret;
 use crate::flags::{Credentials, MethodFlags};
@@ -32,6 +36,15 @@ pub(crate) struct RequestFlags {
     #[arg(short = 'd', long, value_name = "BODY")]
     data: Option<String>,
 
+    /// A body that is not a form (JSON, XML, bytes), TEXT or @FILE: never
+    /// signed itself; covered by oauth_body_hash when --body-hash says so
+    #[arg(long, value_name = "TEXT|@FILE", conflicts_with = "data")]
+    body: Option<String>,
+
+    /// The --body's media type [default: application/octet-stream]
+    #[arg(long, value_name = "TYPE", requires = "body")]
+    content_type: Option<String>,
+
     /// Read the request as JSON (the test vectors' "inputs"), taken literally; '-' is stdin
     #[arg(long, value_name = "FILE", conflicts_with = "example")]
     request: Option<String>,
@@ -45,6 +58,178 @@ impl RequestFlags {
     /// Whether the request is a JSON file (or the example) taken literally.
     pub(crate) fn literal(&self) -> bool {
         self.request.is_some() || self.example
+    }
+
+    /// The body that is not a form, and its media type, if given.
+    pub(crate) fn other_body(&self) -> Result<Option<(Vec<u8>, String)>, Failure> {
+        let Some(body) = &self.body else {
+            return Ok(None);
+        };
+        let bytes = match body.strip_prefix('@') {
+            Some(path) => std::fs::read(path)
+                .map_err(|e| Failure::input(format!("cannot read --body file {path:?}: {e}")))?,
+            None => body.clone().into_bytes(),
+        };
+        let media = self
+            .content_type
+            .clone()
+            .unwrap_or_else(|| "application/octet-stream".to_owned());
+        if oauth1_signer::is_form_urlencoded(&media) {
+            return Err(Failure::input(
+                "--content-type application/x-www-form-urlencoded: give a form body with -d, \
+                 whose parameters are signed",
+            ));
+        }
+        Ok(Some((bytes, media)))
+    }
+}
+
+/// How the protocol parameters are sent, and whether the body is hashed
+/// (`sign`, `request`).
+#[derive(Args, Debug)]
+pub(crate) struct SendFlags {
+    /// Where the protocol parameters go: header (Authorization, the default), body (a form
+    /// body: -d), query (the URL)
+    #[arg(long, value_enum, default_value_t = TransmissionArg::Header)]
+    transmission: TransmissionArg,
+
+    /// The body hash
+    #[command(flatten)]
+    hash: BodyHashFlags,
+}
+
+/// `oauth_body_hash`: when, and which hash (`sign`, `request`, `verify`).
+#[derive(Args, Debug)]
+pub(crate) struct BodyHashFlags {
+    /// When to send oauth_body_hash: never (the default), unless-form (on any body that is
+    /// not a form, the empty one included), required (the same; a verifier refuses none)
+    #[arg(long, value_enum, default_value_t = BodyHashArg::Never)]
+    body_hash: BodyHashArg,
+
+    /// Its hash: follow-method (the default: SHA-1 for HMAC-SHA1 and RSA-SHA1, SHA-256 for
+    /// the -SHA256 methods, SHA-512 for HMAC-SHA512), sha1, sha256, sha512
+    #[arg(long, value_enum, default_value_t = HashArg::FollowMethod)]
+    body_hash_algorithm: HashArg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum TransmissionArg {
+    Header,
+    Body,
+    Query,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum BodyHashArg {
+    Never,
+    UnlessForm,
+    Required,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum HashArg {
+    FollowMethod,
+    Sha1,
+    Sha256,
+    Sha512,
+}
+
+impl SendFlags {
+    /// Where the protocol parameters go.
+    pub(crate) fn transmission(&self) -> Transmission {
+        match self.transmission {
+            TransmissionArg::Header => Transmission::Header,
+            TransmissionArg::Body => Transmission::FormBody,
+            TransmissionArg::Query => Transmission::Query,
+        }
+    }
+
+    /// When and how the body is hashed.
+    pub(crate) fn body_hash(&self) -> BodyHash {
+        self.hash.body_hash()
+    }
+
+    /// The HTTP edge's options.
+    pub(crate) fn http_options(&self) -> HttpOptions {
+        HttpOptions::new()
+            .with_transmission(self.transmission())
+            .with_body_hash(self.body_hash())
+    }
+}
+
+impl BodyHashFlags {
+    /// When and how the body is hashed (for a verifier: when it is
+    /// required, and the hash it is checked with).
+    pub(crate) fn body_hash(&self) -> BodyHash {
+        let policy = match self.body_hash {
+            BodyHashArg::Never => BodyHashPolicy::Never,
+            BodyHashArg::UnlessForm => BodyHashPolicy::UnlessForm,
+            BodyHashArg::Required => BodyHashPolicy::Required,
+        };
+        let algorithm = match self.body_hash_algorithm {
+            HashArg::FollowMethod => BodyHashAlgorithm::FollowMethod,
+            HashArg::Sha1 => BodyHashAlgorithm::Sha1,
+            HashArg::Sha256 => BodyHashAlgorithm::Sha256,
+            HashArg::Sha512 => BodyHashAlgorithm::Sha512,
+        };
+        BodyHash::new(policy, algorithm)
+    }
+}
+
+/// What is sent: the URL, the `Authorization` header and the body, the
+/// protocol parameters in one of them.
+pub(crate) struct Sent {
+    pub(crate) url: String,
+    pub(crate) authorization: Option<String>,
+    pub(crate) body: Option<(Vec<u8>, String)>,
+}
+
+impl Sent {
+    /// `signed`'s protocol parameters in `spec`'s request, as `transmission` says.
+    pub(crate) fn new(
+        spec: &RequestSpec,
+        other_body: Option<&(Vec<u8>, String)>,
+        signed: &Signed,
+        transmission: Transmission,
+    ) -> Result<Sent, Failure> {
+        let form = spec.form_body.as_ref().map(|b| {
+            (
+                b.clone().into_bytes(),
+                "application/x-www-form-urlencoded".to_owned(),
+            )
+        });
+        let body = form.clone().or_else(|| other_body.cloned());
+        Ok(match transmission {
+            Transmission::Query => Sent {
+                url: signed.url_with_query(&spec.url),
+                authorization: None,
+                body,
+            },
+            Transmission::FormBody => {
+                let Some((form, media)) = form else {
+                    return Err(Failure::input(
+                        "--transmission body: the protocol parameters go in a form body, and \
+                         this request has none (give one with -d, or send them in the header \
+                         or the query)",
+                    ));
+                };
+                let mut bytes = form;
+                if !bytes.is_empty() {
+                    bytes.push(b'&');
+                }
+                bytes.extend_from_slice(signed.form_params().as_bytes());
+                Sent {
+                    url: spec.url.clone(),
+                    authorization: None,
+                    body: Some((bytes, media)),
+                }
+            }
+            _ => Sent {
+                url: spec.url.clone(),
+                authorization: Some(signed.authorization_header()),
+                body,
+            },
+        })
     }
 }
 

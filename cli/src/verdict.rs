@@ -16,7 +16,7 @@ use oauth1_signer::verify::{
 use oauth1_signer::{
     explain::{Explainer, Finding},
     json::RequestSpec,
-    Credentials, Name, Protocol, Secret, SignatureMethod,
+    BodyHash, Credentials, Name, Protocol, Secret, SignatureMethod,
 };
 use serde_json::{json, Value};
 
@@ -111,14 +111,16 @@ pub(crate) enum Verdict {
 
 impl Checker {
     /// A verifier accepting `methods`, whose received URLs are joined to
-    /// `public` when they are a path; `public_key` (PEM) for RSA. Nonces and
-    /// timestamps by the library's rule, which `sign` applies too.
+    /// `public` when they are a path; `public_key` (PEM) for RSA; body hashes
+    /// required and checked as `body_hash` says. Nonces and timestamps by
+    /// the library's rule, which `sign` applies too.
     pub(crate) fn new(
         credentials: RequestSpec,
         nonces: Arc<dyn NonceStore>,
         public: Option<&str>,
         methods: &[SignatureMethod],
         public_key: Option<&str>,
+        body_hash: BodyHash,
     ) -> Result<Checker, Failure> {
         let secret = |s: &Option<Secret>| s.clone().unwrap_or_default();
         let c = Credentials::new(
@@ -135,7 +137,9 @@ impl Checker {
                 .with_rsa_public_key_pem(pem)
                 .map_err(|e| Failure::input(format!("--public-key: {e}")))?;
         }
-        let mut builder = Verifier::builder(secrets, nonces).methods(methods);
+        let mut builder = Verifier::builder(secrets, nonces)
+            .methods(methods)
+            .body_hash(body_hash);
         if let Some(public) = public {
             builder = builder.public_base_url(public);
         }

@@ -13,7 +13,7 @@ use oauth1_signer::Part;
 use crate::caret::{printable, Caret};
 use crate::explain::terminal_safe_json;
 use crate::flags::Credentials;
-use crate::spec::{library_error, spec, RequestFlags};
+use crate::spec::{library_error, spec, BodyHashFlags, RequestFlags};
 use crate::verdict::{verdict_json, Audience, Checker, Diagnosis, Seen, Verdict};
 use crate::{emit, Failure};
 
@@ -39,9 +39,10 @@ Examples:
 
 #[derive(Args, Debug)]
 pub(crate) struct VerifyArgs {
-    /// The Authorization header received (OAuth ...)
+    /// The Authorization header received (OAuth ...); without it, the protocol parameters are
+    /// read from the URL's query or the form body (RFC 5849 §3.5.2-3)
     #[arg(long, value_name = "HEADER", allow_hyphen_values = true)]
-    header: String,
+    header: Option<String>,
 
     /// The request received
     #[command(flatten)]
@@ -50,6 +51,10 @@ pub(crate) struct VerifyArgs {
     /// The credentials the server holds
     #[command(flatten)]
     credentials: Credentials,
+
+    /// Whether the request must carry oauth_body_hash, and its hash
+    #[command(flatten)]
+    body_hash: BodyHashFlags,
 
     /// Check the timestamp as of this instant (seconds since 1970) instead of now
     #[arg(long, value_name = "UNIX_SECONDS")]
@@ -109,12 +114,17 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
         // Every method: a checking tool takes the one the header names.
         &oauth1_signer::SignatureMethod::ALL,
         public_key.as_deref(),
+        args.body_hash.body_hash(),
     )?;
-    let received =
-        Received::new(&spec.method, spec.url.as_str()).authorization_header(&args.header);
-    let received = match &spec.form_body {
-        Some(body) => received.form_body(body.as_bytes()),
-        None => received,
+    let other = args.request.other_body()?;
+    let mut received = Received::new(&spec.method, spec.url.as_str());
+    if let Some(header) = &args.header {
+        received = received.authorization_header(header);
+    }
+    let received = match (&spec.form_body, &other) {
+        (Some(body), _) => received.form_body(body.as_bytes()),
+        (None, Some((bytes, media))) => received.body(Some(media), bytes),
+        (None, None) => received,
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
@@ -126,7 +136,9 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
                 return Err(match e.offset() {
                     Some((Part::Header, at)) => Failure::Input(
                         format!("--header: {e}"),
-                        Some(Caret::new(args.header.as_bytes(), at, e.span_len())),
+                        args.header
+                            .as_ref()
+                            .map(|h| Caret::new(h.as_bytes(), at, e.span_len())),
                     ),
                     _ => library_error(e, &spec),
                 });
