@@ -12,6 +12,7 @@ use crate::credentials::Credentials;
 use crate::error::{Error, ErrorKind};
 use crate::header::check_realm;
 use crate::protocol::{Nonce, Timestamp};
+use crate::quirks::ParameterStyle;
 use crate::sign::{SignatureMethod, SigningKey};
 use crate::signer::{Fill, Signer};
 
@@ -79,6 +80,7 @@ pub struct SignerBuilder {
     version: bool,
     nonce: Fill,
     timestamp: Fill,
+    style: ParameterStyle,
 }
 
 impl SignerBuilder {
@@ -91,7 +93,16 @@ impl SignerBuilder {
             version: true,
             nonce: Fill::Fresh,
             timestamp: Fill::Fresh,
+            style: ParameterStyle::Rfc5849,
         }
+    }
+
+    /// Writes the parameter string and the header in `style`: RFC 5849's
+    /// (the default), or a provider's own client's, which its gateway
+    /// verifies ([`ParameterStyle`]; a [`Profile`](crate::Profile) sets it).
+    pub fn with_parameter_style(mut self, style: ParameterStyle) -> SignerBuilder {
+        self.style = style;
+        self
     }
 
     /// Signs with `method` (default: HMAC-SHA1). For an HMAC method or
@@ -193,14 +204,16 @@ impl SignerBuilder {
 
     /// The signer of these settings, already checked, and `key`.
     pub(crate) fn assemble(self, key: SigningKey) -> Signer {
-        Signer::assemble(
+        let mut signer = Signer::assemble(
             self.credentials,
             key,
             self.realm,
             self.version,
             self.nonce,
             self.timestamp,
-        )
+        );
+        signer.style = self.style;
+        signer
     }
 
     /// The key: the RSA key given, or the one the method makes from the

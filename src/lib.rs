@@ -118,6 +118,8 @@ mod params;
 mod pem;
 mod printable;
 mod protocol;
+mod provider;
+mod quirks;
 #[cfg(feature = "reqwest")]
 mod redirect;
 mod repeat;
@@ -148,6 +150,8 @@ pub use printable::escape_controls;
 pub use protocol::{
     is_protocol_name, Name, Nonce, Protocol, Timestamp, Transmission, PROTOCOL_PREFIX,
 };
+pub use provider::{FlowQuirks, Profile, Provider, RealmRule, PROVIDERS};
+pub use quirks::ParameterStyle;
 pub use request::{is_form_urlencoded, OAuthRequest};
 pub use scan::is_unreserved;
 pub use sign::{key_string, Signature, SignatureMethod, SigningKey};

@@ -9,6 +9,7 @@ use crate::credentials::Secret;
 use crate::error::Part;
 use crate::header::{append_to_query, encode_pairs, header_string};
 use crate::protocol::{Protocol, ProtocolParams};
+use crate::quirks::{mastercard_header, ParameterStyle};
 use crate::sign::Signature;
 
 /// The signed protocol parameters of one request (from [`Signer::sign`](crate::Signer::sign)).
@@ -19,6 +20,7 @@ pub struct Signed {
     /// Sorted by name, `oauth_signature` among them.
     pub(crate) protocol: Protocol<'static>,
     pub(crate) signature: Signature,
+    pub(crate) style: ParameterStyle,
 }
 
 impl Signed {
@@ -41,11 +43,14 @@ impl Signed {
 
     /// The `Authorization` header value (§3.5.1).
     pub fn authorization_header(&self) -> String {
-        header_string(
-            self.protocol.realm(),
-            &ProtocolParams::from_pairs(self.params()),
-            "",
-        )
+        match self.style {
+            ParameterStyle::Rfc5849 => header_string(
+                self.protocol.realm(),
+                &ProtocolParams::from_pairs(self.params()),
+                "",
+            ),
+            ParameterStyle::Mastercard => mastercard_header(self.params(), self.signature.as_str()),
+        }
     }
 
     /// The protocol parameters form-encoded, to append to a form body with `&`

@@ -15,11 +15,13 @@ use crate::clock::unix_now;
 
 use crate::base_string::{BaseString, BaseStringUri};
 use crate::credentials::Credentials;
+use crate::encode::percent_encode;
 use crate::error::{Error, ErrorKind, Part};
 use crate::header::header_string;
 use crate::normalize::Normalized;
 use crate::params::{Param, Params};
 use crate::protocol::{Form, Name, Own, Protocol, ProtocolParams, Value, PROTOCOL_PREFIX};
+use crate::quirks::{mastercard_header, mastercard_parameter_string, ParameterStyle};
 use crate::request::OAuthRequest;
 use crate::sign::{SignatureMethod, SigningKey};
 use crate::signed::{Signed, Trace, Warning};
@@ -63,6 +65,8 @@ pub struct Signer {
     timestamp: Fill,
     /// The signer's own protocol parameters, encoded.
     own: Own,
+    /// How the parameter string and the header are written.
+    pub(crate) style: ParameterStyle,
 }
 
 impl fmt::Debug for Signer {
@@ -121,6 +125,7 @@ impl Signer {
             nonce,
             timestamp,
             own,
+            style: ParameterStyle::Rfc5849,
         }
     }
 
@@ -151,13 +156,26 @@ impl Signer {
     /// them in the header) or given twice; for RSA, a failed signature.
     pub fn authorization_header(&self, request: &OAuthRequest<'_>) -> Result<String, Error> {
         self.run(request, |run| {
-            let signature = self.key.sign(&run.base_string()?)?;
-            Ok(header_string(
-                self.realm.as_deref(),
-                &run.protocol,
-                signature.as_str(),
-            ))
+            let signature = self.signature(run)?;
+            Ok(match self.style {
+                ParameterStyle::Rfc5849 => {
+                    header_string(self.realm.as_deref(), &run.protocol, signature.as_str())
+                }
+                ParameterStyle::Mastercard => mastercard_header(
+                    run.protocol.valued().map(|p| (p.name, p.value)),
+                    signature.as_str(),
+                ),
+            })
         })
+    }
+
+    /// The signature of `run`: the base string streamed into the MAC (RFC
+    /// 5849), or written first in another style.
+    fn signature(&self, run: &mut Run<'_>) -> Result<crate::sign::Signature, Error> {
+        match self.style {
+            ParameterStyle::Rfc5849 => self.key.sign(&run.base_string()?),
+            ParameterStyle::Mastercard => self.key.sign_bytes(run.styled_base_string()?.as_bytes()),
+        }
     }
 
     /// The signed protocol parameters, for sending them in the header, the
@@ -167,7 +185,7 @@ impl Signer {
     /// As [`authorization_header`](Self::authorization_header).
     pub fn sign(&self, request: &OAuthRequest<'_>) -> Result<Signed, Error> {
         self.run(request, |run| {
-            let signature = self.key.sign(&run.base_string()?)?;
+            let signature = self.signature(run)?;
             Ok(self.signed(&run.protocol, signature))
         })
     }
@@ -182,6 +200,7 @@ impl Signer {
         Signed {
             protocol: Protocol::signed(self.realm.clone(), params),
             signature,
+            style: self.style,
         }
     }
 
@@ -222,16 +241,22 @@ impl Signer {
                 .chain(body.iter().map(decoded))
                 .collect();
             let base_string_uri = BaseStringUri::new(&run.url).to_string();
-            let base = run.base_string()?;
-            let normalized_params = base.params().to_string();
-            let base_string = base.to_string();
+            let (normalized_params, base_string) = match self.style {
+                ParameterStyle::Rfc5849 => {
+                    let base = run.base_string()?;
+                    (base.params().to_string(), base.to_string())
+                }
+                ParameterStyle::Mastercard => (
+                    mastercard_parameter_string(run.url.query(), &run.protocol)?,
+                    run.styled_base_string()?,
+                ),
+            };
             // The bytes shown are the bytes signed: one pass, not two.
             let signature = self.key.sign_bytes(base_string.as_bytes())?;
-            let authorization_header =
-                header_string(self.realm.as_deref(), &run.protocol, signature.as_str());
+            let signed = self.signed(&run.protocol, signature.clone());
+            let authorization_header = signed.authorization_header();
             // The key that signed, not one rebuilt from the credentials.
             let signing_key = self.key.key_string().cloned();
-            let signed = self.signed(&run.protocol, signature.clone());
             Ok(Trace {
                 collected_params,
                 normalized_params,
@@ -318,6 +343,23 @@ impl<'a> Run<'a> {
         }
         let params = Normalized::with_protocol(items, &self.protocol);
         BaseString::new(self.request.method, BaseStringUri::new(&self.url), params)
+    }
+
+    /// The base string in the Mastercard style (`quirks.rs`): its own
+    /// parameter string, the method and the base string URI as RFC 5849
+    /// writes them, each part percent-encoded once.
+    ///
+    /// # Errors
+    /// As [`base_string`](Self::base_string).
+    fn styled_base_string(&mut self) -> Result<String, Error> {
+        let params = mastercard_parameter_string(self.url.query(), &self.protocol)?;
+        let method = self.base_string()?.to_string();
+        let method = method.split('&').next().unwrap_or_default().to_owned();
+        Ok(format!(
+            "{method}&{}&{}",
+            percent_encode(BaseStringUri::new(&self.url).to_string().as_bytes()),
+            percent_encode(params.as_bytes())
+        ))
     }
 }
 

@@ -223,7 +223,13 @@ fn a_received_body_passed_on_unread_cannot_satisfy_a_body_hash() {
 #[test]
 fn an_asterisk_or_authority_target_is_refused_by_name() {
     let v = verifier();
-    for target in ["*", "www.example.com:443"] {
+    // Nor a scheme that is not letters before "://" (not an absolute URL).
+    for target in [
+        "*",
+        "www.example.com:443",
+        "*://www.example.com/",
+        "h1://x/",
+    ] {
         let r = Received::new("OPTIONS", target).authorization_header("OAuth oauth_a=\"1\"");
         let e = block(v.verify(&r)).unwrap_err();
         let text = e.reason().to_string();
