@@ -28,7 +28,9 @@ use std::fmt;
 
 use crate::encode::percent_encode_str;
 use crate::error::Error;
+use crate::header::append_to_query;
 use crate::printable::escape_controls;
+use crate::provider::FlowQuirks;
 
 #[cfg(feature = "reqwest")]
 pub use send::{request_temporary_credentials, request_token_credentials};
@@ -223,6 +225,44 @@ pub fn authorize_url(authorize: &str, temporary_token: &str) -> String {
         "{url}{sep}oauth_token={}{fragment}",
         percent_encode_str(temporary_token)
     )
+}
+
+/// The URL to send the user to for `temporary_token`, by a provider's
+/// `quirks`: the token under its name there (`oauth_token`; E*TRADE's
+/// `token`), the consumer key when it takes one (E*TRADE's `key`), and
+/// `extra` parameters it reads (Trello's `name`, `expiration`, `scope`),
+/// each percent-encoded.
+///
+/// ```
+/// use oauth1_signer::{flow::authorize_url_with, Provider};
+///
+/// // E*TRADE's developer guide: https://us.etrade.com/e/t/etws/authorize?key={consumer key}&token={request token}
+/// let etrade = Provider::ETrade.profile().flow;
+/// assert_eq!(
+///     authorize_url_with("https://us.etrade.com/e/t/etws/authorize", "tok/1", "ck", &etrade, &[]),
+///     "https://us.etrade.com/e/t/etws/authorize?key=ck&token=tok%2F1"
+/// );
+/// let trello = Provider::Trello.profile().flow;
+/// assert_eq!(
+///     authorize_url_with("https://trello.com/1/OAuthAuthorizeToken", "t", "ck", &trello,
+///                        &[("name", "My App"), ("expiration", "never"), ("scope", "read,write")]),
+///     "https://trello.com/1/OAuthAuthorizeToken?oauth_token=t&name=My%20App&expiration=never&scope=read%2Cwrite"
+/// );
+/// ```
+pub fn authorize_url_with(
+    authorize: &str,
+    temporary_token: &str,
+    consumer_key: &str,
+    quirks: &FlowQuirks,
+    extra: &[(&str, &str)],
+) -> String {
+    let mut pairs: Vec<(&str, &str)> = Vec::with_capacity(2 + extra.len());
+    if let Some(key) = quirks.authorize_key_param {
+        pairs.push((key, consumer_key));
+    }
+    pairs.push((quirks.authorize_token_param, temporary_token));
+    pairs.extend_from_slice(extra);
+    append_to_query(authorize, pairs)
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use super::FlowError;
 use crate::credentials::{Credentials, Secret};
 use crate::decode::form_decode;
 use crate::form::segments;
+use crate::provider::FlowQuirks;
 use crate::repeat::first_repeat;
 use crate::scan::is_form_byte;
 
@@ -177,11 +178,31 @@ impl TemporaryCredentials {
     /// [`FlowError::CallbackNotConfirmed`] unless `oauth_callback_confirmed`
     /// is `true`.
     pub fn parse(body: &[u8]) -> Result<TemporaryCredentials, FlowError> {
+        TemporaryCredentials::parse_with(body, &FlowQuirks::default())
+    }
+
+    /// [`parse`](Self::parse) for a provider whose answer has `quirks`: one
+    /// without `oauth_callback_confirmed` (Magento's) when
+    /// [`FlowQuirks::callback_confirmed`] is false.
+    ///
+    /// ```
+    /// use oauth1_signer::{flow::TemporaryCredentials, Provider};
+    ///
+    /// let magento = Provider::Magento.profile().flow;
+    /// let t = TemporaryCredentials::parse_with(b"oauth_token=a1&oauth_token_secret=b2", &magento)?;
+    /// assert_eq!(t.token(), "a1");
+    /// # Ok::<(), oauth1_signer::flow::FlowError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`parse`](Self::parse), but for the confirmation when not expected.
+    pub fn parse_with(body: &[u8], quirks: &FlowQuirks) -> Result<TemporaryCredentials, FlowError> {
         let mut params = parse_form(body)?;
         let (token, secret) = take_token(&mut params)?;
-        if !params
-            .iter()
-            .any(|(n, v)| n == "oauth_callback_confirmed" && v == "true")
+        if quirks.callback_confirmed
+            && !params
+                .iter()
+                .any(|(n, v)| n == "oauth_callback_confirmed" && v == "true")
         {
             return Err(FlowError::CallbackNotConfirmed);
         }
