@@ -1,13 +1,13 @@
-//! X's chunked media upload (`POST https://upload.twitter.com/1.1/media/upload.json`)
-//! through the middleware: `INIT`, one `APPEND` per segment, `FINALIZE`, then
-//! `STATUS` until processing is done.
+//! X's chunked media upload, v2 (`https://api.x.com/2/media/upload`),
+//! through the middleware: `initialize`, one `append` per segment,
+//! `finalize`, then `STATUS` until processing is done (docs.x.com, "Chunked
+//! media upload"; X's own sample, `media_upload_v2.py`).
 //!
-//! What users most often get wrong is what is signed. `INIT` and `FINALIZE`
-//! send `application/x-www-form-urlencoded` bodies, whose parameters are
-//! signed. `APPEND` sends `multipart/form-data`, whose fields (`command`,
-//! `media_id`, `segment_index`, `media`) are **not** signed (RFC 5849
-//! §3.4.1.3.1): only the query and the `oauth_*` parameters are. The
-//! middleware does this by itself: it reads a body only when it is a form.
+//! What users most often get wrong is what is signed. `initialize` sends a
+//! JSON body and `append` a `multipart/form-data` one: neither is a form, so
+//! neither is signed (RFC 5849 §3.4.1.3.1); only the query and the
+//! `oauth_*` parameters are. The middleware does this by itself: it reads a
+//! body only when it is a form.
 //!
 //! ```sh
 //! export OAUTH_CONSUMER_KEY=... OAUTH_CONSUMER_SECRET=... OAUTH_TOKEN=... OAUTH_TOKEN_SECRET=...
@@ -21,17 +21,16 @@ use std::error::Error;
 use std::time::Duration;
 
 use oauth1_signer::{
-    encode_pairs,
     middleware::{client_builder, OAuth1Middleware},
     Credentials, Signer,
 };
 use reqwest_middleware::{ClientBuilder, ClientWithMiddleware};
-use serde_json::Value;
+use serde_json::{json, Value};
 
-/// X's v1.1 upload endpoint.
-pub const UPLOAD_URL: &str = "https://upload.twitter.com/1.1/media/upload.json";
+/// X's v2 upload endpoint.
+pub const UPLOAD_URL: &str = "https://api.x.com/2/media/upload";
 
-/// The size of each `APPEND`: X takes segments of up to 5 MB.
+/// The size of each `append`: X takes segments of up to 5 MB.
 pub const SEGMENT: usize = 4 * 1024 * 1024;
 
 /// How many times `STATUS` is asked before giving up.
@@ -39,9 +38,9 @@ const MAX_POLLS: usize = 60;
 
 type Result<T> = std::result::Result<T, Box<dyn Error>>;
 
-/// Uploads `media` to `url` in segments of `segment` bytes; returns the last
-/// answer (`FINALIZE`'s, or the last `STATUS`), whose `media_id_string` goes
-/// in a post's `media.media_ids`.
+/// Uploads `media` under `url` (`.../2/media/upload`) in segments of
+/// `segment` bytes; returns the last answer's `data` (`finalize`'s, or the
+/// last `STATUS`'s), whose `id` goes in a post's `media.media_ids`.
 pub async fn upload(
     client: &ClientWithMiddleware,
     url: &str,
@@ -49,34 +48,25 @@ pub async fn upload(
     media_type: &str,
     segment: usize,
 ) -> Result<Value> {
-    let total = media.len().to_string();
-    let init = form(
-        client,
-        url,
-        &[
-            ("command", "INIT"),
-            ("total_bytes", &total),
-            ("media_type", media_type),
-        ],
-    )
-    .await?;
-    let id = init["media_id_string"]
+    let init = json!({"media_type": media_type, "total_bytes": media.len(),
+                      "media_category": "tweet_video"});
+    let response = client
+        .post(format!("{url}/initialize"))
+        .header("content-type", "application/json")
+        .body(init.to_string())
+        .send()
+        .await?;
+    let init = check(response).await?;
+    let id = init["data"]["id"]
         .as_str()
-        .ok_or("INIT answered no media_id_string")?
+        .ok_or("initialize answered no data.id")?
         .to_owned();
 
     for (index, chunk) in media.chunks(segment.max(1)).enumerate() {
         let index = index.to_string();
-        let (content_type, body) = multipart(
-            &[
-                ("command", "APPEND"),
-                ("media_id", &id),
-                ("segment_index", &index),
-            ],
-            chunk,
-        );
+        let (content_type, body) = multipart(&[("segment_index", &index)], chunk);
         let response = client
-            .post(url)
+            .post(format!("{url}/{id}/append"))
             .header("content-type", content_type)
             .body(body)
             .send()
@@ -84,7 +74,8 @@ pub async fn upload(
         check(response).await?;
     }
 
-    let mut answer = form(client, url, &[("command", "FINALIZE"), ("media_id", &id)]).await?;
+    let response = client.post(format!("{url}/{id}/finalize")).send().await?;
+    let mut answer = check(response).await?["data"].take();
     for _ in 0..MAX_POLLS {
         let info = &answer["processing_info"];
         match info["state"].as_str() {
@@ -95,20 +86,9 @@ pub async fn upload(
         let wait = info["check_after_secs"].as_u64().unwrap_or(1);
         tokio::time::sleep(Duration::from_secs(wait)).await;
         let status = format!("{url}?command=STATUS&media_id={id}");
-        answer = check(client.get(status).send().await?).await?;
+        answer = check(client.get(status).send().await?).await?["data"].take();
     }
     Err(format!("still processing after {MAX_POLLS} STATUS requests").into())
-}
-
-/// A form-encoded `POST` (its parameters signed), and its JSON answer.
-async fn form(client: &ClientWithMiddleware, url: &str, params: &[(&str, &str)]) -> Result<Value> {
-    let response = client
-        .post(url)
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body(encode_pairs(params.iter().copied()))
-        .send()
-        .await?;
-    check(response).await
 }
 
 /// The JSON of a 2xx answer (`null` for an empty one), or an error with X's.

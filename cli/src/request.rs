@@ -62,8 +62,7 @@ Examples:
   oauth1 request -X POST --json '{\"text\":\"hello\"}' https://api.x.com/2/tweets
   oauth1 request -d 'status=hello%20world' https://api.x.com/1.1/statuses/update.json
   oauth1 request -i --trace 'https://api.x.com/2/tweets?ids=1460323737035677698'
-  oauth1 request -F command=APPEND -F media_id=ID -F segment_index=0 -F media=@chunk0 \\
-    https://upload.twitter.com/1.1/media/upload.json
+  oauth1 request -F segment_index=0 -F media=@chunk0 https://api.x.com/2/media/upload/ID/append
   oauth1 request --signature-method RSA-SHA256 --private-key key.pem --consumer-key KEY \\
     --token TOKEN https://api.example.com/1/me";
 

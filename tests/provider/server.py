@@ -408,6 +408,73 @@ class Handler(BaseHTTPRequestHandler):
                 "application/json")
         return fail(f"bad command {command!r} for {self.command}")
 
+    def media_v2(self, body, ctype):
+        """X's v2 chunked media upload (docs.x.com, media-upload-chunked; the xdevplatform
+        sample media_upload_v2.py): POST /2/media/upload/initialize with a JSON body, POST
+        /2/media/upload/{id}/append with multipart/form-data (segment_index, media), POST
+        /2/media/upload/{id}/finalize, GET /2/media/upload?command=STATUS&media_id={id}. None
+        of these bodies is a form, so none is signed: only the query and oauth_* are."""
+        path, uploads = path_of(self.path), self.server.uploads
+        query = dict(parse_qsl(urlsplit(self.path).query))
+        def fail(why):
+            return self.reply(400, json.dumps({"errors": [{"message": why}]}),
+                              "application/json", why)
+        parts = path.split("/")          # ['', '2', 'media', 'upload', ...]
+        if path == "/2/media/upload/initialize" and self.command == "POST":
+            try:
+                init = json.loads(body or b"{}")
+            except ValueError:
+                return fail("initialize takes a JSON body")
+            if not isinstance(init.get("total_bytes"), int) or not init.get("media_type"):
+                return fail("initialize needs total_bytes and media_type")
+            with self.server.validator.lock:
+                media_id = str(1880028106020515840 + len(uploads))
+                uploads[media_id] = {"total": init["total_bytes"], "segments": {},
+                                     "type": init["media_type"], "polls": 0, "final": False}
+            return self.reply(200, json.dumps({"data": {
+                "id": media_id, "media_key": "13_" + media_id, "expires_after_secs": 86400}}),
+                "application/json")
+        if path == "/2/media/upload" and self.command == "GET" and query.get("command") == "STATUS":
+            upload = uploads.get(query.get("media_id", ""))
+            if upload is None or not upload["final"]:
+                return fail("STATUS of an unknown or unfinished upload")
+            upload["polls"] += 1
+            state = "succeeded" if upload["polls"] > 1 else "in_progress"
+            info = {"state": state, "progress_percent": 100 if state == "succeeded" else 50}
+            if state != "succeeded":
+                info["check_after_secs"] = 0
+            data = b"".join(upload["segments"][i] for i in range(len(upload["segments"])))
+            return self.reply(200, json.dumps({"data": {
+                "id": query["media_id"], "processing_info": info,
+                "sha1": hashlib.sha1(data).hexdigest()}}), "application/json")
+        if len(parts) == 6 and self.command == "POST":
+            upload = uploads.get(parts[4])
+            if upload is None:
+                return fail(f"unknown media id {parts[4]!r}")
+            if parts[5] == "append":
+                if "multipart/form-data" not in ctype:
+                    return fail("append is multipart/form-data")
+                fields = multipart_fields(body, ctype)
+                index = fields.get("segment_index", b"").decode("latin-1")
+                if not index.isdigit() or "media" not in fields:
+                    return fail("append needs segment_index and media")
+                upload["segments"][int(index)] = fields["media"]
+                return self.reply(200, json.dumps({"data": {"expires_at": 1}}),
+                                  "application/json")
+            if parts[5] == "finalize":
+                segments = upload["segments"]
+                if sorted(segments) != list(range(len(segments))):
+                    return fail(f"segments are not 0..n-1: {sorted(segments)}")
+                size = sum(len(b) for b in segments.values())
+                if size != upload["total"]:
+                    return fail(f"got {size} bytes, initialize said {upload['total']}")
+                upload["final"] = True
+                return self.reply(200, json.dumps({"data": {
+                    "id": parts[4], "size": size,
+                    "processing_info": {"state": "pending", "check_after_secs": 0}}}),
+                    "application/json")
+        return fail(f"no such media upload request: {self.command} {path}")
+
     def stream(self):
         """A chunked body in two parts: "first\\n" at once, then "released\\n" once GET /release
         has been asked for, or "not released\\n" after 20 s: a client that holds the whole body
@@ -473,6 +540,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, bytes.fromhex(hexed), "text/plain")
         if path_of(self.path) == "/1.1/media/upload.json":
             return self.media(form, body, ctype)
+        if path_of(self.path).startswith("/2/media/upload"):
+            return self.media_v2(body, ctype)
         split = urlsplit(self.path)
         query = split.query
         try:
