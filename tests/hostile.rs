@@ -229,6 +229,7 @@ fn an_asterisk_or_authority_target_is_refused_by_name() {
         "www.example.com:443",
         "*://www.example.com/",
         "h1://x/",
+        "://x/",
     ] {
         let r = Received::new("OPTIONS", target).authorization_header("OAuth oauth_a=\"1\"");
         let e = block(v.verify(&r)).unwrap_err();
