@@ -185,6 +185,14 @@ pub enum ErrorKind {
         /// The limit in bytes.
         limit: usize,
     },
+    /// Two parts of a request that cannot go together (a form body and
+    /// another body; the form-body transmission without a form body; a body
+    /// hash of a form).
+    #[non_exhaustive]
+    Conflict {
+        /// What conflicts with what, and what to do instead.
+        reason: &'static str,
+    },
 }
 
 /// The error type of this crate: an [`ErrorKind`] with a short, lowercase `Display`.
@@ -380,6 +388,7 @@ impl fmt::Display for Error {
                 f,
                 "the {part} is {len} bytes, over the limit of {limit} bytes (no legitimate one is that long)"
             ),
+            ErrorKind::Conflict { reason } => f.write_str(reason),
         }
     }
 }

@@ -8,7 +8,8 @@
 //! {"method", "url", "form_body"?, "consumer_key", "consumer_secret"?, "token"?,
 //!  "token_secret"?, "signature_method"?, "timestamp"?, "nonce"?, "version"?,
 //!  "callback"?, "verifier"?, "realm"?, "extra_oauth_params"?: [[name, value], ...],
-//!  "rsa_private_key"?: PEM}
+//!  "rsa_private_key"?: PEM, "transmission"?: "header" | "query" | "form",
+//!  "body"?, "content_type"?, "body_hash"?: "sha1" | "sha256" | "sha512", "provider"?}
 //! ```
 //!
 //! It is taken literally: a field that is absent is not sent. No `nonce` means
@@ -43,6 +44,17 @@
 //! # Ok::<(), oauth1_signer::json::JsonError>(())
 //! ```
 //!
+//! Beyond the vectors' schema, a request says how it is sent:
+//! `transmission` puts the protocol parameters in the `Authorization` header
+//! (the default), the query, or the form body (RFC 5849 §3.5); `body` (with
+//! `content_type`) is a body that is not form parameters, never signed
+//! itself; `body_hash` sends `oauth_body_hash` over the body (the empty body
+//! when there is none) with that hash; `provider` names a
+//! [`Profile`](crate::Profile) whose defaults fill the fields left out (the
+//! signature method, the transmission, the body hash, the realm, and the
+//! provider's parameter style). [`RequestSpec::sent`] is what goes on the
+//! wire.
+//!
 //! `Debug` never shows the secrets or the private key; `Serialize` writes
 //! them, since a request file has to hold them.
 mod error;
@@ -52,12 +64,18 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::body_hash::BodyHash;
 use crate::credentials::{Credentials, Secret};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
+use crate::protocol::{Name, Transmission};
+use crate::provider::{Profile, Provider};
 use crate::request::OAuthRequest;
 use crate::sign::{SignatureMethod, SigningKey};
-use crate::signed::Trace;
+use crate::signed::{Signed, Trace};
 use crate::signer::Signer;
+
+/// The media type of a form body.
+const FORM_URLENCODED: &str = "application/x-www-form-urlencoded";
 
 pub use error::JsonError;
 
@@ -159,6 +177,82 @@ pub struct RequestSpec {
         serialize_with = "fields::expose"
     )]
     pub rsa_private_key: Option<Secret>,
+    /// Where the protocol parameters are sent: the header, the query, or
+    /// the form body (which must be given); absent is the provider's, else
+    /// the header.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "fields::named"
+    )]
+    pub transmission: Option<Transmission>,
+    /// A raw body that is not form parameters (JSON, XML, text), never
+    /// signed itself; `oauth_body_hash` covers it when
+    /// [`body_hash`](Self::body_hash) (or the provider) says so.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "fields::body"
+    )]
+    pub body: Option<Vec<u8>>,
+    /// The media type of [`body`](Self::body); absent is
+    /// `application/octet-stream`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+    /// `oauth_body_hash` over the body (the empty body when there is none;
+    /// never over a form body, whose parameters are signed instead): in
+    /// JSON `"sha1"`, `"sha256"`, `"sha512"` or `"follow-method"` (the
+    /// signature method's), or `"none"`; absent is the provider's rule, else
+    /// none.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "fields::named"
+    )]
+    pub body_hash: Option<BodyHash>,
+    /// A provider whose [`Profile`] fills the fields left out: the
+    /// signature method, the transmission, the body hash, the realm, and its
+    /// parameter style. `version`, `nonce` and `timestamp` stay literal.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "fields::named"
+    )]
+    pub provider: Option<Provider>,
+}
+
+/// What is sent for a signed [`RequestSpec`]: its URL, `Authorization`
+/// header and body, the protocol parameters in one of them
+/// ([`RequestSpec::sent`]).
+#[derive(Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Sent {
+    /// The URL (with the query transmission, carrying the protocol
+    /// parameters and the signature).
+    pub url: String,
+    /// The `Authorization` header value, with the header transmission only.
+    pub authorization: Option<String>,
+    /// The body (with the form-body transmission, carrying the protocol
+    /// parameters), if there is one.
+    pub body: Option<Vec<u8>>,
+    /// The body's media type, if there is a body.
+    pub content_type: Option<String>,
+}
+
+impl fmt::Debug for Sent {
+    /// The URL without its query, the lengths of the query and the body,
+    /// and whether there is a header: the protocol parameters (a PLAINTEXT
+    /// signature is the signing key) are not shown.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (before_query, query) = self.url.split_once('?').unwrap_or((&self.url, ""));
+        f.debug_struct("Sent")
+            .field("url", &before_query)
+            .field("query_len", &query.len())
+            .field("authorization", &self.authorization.as_ref().map(|_| ".."))
+            .field("body_len", &self.body.as_ref().map(Vec::len))
+            .field("content_type", &self.content_type)
+            .finish()
+    }
 }
 
 impl RequestSpec {
@@ -198,7 +292,7 @@ impl RequestSpec {
     /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
     /// let spec = RequestSpec::from_json(json)?;
     /// let signer = spec.signer()?;
-    /// let header = signer.authorization_header(&spec.request())?;
+    /// let header = signer.authorization_header(&spec.request(&spec.protocol_params()?))?;
     /// assert!(header.contains(r#"oauth_signature="Ls93hJiZbQ3akF3HF3x1Bz8%2FzU4%3D""#));
     /// # Ok::<(), oauth1_signer::json::JsonError>(())
     /// ```
@@ -223,9 +317,10 @@ impl RequestSpec {
     /// let mut spec = RequestSpec::from_json(json)?;
     /// spec.nonce = None;
     ///
-    /// let literal = spec.signer()?.authorization_header(&spec.request())?;
+    /// let params = spec.protocol_params()?;
+    /// let literal = spec.signer()?.authorization_header(&spec.request(&params))?;
     /// assert!(!literal.contains("oauth_nonce"));
-    /// let live = spec.fresh_signer()?.authorization_header(&spec.request())?;
+    /// let live = spec.fresh_signer()?.authorization_header(&spec.request(&params))?;
     /// assert!(live.contains("oauth_nonce=\""));
     /// assert!(live.contains("oauth_timestamp=\"1318622958\""));
     /// # Ok::<(), oauth1_signer::json::JsonError>(())
@@ -245,18 +340,18 @@ impl RequestSpec {
             Some(token) => credentials.with_token(token.as_str(), token_secret),
             None => credentials.with_token_secret(token_secret),
         };
-        let method = match &self.signature_method {
-            Some(name) => name.parse()?,
-            None => SignatureMethod::default(),
-        };
-        let mut signer = Signer::builder(credentials)
-            .with_version(self.version)
-            .with_method(method);
+        let method = self.method()?;
+        let mut signer = match self.profile() {
+            Some(profile) => profile.signer(credentials),
+            None => Signer::builder(credentials),
+        }
+        .with_version(self.version)
+        .with_method(method);
         if let Some(pem) = &self.rsa_private_key {
             signer = signer.with_key(rsa_key(method, pem.expose())?);
         }
-        if let Some(realm) = &self.realm {
-            signer = signer.with_realm(realm.as_str());
+        if let Some(realm) = self.realm() {
+            signer = signer.with_realm(realm);
         }
         signer = match (&self.nonce, fresh) {
             (Some(nonce), _) => signer.with_nonce(nonce.as_str()),
@@ -271,8 +366,182 @@ impl RequestSpec {
         signer.build()
     }
 
-    /// The request: method, URL, form body, callback, verifier, and the
-    /// extra protocol parameters.
+    /// The [`provider`](Self::provider)'s profile, if one is named.
+    pub fn profile(&self) -> Option<Profile> {
+        self.provider.map(Provider::profile)
+    }
+
+    /// The signature method: `signature_method`, else the provider's, else
+    /// `HMAC-SHA1`.
+    ///
+    /// # Errors
+    /// An unknown `signature_method`.
+    pub fn method(&self) -> Result<SignatureMethod, Error> {
+        match (&self.signature_method, self.profile()) {
+            (Some(name), _) => name.parse(),
+            (None, Some(profile)) => Ok(profile.method),
+            (None, None) => Ok(SignatureMethod::default()),
+        }
+    }
+
+    /// The realm: `realm`, else the provider's for the URL (NetSuite's
+    /// account id), else none.
+    pub fn realm(&self) -> Option<String> {
+        self.realm
+            .clone()
+            .or_else(|| self.profile()?.realm_for(&self.url))
+    }
+
+    /// Where the protocol parameters are sent: `transmission`, else the
+    /// provider's, else the header.
+    pub fn transmission(&self) -> Transmission {
+        self.transmission
+            .or_else(|| Some(self.profile()?.transmission))
+            .unwrap_or_default()
+    }
+
+    /// When and how the body is hashed: `body_hash`, else the provider's
+    /// rule, else never.
+    pub fn body_hash_rule(&self) -> BodyHash {
+        self.body_hash
+            .or_else(|| Some(self.profile()?.body_hash))
+            .unwrap_or_default()
+    }
+
+    /// The body as sent before the protocol parameters are added, with its
+    /// media type: the form body, else the other body, else none.
+    fn own_body(&self) -> Option<(&[u8], &str)> {
+        match (&self.form_body, &self.body) {
+            (Some(form), _) => Some((form.as_bytes(), FORM_URLENCODED)),
+            (None, Some(body)) => Some((
+                body.as_slice(),
+                self.content_type
+                    .as_deref()
+                    .unwrap_or("application/octet-stream"),
+            )),
+            (None, None) => None,
+        }
+    }
+
+    /// Refuses what cannot be sent: two bodies, a form given as `body`, a
+    /// `content_type` without a body, the form-body transmission without a
+    /// form body.
+    fn check(&self) -> Result<(), Error> {
+        let conflict = |reason| Err(Error::new(ErrorKind::Conflict { reason }));
+        if self.form_body.is_some() && self.body.is_some() {
+            return conflict(
+                "a request has one body: form parameters (\"form_body\", -d), which are signed, \
+                 or another body (\"body\", --body), which is not; not both",
+            );
+        }
+        if self.body.is_some()
+            && self
+                .content_type
+                .as_deref()
+                .is_some_and(crate::request::is_form_urlencoded)
+        {
+            return conflict(
+                "a body of type application/x-www-form-urlencoded is form parameters: give it as \
+                 \"form_body\" (-d), whose parameters are signed",
+            );
+        }
+        if self.content_type.is_some() && self.body.is_none() {
+            return conflict("\"content_type\" is the type of \"body\", and there is no body");
+        }
+        if self.transmission() == Transmission::FormBody && self.form_body.is_none() {
+            return conflict(
+                "the form-body transmission adds the protocol parameters to a form body, and \
+                 this request has none: give one (\"form_body\", -d; empty is allowed), or \
+                 send them in the header or the query",
+            );
+        }
+        Ok(())
+    }
+
+    /// The protocol parameters the request adds to the signer's own:
+    /// `extra_oauth_params` and, when [`body_hash_rule`](Self::body_hash_rule)
+    /// says, `oauth_body_hash` over the body. Give them to
+    /// [`request`](Self::request).
+    ///
+    /// ```
+    /// use oauth1_signer::json::RequestSpec;
+    ///
+    /// // The oauth_body_hash extension's example (draft-eaton-oauth-bodyhash-00, Appendix A).
+    /// let spec = RequestSpec::from_json(r#"{"method": "PUT", "url": "https://h/r", "consumer_key": "k",
+    ///     "body": "Hello World!", "content_type": "text/plain", "body_hash": "sha1"}"#)?;
+    /// assert_eq!(
+    ///     spec.protocol_params()?,
+    ///     [("oauth_body_hash".to_owned(), "Lve95gjOVATpfV8EL5X4nxwjKHE=".to_owned())]
+    /// );
+    /// # Ok::<(), oauth1_signer::json::JsonError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A request that cannot be sent ([`ErrorKind::Conflict`]: two bodies,
+    /// the form-body transmission without a form body...); an unknown
+    /// `signature_method`.
+    pub fn protocol_params(&self) -> Result<Vec<(String, String)>, Error> {
+        self.check()?;
+        let mut params = self.extra_oauth_params.clone();
+        let body = self.own_body().map_or(&b""[..], |(bytes, _)| bytes);
+        let hash = self
+            .body_hash_rule()
+            .value(self.method()?, self.form_body.is_some(), body);
+        if let Some(hash) = hash {
+            params.push((Name::BodyHash.as_str().to_owned(), hash));
+        }
+        Ok(params)
+    }
+
+    /// What is sent for `signed` (this request, signed): the URL, the
+    /// `Authorization` header and the body, the protocol parameters where
+    /// [`transmission`](Self::transmission) says.
+    ///
+    /// ```
+    /// use oauth1_signer::json::RequestSpec;
+    ///
+    /// let spec = RequestSpec::from_json(r#"{"method": "GET", "url": "http://shop.example/wp-json/wc/v3/orders?page=2",
+    ///     "consumer_key": "ck", "consumer_secret": "cs", "nonce": "n", "timestamp": "1",
+    ///     "provider": "woocommerce"}"#)?;
+    /// let params = spec.protocol_params()?;
+    /// let signed = spec.signer()?.sign(&spec.request(&params))?;
+    /// let sent = spec.sent(&signed)?;
+    /// assert!(sent.url.starts_with("http://shop.example/wp-json/wc/v3/orders?page=2&oauth_consumer_key=ck&"));
+    /// assert!(sent.url.contains("&oauth_signature_method=HMAC-SHA256&"));
+    /// assert_eq!(sent.authorization, None);
+    /// # Ok::<(), oauth1_signer::json::JsonError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`protocol_params`](Self::protocol_params).
+    pub fn sent(&self, signed: &Signed) -> Result<Sent, Error> {
+        self.check()?;
+        let own = self.own_body();
+        let content_type = own.map(|(_, media)| media.to_owned());
+        let mut body = own.map(|(bytes, _)| bytes.to_vec());
+        let (url, authorization) = match self.transmission() {
+            Transmission::Query => (signed.url_with_query(&self.url), None),
+            Transmission::FormBody => {
+                let form = body.get_or_insert_with(Vec::new);
+                if !form.is_empty() {
+                    form.push(b'&');
+                }
+                form.extend_from_slice(signed.form_params().as_bytes());
+                (self.url.clone(), None)
+            }
+            _ => (self.url.clone(), Some(signed.authorization_header())),
+        };
+        Ok(Sent {
+            url,
+            authorization,
+            body,
+            content_type,
+        })
+    }
+
+    /// The request: method, URL, form body, callback, verifier, and
+    /// `protocol_params`, which are [`protocol_params`](Self::protocol_params)
+    /// (the extra ones and the body hash).
     ///
     /// ```
     /// use oauth1_signer::json::RequestSpec;
@@ -280,14 +549,15 @@ impl RequestSpec {
     /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
     /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
     /// let spec = RequestSpec::from_json(json)?;
-    /// let request = spec.request();
+    /// let params = spec.protocol_params()?;
+    /// let request = spec.request(&params);
     /// assert_eq!(request.method(), "POST");
     /// assert_eq!(request.url(), "https://api.x.com/1.1/statuses/update.json?include_entities=true");
     /// # Ok::<(), oauth1_signer::json::JsonError>(())
     /// ```
-    pub fn request(&self) -> OAuthRequest<'_> {
+    pub fn request<'a>(&'a self, protocol_params: &'a [(String, String)]) -> OAuthRequest<'a> {
         let mut request =
-            OAuthRequest::new(&self.method, &self.url).protocol_params(&self.extra_oauth_params);
+            OAuthRequest::new(&self.method, &self.url).protocol_params(protocol_params);
         if let Some(body) = &self.form_body {
             request = request.form_body(body.as_bytes());
         }
@@ -324,7 +594,8 @@ impl RequestSpec {
     /// As [`signer`](Self::signer), and then as [`Signer::trace`]: a bad
     /// method, URL or form body, or a protocol parameter given twice.
     pub fn trace(&self) -> Result<Trace, Error> {
-        self.signer()?.trace(&self.request())
+        self.signer()?
+            .trace(&self.request(&self.protocol_params()?))
     }
 
     /// Signs the request with [`signer`](Self::signer): the `Authorization`
@@ -351,7 +622,8 @@ impl RequestSpec {
     /// # Errors
     /// As [`trace`](Self::trace).
     pub fn authorization_header(&self) -> Result<String, Error> {
-        self.signer()?.authorization_header(&self.request())
+        self.signer()?
+            .authorization_header(&self.request(&self.protocol_params()?))
     }
 }
 
@@ -386,6 +658,11 @@ impl fmt::Debug for RequestSpec {
             .field("realm", &self.realm)
             .field("extra_oauth_params", &self.extra_oauth_params)
             .field("rsa_private_key", &self.rsa_private_key)
+            .field("transmission", &self.transmission)
+            .field("body_len", &self.body.as_ref().map(Vec::len))
+            .field("content_type", &self.content_type)
+            .field("body_hash", &self.body_hash)
+            .field("provider", &self.provider)
             .finish()
     }
 }

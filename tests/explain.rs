@@ -43,7 +43,8 @@ fn cases() -> Vec<(Explainer, Value)> {
         .map(|case| {
             let spec = RequestSpec::from_json(&case["inputs"].to_string()).unwrap();
             let signer = spec.signer().unwrap();
-            let mut ex = Explainer::new(&signer, &spec.request()).unwrap();
+            let params = spec.protocol_params().unwrap();
+            let mut ex = Explainer::new(&signer, &spec.request(&params)).unwrap();
             if let Some(body) = case["unsigned_body"].as_str() {
                 ex = ex.with_unsigned_body(body.as_bytes());
             }
@@ -283,7 +284,10 @@ fn the_model_rebuilds_every_vector_exactly_as_the_stages_sign_it() {
                 continue;
             };
             let Ok(signer) = spec.signer() else { continue };
-            let Ok(ex) = Explainer::new(&signer, &spec.request()) else {
+            let Ok(params) = spec.protocol_params() else {
+                continue;
+            };
+            let Ok(ex) = Explainer::new(&signer, &spec.request(&params)) else {
                 continue;
             };
             assert_eq!(

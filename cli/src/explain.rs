@@ -126,8 +126,11 @@ fn read_file(
 /// Explains; `Ok(true)` when what they gave matches ours.
 pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
     let (spec, signer) = signed(&args.request, &args.credentials, &args.signing, given)?;
+    let params = spec
+        .protocol_params()
+        .map_err(|e| library_error(&e, &spec))?;
     let explainer =
-        Explainer::new(&signer, &spec.request()).map_err(|e| library_error(&e, &spec))?;
+        Explainer::new(&signer, &spec.request(&params)).map_err(|e| library_error(&e, &spec))?;
     let mut base = match args.their_base_string.as_deref() {
         Some(text) => {
             let text = match text.strip_prefix('@') {

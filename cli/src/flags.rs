@@ -144,16 +144,6 @@ pub(crate) fn credentials_spec(
     Ok(spec)
 }
 
-/// A signer with fresh nonces and timestamps over `credentials_spec`.
-pub(crate) fn fresh_signer(
-    credentials: &Credentials,
-    method: &MethodFlags,
-) -> Result<oauth1_signer::Signer, Failure> {
-    credentials_spec(credentials, method)?
-        .fresh_signer()
-        .map_err(|e| Failure::input(e.to_string()))
-}
-
 /// The signature method and, for RSA, the private key.
 #[derive(Args, Debug)]
 pub(crate) struct MethodFlags {

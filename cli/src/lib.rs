@@ -132,7 +132,14 @@ pub fn run() -> ExitCode {
         }
         Command::Encode(args) => codec::encode(args),
         Command::Decode(args) => codec::decode(args),
-        Command::Request(args) => request::request(args),
+        Command::Request(args) => {
+            let given = |id: &str| {
+                matches
+                    .subcommand_matches("request")
+                    .is_some_and(|m| on_command_line(m, id))
+            };
+            request::request(args, &given)
+        }
         Command::Authorize(args) => authorize::authorize(args),
         Command::Accounts(args) => authorize::accounts(args),
         Command::Verify(args) => {

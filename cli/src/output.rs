@@ -6,8 +6,9 @@ use std::fmt::Write as _;
 use oauth1_signer::{json::RequestSpec, percent_encode, Trace, Transmission};
 use serde::Serialize;
 
+use oauth1_signer::json::Sent;
+
 use crate::caret::printable;
-use crate::spec::Sent;
 use crate::{hex, Failure};
 
 /// What may be shown of the secret-bearing stages.
@@ -16,6 +17,9 @@ pub struct Shown {
     /// `None` when the signature is a PLAINTEXT one being hidden.
     signature: Option<String>,
     header: String,
+    /// `oauth_signature=` and the hidden signature, as a query or a form
+    /// body holds it.
+    hidden_pair: Option<String>,
 }
 
 /// Never the key or the signature, which may be secret.
@@ -44,6 +48,7 @@ impl Shown {
                 },
                 signature: Some(signature.to_owned()),
                 header: trace.authorization_header.clone(),
+                hidden_pair: None,
             };
         }
         let sent = format!(
@@ -56,6 +61,19 @@ impl Shown {
             header: trace
                 .authorization_header
                 .replace(&sent, "oauth_signature=\"<hidden>\""),
+            hidden_pair: Some(format!(
+                "oauth_signature={}",
+                percent_encode(signature.as_bytes())
+            )),
+        }
+    }
+
+    /// `text` (a URL or a body as sent) with a hidden signature hidden.
+    fn hide(&self, text: &[u8]) -> String {
+        let text = String::from_utf8_lossy(text);
+        match &self.hidden_pair {
+            Some(pair) => text.replace(pair, "oauth_signature=<hidden>"),
+            None => text.into_owned(),
         }
     }
 }
@@ -78,8 +96,10 @@ impl<'a> Bytes<'a> {
 }
 
 /// Every stage as one JSON object, with the test vectors' field names, one
-/// collected pair per line.
-pub fn stages_json(trace: &Trace, shown: &Shown) -> Result<String, Failure> {
+/// collected pair per line; with `sent`, what is sent (`sent_url`,
+/// `sent_body`, and `authorization_header` only when the protocol
+/// parameters go in the header).
+pub fn stages_json(trace: &Trace, shown: &Shown, sent: Option<&Sent>) -> Result<String, Failure> {
     let json = |value: &dyn erased::Json| value.to_json().map_err(|e| Failure::Io(e.to_string()));
     let mut out = String::from("{\n  \"collected_params\": [");
     for (i, (name, value)) in trace.collected_params.iter().enumerate() {
@@ -99,42 +119,41 @@ pub fn stages_json(trace: &Trace, shown: &Shown) -> Result<String, Failure> {
         field("signing_key", key)?;
     }
     field("signature", shown.signature.as_deref().unwrap_or(HIDDEN))?;
-    field("authorization_header", &shown.header)?;
+    // What is sent: the header only with the header transmission; the URL
+    // and body as they go (a PLAINTEXT signature in them hidden as in the
+    // header).
+    match sent {
+        Some(sent) => {
+            if sent.authorization.is_some() {
+                field("authorization_header", &shown.header)?;
+            }
+            field("sent_url", &shown.hide(sent.url.as_bytes()))?;
+            let body = sent.body.as_ref().map(|b| shown.hide(b));
+            let _ = write!(out, ",\n  \"sent_body\": {}", json(&body)?);
+        }
+        None => field("authorization_header", &shown.header)?,
+    }
     let warnings: Vec<String> = trace.warnings.iter().map(ToString::to_string).collect();
     let _ = write!(out, ",\n  \"warnings\": {}", json(&warnings)?);
     out.push_str("\n}\n");
     Ok(out)
 }
 
-/// The end of `stages_json`'s object when the protocol parameters are not
-/// (only) in the header: what is sent, `"sent": {"url", "authorization",
-/// "body"}` (the authorization hidden as the header is, for PLAINTEXT).
-pub(crate) fn sent_json(sent: &Sent, shown: &Shown) -> Result<String, Failure> {
-    let json = |value: &dyn erased::Json| value.to_json().map_err(|e| Failure::Io(e.to_string()));
-    let body = sent
-        .body
-        .as_ref()
-        .map(|(b, _)| String::from_utf8_lossy(b).into_owned());
-    let authorization = sent.authorization.as_ref().map(|_| shown.header.clone());
-    Ok(format!(
-        ",\n  \"sent\": {{\"url\": {}, \"authorization\": {}, \"body\": {}}}\n}}\n",
-        json(&sent.url)?,
-        json(&authorization)?,
-        json(&body)?
-    ))
-}
-
 /// What is sent, for `stages_text`: the URL and body when they carry the
 /// protocol parameters.
-pub(crate) fn sent_text(sent: &Sent, transmission: Transmission) -> String {
+pub(crate) fn sent_text(sent: &Sent, shown: &Shown, transmission: Transmission) -> String {
     match transmission {
         Transmission::Query => format!(
             "\nsent in the query (RFC 5849 §3.5.3):\n  {}\n",
-            printable(sent.url.as_bytes())
+            printable(shown.hide(sent.url.as_bytes()).as_bytes())
         ),
         Transmission::FormBody => format!(
             "\nsent in the form body (RFC 5849 §3.5.2):\n  {}\n",
-            printable(sent.body.as_ref().map_or(&b""[..], |(b, _)| b))
+            printable(
+                shown
+                    .hide(sent.body.as_deref().unwrap_or_default())
+                    .as_bytes()
+            )
         ),
         _ => String::new(),
     }
@@ -221,34 +240,40 @@ pub fn stages_text(spec: &RequestSpec, trace: &Trace, shown: &Shown) -> String {
 /// A curl command line that sends exactly the signed request, the
 /// protocol parameters in the `Authorization` header.
 pub fn curl_line(spec: &RequestSpec, header: &str) -> String {
-    let sent = Sent {
-        url: spec.url.clone(),
-        authorization: Some(header.to_owned()),
-        body: spec
-            .form_body
-            .as_ref()
-            .map(|b| (b.clone().into_bytes(), FORM.to_owned())),
-    };
-    curl_sent(&spec.method, &sent)
+    let body = spec.form_body.as_ref().map(|b| (b.as_bytes(), FORM));
+    curl(&spec.method, &spec.url, Some(header), body)
 }
 
 /// A curl command line that sends exactly `sent`: its URL, its header if
 /// the protocol parameters are there, its body with its media type.
 pub(crate) fn curl_sent(method: &str, sent: &Sent) -> String {
+    let body = sent.body.as_deref().map(|b| {
+        let media = sent.content_type.as_deref().unwrap_or(FORM);
+        (b, media)
+    });
+    curl(method, &sent.url, sent.authorization.as_deref(), body)
+}
+
+fn curl(
+    method: &str,
+    url: &str,
+    authorization: Option<&str>,
+    body: Option<(&[u8], &str)>,
+) -> String {
     // With -X HEAD curl waits for a body that never comes; -I sends a HEAD.
     let mut line = if method.eq_ignore_ascii_case("HEAD") {
         "curl -I".to_owned()
     } else {
         format!("curl -X {}", shell_quote(method))
     };
-    if let Some(header) = &sent.authorization {
+    if let Some(header) = authorization {
         let _ = write!(
             line,
             " -H {}",
             shell_quote(&format!("Authorization: {header}"))
         );
     }
-    if let Some((body, media)) = &sent.body {
+    if let Some((body, media)) = body {
         let _ = write!(
             line,
             " -H {} --data-raw {}",
@@ -257,7 +282,7 @@ pub(crate) fn curl_sent(method: &str, sent: &Sent) -> String {
         );
     }
     // curl would otherwise resolve "/a/../b" to "/b", a path that was not signed.
-    let _ = writeln!(line, " --path-as-is {}", shell_quote(&sent.url));
+    let _ = writeln!(line, " --path-as-is {}", shell_quote(url));
     line
 }
 

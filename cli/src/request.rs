@@ -22,7 +22,7 @@ use oauth1_signer::{
     Signer,
 };
 
-use crate::flags::{Credentials, MethodFlags};
+use crate::flags::{credentials_spec, Credentials, MethodFlags};
 use crate::multipart::multipart;
 use crate::output::{stages_text, Shown};
 use crate::response::{head, Output};
@@ -117,13 +117,23 @@ pub(crate) struct RequestArgs {
 /// The base for a URL given as a path, as twurl does.
 const X_API: &str = "https://api.x.com";
 
-pub(crate) fn request(args: &RequestArgs) -> Result<(), Failure> {
-    let signer = crate::flags::fresh_signer(&args.credentials, &args.signature)?;
+pub(crate) fn request(args: &RequestArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
     let url = if args.url.starts_with('/') {
         format!("{X_API}{}", args.url)
     } else {
         args.url.clone()
     };
+    // The credentials, the method, and the provider's defaults (its realm
+    // is the URL's).
+    let mut spec = credentials_spec(&args.credentials, &args.signature)?;
+    args.send.fill(&mut spec, false, given);
+    spec.url.clone_from(&url);
+    let signer = spec
+        .fresh_signer()
+        .map_err(|e| Failure::input(e.to_string()))?;
+    let options = HttpOptions::new()
+        .with_transmission(spec.transmission())
+        .with_body_hash(spec.body_hash_rule());
     let url = reqwest::Url::parse(&url)
         // Not quoted back: the user has it, and it may be 64 KiB long.
         .map_err(|e| Failure::input(format!("the URL given is not a URL: {e}")))?;
@@ -156,7 +166,7 @@ pub(crate) fn request(args: &RequestArgs) -> Result<(), Failure> {
         .enable_all()
         .build()
         .map_err(|e| Failure::Io(format!("cannot start the HTTP client: {e}")))?;
-    runtime.block_on(send(&signer, request, args))
+    runtime.block_on(send(&signer, request, options, args))
 }
 
 /// What kind of body the command sends, and so who owns its Content-Type.
@@ -220,6 +230,7 @@ fn sign(
 async fn send(
     signer: &Signer,
     mut request: reqwest::Request,
+    options: HttpOptions,
     args: &RequestArgs,
 ) -> Result<(), Failure> {
     let client = oauth1_signer::middleware::client_builder()
@@ -228,7 +239,6 @@ async fn send(
         .map_err(network_error)?;
     let mut out = Output::stdout();
     let mut redirects = Redirects::new();
-    let options = args.send.http_options();
     let mut response = loop {
         // Each hop signed afresh from the request as given: its protocol
         // parameters (in the header, the query or the body) are this hop's.

@@ -155,7 +155,9 @@ async fn run(args: &ServeArgs, spec: RequestSpec) -> Result<(), Failure> {
         Some(&public),
         &METHODS,
         None,
-        args.body_hash.body_hash(),
+        // Every body-hash flag as given (its defaults: never, the method's hash).
+        args.body_hash
+            .body_hash(&|_| true, oauth1_signer::BodyHash::default()),
     )?;
     let read_timeout = Duration::from_secs(args.read_timeout);
     let server = Arc::new(Server {

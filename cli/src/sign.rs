@@ -3,11 +3,11 @@
 //! line, or a trace for people.
 
 use clap::{Args, ValueEnum};
-use oauth1_signer::{Name, Transmission, Warning};
+use oauth1_signer::{Transmission, Warning};
 
 use crate::flags::Credentials;
-use crate::output::{curl_sent, sent_json, sent_text, stages_json, stages_text, Shown};
-use crate::spec::{library_error, signed, RequestFlags, SendFlags, Sent, SigningFlags};
+use crate::output::{curl_sent, sent_text, stages_json, stages_text, Shown};
+use crate::spec::{library_error, signed, RequestFlags, SigningFlags};
 use crate::{emit, Failure};
 
 pub(crate) const SIGN_HELP: &str = "\
@@ -47,13 +47,9 @@ pub(crate) struct SignArgs {
     #[command(flatten)]
     pub(crate) credentials: Credentials,
 
-    /// Its protocol parameters
+    /// Its protocol parameters, the provider, where they are sent, and the body hash
     #[command(flatten)]
     pub(crate) signing: SigningFlags,
-
-    /// Where they are sent, and the body hash
-    #[command(flatten)]
-    send: SendFlags,
 
     /// What to print
     #[arg(long, value_enum, default_value_t = SignFormat::Header)]
@@ -77,34 +73,23 @@ enum SignFormat {
 }
 
 pub(crate) fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
-    let (mut spec, signer) = signed(&args.request, &args.credentials, &args.signing, given)?;
-    let other = args.request.other_body()?;
-    // oauth_body_hash, as --body-hash says, of the body as sent.
-    let form = spec.form_body.is_some();
-    let body: &[u8] = match (&spec.form_body, &other) {
-        (Some(form), _) => form.as_bytes(),
-        (None, Some((bytes, _))) => bytes,
-        (None, None) => b"",
-    };
-    if let Some(hash) = args.send.body_hash().value(signer.method(), form, body) {
-        spec.extra_oauth_params
-            .push((Name::BodyHash.as_str().to_owned(), hash));
-    }
-    let request = spec.request();
-    let transmission = args.send.transmission();
-
+    let (spec, signer) = signed(&args.request, &args.credentials, &args.signing, given)?;
+    // oauth_body_hash, if the spec says so, among the protocol parameters.
+    let params = spec
+        .protocol_params()
+        .map_err(|e| library_error(&e, &spec))?;
+    let request = spec.request(&params);
     let out = match args.format {
         SignFormat::Header | SignFormat::Curl => {
             let signed = signer
                 .sign(&request)
                 .map_err(|e| library_error(&e, &spec))?;
-            let sent = Sent::new(&spec, other.as_ref(), &signed, transmission)?;
-            match (args.format, transmission) {
+            let sent = spec.sent(&signed).map_err(|e| library_error(&e, &spec))?;
+            match (args.format, spec.transmission()) {
                 (SignFormat::Curl, _) => curl_sent(&spec.method, &sent),
                 (_, Transmission::Query) => sent.url + "\n",
                 (_, Transmission::FormBody) => {
-                    let body = sent.body.map(|(b, _)| b).unwrap_or_default();
-                    String::from_utf8_lossy(&body).into_owned() + "\n"
+                    String::from_utf8_lossy(&sent.body.unwrap_or_default()).into_owned() + "\n"
                 }
                 _ => sent.authorization.unwrap_or_default() + "\n",
             }
@@ -120,12 +105,14 @@ pub(crate) fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), 
                     .warnings
                     .retain(|w| !matches!(w, Warning::TimestampSkew { .. }));
             }
-            let sent = Sent::new(&spec, other.as_ref(), &trace.signed, transmission)?;
+            let sent = spec
+                .sent(&trace.signed)
+                .map_err(|e| library_error(&e, &spec))?;
             let shown = Shown::new(&trace, args.show_secrets);
             if args.format == SignFormat::Json {
-                stages_json(&trace, &shown)?.replacen("\n}\n", &sent_json(&sent, &shown)?, 1)
+                stages_json(&trace, &shown, Some(&sent))?
             } else {
-                stages_text(&spec, &trace, &shown) + &sent_text(&sent, transmission)
+                stages_text(&spec, &trace, &shown) + &sent_text(&sent, &shown, spec.transmission())
             }
         }
     };

@@ -6,9 +6,8 @@
 //! them from the request it checks.
 
 use clap::{Args, ValueEnum};
-use oauth1_signer::http::HttpOptions;
 use oauth1_signer::{
-    json::RequestSpec, BodyHash, BodyHashAlgorithm, BodyHashPolicy, Error, Part, Signed, Signer,
+    json::RequestSpec, BodyHash, BodyHashAlgorithm, BodyHashPolicy, Error, Part, Provider, Signer,
     Transmission,
 };
 
@@ -60,38 +59,33 @@ impl RequestFlags {
         self.request.is_some() || self.example
     }
 
-    /// The body that is not a form, and its media type, if given.
-    pub(crate) fn other_body(&self) -> Result<Option<(Vec<u8>, String)>, Failure> {
+    /// The bytes of `--body`, if given (read from the file for `@FILE`).
+    fn body_bytes(&self) -> Result<Option<Vec<u8>>, Failure> {
         let Some(body) = &self.body else {
             return Ok(None);
         };
-        let bytes = match body.strip_prefix('@') {
+        Ok(Some(match body.strip_prefix('@') {
             Some(path) => std::fs::read(path)
                 .map_err(|e| Failure::input(format!("cannot read --body file {path:?}: {e}")))?,
             None => body.clone().into_bytes(),
-        };
-        let media = self
-            .content_type
-            .clone()
-            .unwrap_or_else(|| "application/octet-stream".to_owned());
-        if oauth1_signer::is_form_urlencoded(&media) {
-            return Err(Failure::input(
-                "--content-type application/x-www-form-urlencoded: give a form body with -d, \
-                 whose parameters are signed",
-            ));
-        }
-        Ok(Some((bytes, media)))
+        }))
     }
 }
 
-/// How the protocol parameters are sent, and whether the body is hashed
-/// (`sign`, `request`).
+/// The provider, how the protocol parameters are sent, and whether the
+/// body is hashed (`sign`, `explain`, `request`).
 #[derive(Args, Debug)]
 pub(crate) struct SendFlags {
+    /// A provider profile (x, netsuite, woocommerce, mastercard, lti, jira-dc, magento, etrade,
+    /// trello, garmin, flickr, discogs, rfc5849): its signature method, transmission, body
+    /// hash, realm, oauth_version and parameter style, unless given here
+    #[arg(long, value_name = "NAME")]
+    provider: Option<Provider>,
+
     /// Where the protocol parameters go: header (Authorization, the default), body (a form
     /// body: -d), query (the URL)
-    #[arg(long, value_enum, default_value_t = TransmissionArg::Header)]
-    transmission: TransmissionArg,
+    #[arg(long, value_enum)]
+    transmission: Option<TransmissionArg>,
 
     /// The body hash
     #[command(flatten)]
@@ -135,101 +129,50 @@ enum HashArg {
 }
 
 impl SendFlags {
-    /// Where the protocol parameters go.
-    pub(crate) fn transmission(&self) -> Transmission {
-        match self.transmission {
-            TransmissionArg::Header => Transmission::Header,
-            TransmissionArg::Body => Transmission::FormBody,
-            TransmissionArg::Query => Transmission::Query,
+    /// Sets the provider, the transmission and the body hash of `spec` when
+    /// given (`literal`: only what was typed on the command line replaces
+    /// the file's). A provider that sends no `oauth_version` sends none
+    /// from the flags either.
+    pub(crate) fn fill(&self, spec: &mut RequestSpec, literal: bool, given: &dyn Fn(&str) -> bool) {
+        if self.provider.is_some() && (!literal || given("provider")) {
+            spec.provider = self.provider;
+            if !literal && !spec.profile().is_some_and(|p| p.version) {
+                spec.version = false;
+            }
         }
-    }
-
-    /// When and how the body is hashed.
-    pub(crate) fn body_hash(&self) -> BodyHash {
-        self.hash.body_hash()
-    }
-
-    /// The HTTP edge's options.
-    pub(crate) fn http_options(&self) -> HttpOptions {
-        HttpOptions::new()
-            .with_transmission(self.transmission())
-            .with_body_hash(self.body_hash())
+        if let Some(t) = self.transmission {
+            spec.transmission = Some(match t {
+                TransmissionArg::Header => Transmission::Header,
+                TransmissionArg::Body => Transmission::FormBody,
+                TransmissionArg::Query => Transmission::Query,
+            });
+        }
+        if given("body_hash") || given("body_hash_algorithm") {
+            let rule = spec.body_hash_rule();
+            spec.body_hash = Some(self.hash.body_hash(given, rule));
+        }
     }
 }
 
 impl BodyHashFlags {
-    /// When and how the body is hashed (for a verifier: when it is
-    /// required, and the hash it is checked with).
-    pub(crate) fn body_hash(&self) -> BodyHash {
+    /// When and how the body is hashed: as given, else as `default` (the
+    /// provider's rule, say). For a verifier: when it is required, and the
+    /// hash it is checked with.
+    pub(crate) fn body_hash(&self, given: &dyn Fn(&str) -> bool, default: BodyHash) -> BodyHash {
         let policy = match self.body_hash {
+            _ if !given("body_hash") => default.policy(),
             BodyHashArg::Never => BodyHashPolicy::Never,
             BodyHashArg::UnlessForm => BodyHashPolicy::UnlessForm,
             BodyHashArg::Required => BodyHashPolicy::Required,
         };
         let algorithm = match self.body_hash_algorithm {
+            _ if !given("body_hash_algorithm") => default.algorithm(),
             HashArg::FollowMethod => BodyHashAlgorithm::FollowMethod,
             HashArg::Sha1 => BodyHashAlgorithm::Sha1,
             HashArg::Sha256 => BodyHashAlgorithm::Sha256,
             HashArg::Sha512 => BodyHashAlgorithm::Sha512,
         };
         BodyHash::new(policy, algorithm)
-    }
-}
-
-/// What is sent: the URL, the `Authorization` header and the body, the
-/// protocol parameters in one of them.
-pub(crate) struct Sent {
-    pub(crate) url: String,
-    pub(crate) authorization: Option<String>,
-    pub(crate) body: Option<(Vec<u8>, String)>,
-}
-
-impl Sent {
-    /// `signed`'s protocol parameters in `spec`'s request, as `transmission` says.
-    pub(crate) fn new(
-        spec: &RequestSpec,
-        other_body: Option<&(Vec<u8>, String)>,
-        signed: &Signed,
-        transmission: Transmission,
-    ) -> Result<Sent, Failure> {
-        let form = spec.form_body.as_ref().map(|b| {
-            (
-                b.clone().into_bytes(),
-                "application/x-www-form-urlencoded".to_owned(),
-            )
-        });
-        let body = form.clone().or_else(|| other_body.cloned());
-        Ok(match transmission {
-            Transmission::Query => Sent {
-                url: signed.url_with_query(&spec.url),
-                authorization: None,
-                body,
-            },
-            Transmission::FormBody => {
-                let Some((form, media)) = form else {
-                    return Err(Failure::input(
-                        "--transmission body: the protocol parameters go in a form body, and \
-                         this request has none (give one with -d, or send them in the header \
-                         or the query)",
-                    ));
-                };
-                let mut bytes = form;
-                if !bytes.is_empty() {
-                    bytes.push(b'&');
-                }
-                bytes.extend_from_slice(signed.form_params().as_bytes());
-                Sent {
-                    url: spec.url.clone(),
-                    authorization: None,
-                    body: Some((bytes, media)),
-                }
-            }
-            _ => Sent {
-                url: spec.url.clone(),
-                authorization: Some(signed.authorization_header()),
-                body,
-            },
-        })
     }
 }
 
@@ -264,6 +207,10 @@ pub(crate) struct SigningFlags {
     /// Do not send oauth_version="1.0"
     #[arg(long)]
     no_version: bool,
+
+    /// The provider, the transmission and the body hash
+    #[command(flatten)]
+    pub(crate) send: SendFlags,
 }
 
 impl SigningFlags {
@@ -291,6 +238,7 @@ impl SigningFlags {
         } else if self.no_version {
             spec.version = false;
         }
+        self.send.fill(spec, literal, given);
         Ok(())
     }
 }
@@ -323,6 +271,14 @@ pub(crate) fn spec(
     }
     if typed("data") && request.data.is_some() {
         spec.form_body.clone_from(&request.data);
+    }
+    if typed("body") {
+        if let Some(bytes) = request.body_bytes()? {
+            spec.body = Some(bytes);
+        }
+    }
+    if typed("content_type") && request.content_type.is_some() {
+        spec.content_type.clone_from(&request.content_type);
     }
     spec.method = match (&request.method, literal) {
         (Some(m), false) => m.clone(),

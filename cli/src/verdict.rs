@@ -247,7 +247,10 @@ impl Checker {
         let Ok(signer) = spec.signer() else {
             return Vec::new();
         };
-        let Ok(explainer) = Explainer::new(&signer, &spec.request()) else {
+        let Ok(params) = spec.protocol_params() else {
+            return Vec::new();
+        };
+        let Ok(explainer) = Explainer::new(&signer, &spec.request(&params)) else {
             return Vec::new();
         };
         let explainer = match audience {

@@ -114,16 +114,19 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
         // Every method: a checking tool takes the one the header names.
         &oauth1_signer::SignatureMethod::ALL,
         public_key.as_deref(),
-        args.body_hash.body_hash(),
+        args.body_hash.body_hash(given, spec.body_hash_rule()),
     )?;
-    let other = args.request.other_body()?;
     let mut received = Received::new(&spec.method, spec.url.as_str());
     if let Some(header) = &args.header {
         received = received.authorization_header(header);
     }
-    let received = match (&spec.form_body, &other) {
+    let media = spec
+        .content_type
+        .as_deref()
+        .unwrap_or("application/octet-stream");
+    let received = match (&spec.form_body, &spec.body) {
         (Some(body), _) => received.form_body(body.as_bytes()),
-        (None, Some((bytes, media))) => received.body(Some(media), bytes),
+        (None, Some(bytes)) => received.body(Some(media), bytes),
         (None, None) => received,
     };
     let runtime = tokio::runtime::Builder::new_current_thread()

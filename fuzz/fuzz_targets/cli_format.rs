@@ -68,11 +68,11 @@ fuzz_target!(|data: &[u8]| {
     let header = spec
         .signer()
         .unwrap()
-        .authorization_header(&spec.request())
+        .authorization_header(&spec.request(&spec.protocol_params().unwrap()))
         .unwrap();
     assert_eq!(header, trace.authorization_header);
     let shown = Shown::new(&trace, show_secrets);
-    let json = stages_json(&trace, &shown).unwrap();
+    let json = stages_json(&trace, &shown, None).unwrap();
     let text = stages_text(&spec, &trace, &shown);
     let curl = curl_line(&spec, &header);
 

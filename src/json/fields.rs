@@ -8,7 +8,10 @@ use std::fmt;
 use serde::de::{self, Deserializer, Unexpected, Visitor};
 use serde::{Deserialize, Serializer};
 
+use crate::body_hash::{BodyHash, BodyHashAlgorithm, BodyHashPolicy};
 use crate::credentials::Secret;
+use crate::protocol::Transmission;
+use crate::provider::Provider;
 
 pub(super) fn is_false(b: &bool) -> bool {
     !*b
@@ -102,6 +105,133 @@ pub(super) fn expose<S: Serializer>(secret: &Option<Secret>, s: S) -> Result<S::
     match secret {
         Some(secret) => s.serialize_some(secret.expose()),
         None => s.serialize_none(),
+    }
+}
+
+/// A field whose value is one of a few names: `transmission`, `body_hash`,
+/// `provider`.
+pub(super) trait Named: Sized + Copy {
+    /// What a value may be, for an error message.
+    const EXPECTED: &'static str;
+    /// Its name in a request file.
+    fn name(self) -> &'static str;
+    /// The value of that name.
+    fn from_name(name: &str) -> Option<Self>;
+}
+
+impl Named for Transmission {
+    const EXPECTED: &'static str = "\"header\", \"query\" or \"form\"";
+    fn name(self) -> &'static str {
+        match self {
+            Transmission::FormBody => "form",
+            Transmission::Query => "query",
+            _ => "header",
+        }
+    }
+    fn from_name(name: &str) -> Option<Self> {
+        [
+            Transmission::Header,
+            Transmission::Query,
+            Transmission::FormBody,
+        ]
+        .into_iter()
+        .find(|t| t.name() == name)
+    }
+}
+
+/// `"sha1"`, `"sha256"`, `"sha512"`, `"follow-method"`: `oauth_body_hash`
+/// on any body that is not a form, the empty one included; `"none"`: never
+/// (over a provider's rule).
+impl Named for BodyHash {
+    const EXPECTED: &'static str = "\"sha1\", \"sha256\", \"sha512\", \"follow-method\" (the \
+                                    signature method's) or \"none\"";
+    fn name(self) -> &'static str {
+        if self.policy() == BodyHashPolicy::Never {
+            return "none";
+        }
+        match self.algorithm() {
+            BodyHashAlgorithm::Sha1 => "sha1",
+            BodyHashAlgorithm::Sha256 => "sha256",
+            BodyHashAlgorithm::Sha512 => "sha512",
+            _ => "follow-method",
+        }
+    }
+    fn from_name(name: &str) -> Option<Self> {
+        let algorithm = match name {
+            "none" => return Some(BodyHash::default()),
+            "sha1" => BodyHashAlgorithm::Sha1,
+            "sha256" => BodyHashAlgorithm::Sha256,
+            "sha512" => BodyHashAlgorithm::Sha512,
+            "follow-method" => BodyHashAlgorithm::FollowMethod,
+            _ => return None,
+        };
+        Some(BodyHash::new(BodyHashPolicy::UnlessForm, algorithm))
+    }
+}
+
+/// A body that is not form parameters: a JSON string, kept as its UTF-8
+/// bytes (a body given otherwise, from a file, may be any bytes; it is
+/// written back only when it is UTF-8).
+pub(super) mod body {
+    use super::*;
+
+    pub(in crate::json) fn serialize<S: Serializer>(
+        body: &Option<Vec<u8>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match body {
+            Some(bytes) => match std::str::from_utf8(bytes) {
+                Ok(text) => s.serialize_some(text),
+                Err(e) => Err(serde::ser::Error::custom(format_args!(
+                    "the body is not UTF-8 (invalid byte at offset {}), so JSON cannot hold it",
+                    e.valid_up_to()
+                ))),
+            },
+            None => s.serialize_none(),
+        }
+    }
+
+    pub(in crate::json) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Vec<u8>>, D::Error> {
+        Ok(Option::<String>::deserialize(d)?.map(String::into_bytes))
+    }
+}
+
+impl Named for Provider {
+    const EXPECTED: &'static str = "a provider: rfc5849, x, netsuite, woocommerce, mastercard, \
+                                    lti, jira-dc, magento, etrade, trello, garmin, flickr, discogs";
+    fn name(self) -> &'static str {
+        self.as_str()
+    }
+    fn from_name(name: &str) -> Option<Self> {
+        name.parse().ok()
+    }
+}
+
+/// An optional [`Named`] field.
+pub(super) mod named {
+    use super::*;
+
+    pub(in crate::json) fn serialize<T: Named, S: Serializer>(
+        value: &Option<T>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(v) => s.serialize_str(v.name()),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub(in crate::json) fn deserialize<'de, T: Named, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<T>, D::Error> {
+        match Option::<String>::deserialize(d)? {
+            None => Ok(None),
+            Some(v) => T::from_name(&v)
+                .map(Some)
+                .ok_or_else(|| de::Error::invalid_value(Unexpected::Str(&v), &T::EXPECTED)),
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! The CLI's test support. From the library's (`tests/common/`), included
-//! from there so that each fact is written once: the loopback provider, and
-//! the vectors the signer refuses (which `oauth1 sign` must refuse with the
+//! from there so that each fact is written once: the loopback provider, the
+//! peers' runner, and the vectors the signer refuses (which `oauth1 sign` must refuse with the
 //! same error). The CLI's own: the binary run hermetically (`bin`, with a
 //! profile directory; `exec`, with arguments, standard input and variables),
 //! the public vectors as JSON (`vectors`), `oauth1 serve` (`serve`), and an
@@ -11,6 +11,8 @@
 pub mod bin;
 pub mod exec;
 pub mod oracle;
+#[path = "../../../tests/common/peers.rs"]
+pub mod peers;
 #[path = "../../../tests/common/provider.rs"]
 pub mod provider;
 #[path = "../../../tests/common/refused.rs"]
