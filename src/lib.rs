@@ -90,6 +90,11 @@
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
+/// The recipes of `docs/providers.md`, one per provider, run as doctests.
+#[cfg(all(doctest, feature = "http", feature = "rsa"))]
+#[doc = include_str!("../docs/providers.md")]
+pub struct ProvidersDoctests;
+
 // One private module per stage of the pipeline, its items re-exported here at
 // exactly one path; the edges (an HTTP stack, the three-legged flow, the
 // explainer, the verifier) are public modules of their own.
@@ -99,6 +104,7 @@ mod builder;
 mod clock;
 mod credentials;
 mod decode;
+pub mod echo;
 mod encode;
 mod error;
 #[cfg(feature = "explain")]

@@ -250,6 +250,19 @@ fn a_replay_is_rejected_and_the_nonce_kept_while_its_timestamp_is_acceptable() {
 }
 
 #[test]
+fn without_an_async_runtime_the_x_docs_request_verifies_and_its_replay_does_not() {
+    let (v, inputs) = x_docs();
+    let (header, t) = (expected_header(&v), timestamp(&inputs));
+    let store = oauth1_signer::verify::MemoryNonceStore::with_capacity(8);
+    let verifier = Verifier::builder(secrets(&inputs), store).build().unwrap();
+    let r = received(&inputs, &header);
+    let verified = verifier.verify_blocking_at(&r, t).unwrap();
+    assert_eq!(verified.consumer_key(), "xvz1evFS4wEEPTGEFPHBog");
+    let replay = verifier.verify_blocking_at(&r, t + 1).unwrap_err();
+    assert_eq!(replay.reason(), &Reason::NonceUsed);
+}
+
+#[test]
 fn the_nonce_is_recorded_only_after_the_signature_verifies() {
     let (v, inputs) = x_docs();
     let header = expected_header(&v);

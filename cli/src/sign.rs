@@ -3,6 +3,7 @@
 //! line, or a trace for people.
 
 use clap::{Args, ValueEnum};
+use oauth1_signer::echo::EchoHeaders;
 use oauth1_signer::{Transmission, Warning};
 
 use crate::flags::Credentials;
@@ -35,7 +36,8 @@ what is sent.
 Examples:
   oauth1 sign --example --format trace
   OAUTH_CONSUMER_KEY=... OAUTH_CONSUMER_SECRET=... oauth1 sign -d 'status=hi' https://api.x.com/1.1/statuses/update.json
-  oauth1 sign --request vector.json --format json";
+  oauth1 sign --request vector.json --format json
+  oauth1 sign --profile you --format echo https://api.x.com/1.1/account/verify_credentials.json";
 
 #[derive(Args, Debug)]
 pub(crate) struct SignArgs {
@@ -70,6 +72,9 @@ enum SignFormat {
     Curl,
     /// Every stage, for people: the base string broken at each '&'
     Trace,
+    /// The two headers of an OAuth Echo of GET URL (X's
+    /// https://api.x.com/1.1/account/verify_credentials.json), for a delegator to forward
+    Echo,
 }
 
 pub(crate) fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
@@ -80,6 +85,26 @@ pub(crate) fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), 
         .map_err(|e| library_error(&e, &spec))?;
     let request = spec.request(&params);
     let out = match args.format {
+        SignFormat::Echo => {
+            let plain_get = spec.method.eq_ignore_ascii_case("GET")
+                && spec.form_body.is_none()
+                && spec.body.is_none()
+                && params.is_empty()
+                && spec.transmission() == Transmission::Header;
+            if !plain_get {
+                return Err(Failure::input(
+                    "--format echo signs a GET of the provider's identity URL, its parameters in \
+                     the header, with no body or body hash (X's: \
+                     https://api.x.com/1.1/account/verify_credentials.json)",
+                ));
+            }
+            let echo =
+                EchoHeaders::sign(&signer, &spec.url).map_err(|e| library_error(&e, &spec))?;
+            echo.headers()
+                .iter()
+                .map(|(name, value)| format!("{name}: {value}\n"))
+                .collect()
+        }
         SignFormat::Header | SignFormat::Curl => {
             let signed = signer
                 .sign(&request)

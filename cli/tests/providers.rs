@@ -380,3 +380,74 @@ fn a_request_file_that_cannot_be_sent_is_refused_by_name() {
         );
     }
 }
+
+#[test]
+fn an_oauth_echo_for_x_is_oauthlib_s_header_for_the_identity_call() {
+    // X's OAuth Echo page: the Authorization header the consumer would send
+    // to GET https://api.x.com/1.1/account/verify_credentials.json.
+    let url = "https://api.x.com/1.1/account/verify_credentials.json";
+    let theirs = &peer(
+        "oauthlib_peer.py",
+        &[
+            json!({"method": "GET", "url": url, "consumer_key": "ck", "consumer_secret": "cs",
+                 "token": "tk", "token_secret": "ts", "nonce": "ech0n0nce", "timestamp": TIMESTAMP,
+                 "signature_method": "HMAC-SHA1",
+                 "version": "1.0"}),
+        ],
+    )[0];
+    let out = oauth1(&[
+        "sign",
+        url,
+        "--format",
+        "echo",
+        "--consumer-key",
+        "ck",
+        "--consumer-secret",
+        "cs",
+        "--token",
+        "tk",
+        "--token-secret",
+        "ts",
+        "--nonce",
+        "ech0n0nce",
+        "--timestamp",
+        TIMESTAMP,
+    ]);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines[0], format!("X-Auth-Service-Provider: {url}"));
+    let header = lines[1]
+        .strip_prefix("X-Verify-Credentials-Authorization: ")
+        .unwrap();
+    let sorted = |h: &str| {
+        let mut p: Vec<String> = h
+            .trim_start_matches("OAuth ")
+            .split(", ")
+            .map(str::to_owned)
+            .collect();
+        p.sort();
+        p
+    };
+    assert_eq!(
+        sorted(header),
+        sorted(theirs["authorization_header"].as_str().unwrap())
+    );
+    // Not a plain GET: refused, naming the format.
+    let post = run(
+        &[
+            "sign",
+            url,
+            "-d",
+            "a=1",
+            "--format",
+            "echo",
+            "--consumer-key",
+            "ck",
+            "--consumer-secret",
+            "cs",
+        ],
+        None,
+        &[],
+    );
+    assert_eq!(post.code, 2);
+    assert!(post.stderr.contains("--format echo"), "{}", post.stderr);
+}

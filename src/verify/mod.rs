@@ -10,6 +10,7 @@
 //!
 //! [RFC 5849 §3.2]: https://www.rfc-editor.org/rfc/rfc5849#section-3.2
 
+mod blocking;
 mod builder;
 mod checks;
 #[cfg(feature = "http")]
