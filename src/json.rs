@@ -50,7 +50,7 @@
 //! `content_type`) is a body that is not form parameters, never signed
 //! itself; `body_hash` sends `oauth_body_hash` over the body (the empty body
 //! when there is none) with that hash; `provider` names a
-//! [`Profile`](crate::Profile) whose defaults fill the fields left out (the
+//! [`Profile`] whose defaults fill the fields left out (the
 //! signature method, the transmission, the body hash, the realm, and the
 //! provider's parameter style). [`RequestSpec::sent`] is what goes on the
 //! wire.
