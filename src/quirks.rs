@@ -25,7 +25,7 @@ use crate::decode::form_decode;
 use crate::encode::percent_encode;
 use crate::error::Error;
 use crate::form::pairs;
-use crate::protocol::{Name, ProtocolParams};
+use crate::protocol::Name;
 
 /// How a signer writes the parameter string and the header.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -43,9 +43,9 @@ pub enum ParameterStyle {
 ///
 /// # Errors
 /// A query whose escapes do not decode.
-pub(crate) fn mastercard_parameter_string(
+pub(crate) fn mastercard_parameter_string<'p>(
     query: Option<&str>,
-    protocol: &ProtocolParams<'_>,
+    protocol: impl Iterator<Item = (&'p str, &'p str)>,
 ) -> Result<String, Error> {
     let query = query.unwrap_or_default();
     // Python's `query != unquote(query)`: it holds an escape.
@@ -71,11 +71,33 @@ pub(crate) fn mastercard_parameter_string(
             )
         });
     }
-    for p in protocol.valued() {
-        strings.push(format!("{}={}", p.name, p.value));
+    for (name, value) in protocol.filter(|(n, _)| *n != Name::Signature.as_str()) {
+        strings.push(format!("{name}={value}"));
     }
     strings.sort_unstable();
     Ok(strings.join("&"))
+}
+
+/// The Mastercard base string: the method as RFC 5849's base string
+/// writes it (`rfc_base_string`'s first part), then the base string URI
+/// and the Mastercard parameter string, each percent-encoded once. The
+/// signer signs it and the verifier (in that style) recomputes it.
+///
+/// # Errors
+/// As [`mastercard_parameter_string`].
+pub(crate) fn mastercard_base_string<'p>(
+    rfc_base_string: &str,
+    base_string_uri: &str,
+    query: Option<&str>,
+    protocol: impl Iterator<Item = (&'p str, &'p str)>,
+) -> Result<String, Error> {
+    let method = rfc_base_string.split('&').next().unwrap_or_default();
+    let params = mastercard_parameter_string(query, protocol)?;
+    Ok(format!(
+        "{method}&{}&{}",
+        percent_encode(base_string_uri.as_bytes()),
+        percent_encode(params.as_bytes())
+    ))
 }
 
 /// The Mastercard header of `protocol` with `signature`.

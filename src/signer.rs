@@ -15,13 +15,14 @@ use crate::clock::unix_now;
 
 use crate::base_string::{BaseString, BaseStringUri};
 use crate::credentials::Credentials;
-use crate::encode::percent_encode;
 use crate::error::{Error, ErrorKind, Part};
 use crate::header::header_string;
 use crate::normalize::Normalized;
 use crate::params::{Param, Params};
 use crate::protocol::{Form, Name, Own, Protocol, ProtocolParams, Value, PROTOCOL_PREFIX};
-use crate::quirks::{mastercard_header, mastercard_parameter_string, ParameterStyle};
+use crate::quirks::{
+    mastercard_base_string, mastercard_header, mastercard_parameter_string, ParameterStyle,
+};
 use crate::request::OAuthRequest;
 use crate::sign::{SignatureMethod, SigningKey};
 use crate::signed::{Signed, Trace, Warning};
@@ -247,7 +248,7 @@ impl Signer {
                     (base.params().to_string(), base.to_string())
                 }
                 ParameterStyle::Mastercard => (
-                    mastercard_parameter_string(run.url.query(), &run.protocol)?,
+                    mastercard_parameter_string(run.url.query(), run.protocol_pairs())?,
                     run.styled_base_string()?,
                 ),
             };
@@ -352,14 +353,14 @@ impl<'a> Run<'a> {
     /// # Errors
     /// As [`base_string`](Self::base_string).
     fn styled_base_string(&mut self) -> Result<String, Error> {
-        let params = mastercard_parameter_string(self.url.query(), &self.protocol)?;
-        let method = self.base_string()?.to_string();
-        let method = method.split('&').next().unwrap_or_default().to_owned();
-        Ok(format!(
-            "{method}&{}&{}",
-            percent_encode(BaseStringUri::new(&self.url).to_string().as_bytes()),
-            percent_encode(params.as_bytes())
-        ))
+        let rfc = self.base_string()?.to_string();
+        let uri = BaseStringUri::new(&self.url).to_string();
+        mastercard_base_string(&rfc, &uri, self.url.query(), self.protocol_pairs())
+    }
+
+    /// The protocol parameters with values, as `(name, value)` pairs.
+    fn protocol_pairs(&self) -> impl Iterator<Item = (&'a str, &'a str)> + '_ {
+        self.protocol.valued().map(|p| (p.name, p.value))
     }
 }
 

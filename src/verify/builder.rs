@@ -10,6 +10,7 @@ use crate::body_hash::BodyHash;
 use crate::clock::unix_now;
 use crate::credentials::Secret;
 use crate::error::Error;
+use crate::quirks::ParameterStyle;
 use crate::sign::SignatureMethod;
 use crate::url::RequestUrl;
 use crate::verify::nonce::NonceStore;
@@ -30,6 +31,7 @@ pub struct VerifierBuilder<S, N> {
     methods: Vec<SignatureMethod>,
     nonce_len: RangeInclusive<usize>,
     body_hash: BodyHash,
+    style: ParameterStyle,
     clock: fn() -> u64,
 }
 
@@ -63,6 +65,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
             ],
             nonce_len: crate::protocol::Nonce::LEN,
             body_hash: BodyHash::default(),
+            style: ParameterStyle::Rfc5849,
             clock: system_clock,
         }
     }
@@ -130,6 +133,16 @@ impl<S, N> VerifierBuilder<S, N> {
         self
     }
 
+    /// The parameter string clients sign, as a signer with
+    /// [`with_parameter_style`](crate::SignerBuilder::with_parameter_style)
+    /// writes it: RFC 5849's (the default), or that of the official client
+    /// a provider's users run, for a stand-in of that provider
+    /// ([`ParameterStyle::Mastercard`]).
+    pub fn parameter_style(mut self, style: ParameterStyle) -> Self {
+        self.style = style;
+        self
+    }
+
     /// The clock [`Verifier::verify`] reads, in seconds since 1970: the
     /// system clock by default; a fixed instant to replay recorded requests
     /// (a test double of a provider, say).
@@ -171,6 +184,7 @@ impl<S, N> VerifierBuilder<S, N> {
                 after: self.after,
                 nonce_len: self.nonce_len,
                 body_hash: self.body_hash,
+                style: self.style,
                 dummy: dummy_secrets(&self.methods),
                 methods: self.methods,
                 clock: self.clock,

@@ -25,6 +25,7 @@ use crate::base_string::{BaseString, BaseStringUri};
 use crate::body_hash::BodyHash;
 use crate::params::Params;
 use crate::protocol::{Name, Protocol, Transmission};
+use crate::quirks::{mastercard_base_string, ParameterStyle};
 use crate::sign::SignatureMethod;
 use crate::url::{sent_url, RequestUrl};
 use crate::verify::checks::{
@@ -58,6 +59,7 @@ pub(super) struct Config {
     pub(super) methods: Vec<SignatureMethod>,
     pub(super) nonce_len: RangeInclusive<usize>,
     pub(super) body_hash: BodyHash,
+    pub(super) style: ParameterStyle,
     pub(super) clock: fn() -> u64,
     /// Verified against when the consumer or token is unknown.
     pub(super) dummy: Secrets,
@@ -252,6 +254,11 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         let text = r.url.len() + r.body.len() + r.authorization.map_or(0, str::len);
         let mut base_string = String::with_capacity(2 * text + 64);
         base.write_to(&mut base_string);
+        if self.config.style == ParameterStyle::Mastercard {
+            let uri = BaseStringUri::new(url).to_string();
+            base_string = mastercard_base_string(&base_string, &uri, url.query(), protocol.iter())
+                .map_err(Reason::Malformed)?;
+        }
         let uri_start = base_string.find('&').unwrap_or(0) + 1;
         let uri_end = uri_start + base_string[uri_start..].find('&').unwrap_or(0);
         Ok(Prepared {
