@@ -33,7 +33,10 @@ use crate::printable::escape_controls;
 use crate::provider::FlowQuirks;
 
 #[cfg(feature = "reqwest")]
-pub use send::{request_temporary_credentials, request_token_credentials};
+pub use send::{
+    request_temporary_credentials, request_temporary_credentials_with, request_token_credentials,
+    request_token_credentials_with,
+};
 pub use tokens::{TemporaryCredentials, TokenCredentials, MAX_TOKEN_ANSWER};
 
 /// A provider's three endpoints (RFC 5849 §2).

@@ -744,3 +744,70 @@ async fn chunked_media_upload_signs_appends_without_their_multipart_fields() {
         "signature mismatch; the multipart fields were signed (only the query and the oauth_ parameters are)"
     );
 }
+
+/// Magento's flow, against a stand-in that behaves as its integration
+/// endpoints do: HMAC-SHA256 alone, and a temporary-credentials answer
+/// without `oauth_callback_confirmed`. RFC 5849's flow refuses that answer
+/// (and the provider refuses HMAC-SHA1); the Magento profile's signer and
+/// flow quirks complete it.
+#[tokio::test]
+async fn magento_s_flow_with_its_profile_against_a_stand_in_that_answers_as_magento_does() {
+    use oauth1_signer::flow::{request_temporary_credentials_with, request_token_credentials_with};
+    use oauth1_signer::Provider as Profiles;
+
+    let provider = Provider::start(&["--only-method", "HMAC-SHA256", "--no-callback-confirmed"]);
+    let base = &provider.base;
+    let (initiate, token) = (
+        format!("{base}/oauth/request_token"),
+        format!("{base}/oauth/access_token"),
+    );
+    // The RFC's flow: HMAC-SHA1, which this provider refuses.
+    let e = request_temporary_credentials(&client(), &consumer(), &initiate, "oob")
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            FlowError::Provider {
+                status: 400 | 401,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    let profile = Profiles::Magento.profile();
+    let signer = profile.signer(consumer()).build().unwrap();
+    // HMAC-SHA256, but RFC 5849's reading of the answer: not confirmed.
+    let e = request_temporary_credentials_with(
+        &client(),
+        &signer,
+        &initiate,
+        "oob",
+        &Profiles::Rfc5849.profile().flow,
+    )
+    .await
+    .unwrap_err();
+    assert!(matches!(e, FlowError::CallbackNotConfirmed), "{e:?}");
+    // The profile's quirks: the answer is read, and the flow completes.
+    let temporary =
+        request_temporary_credentials_with(&client(), &signer, &initiate, "oob", &profile.flow)
+            .await
+            .unwrap();
+    let page = authorize_url(&format!("{base}/oauth/authorize"), temporary.token());
+    let pin = client()
+        .get(&page)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let signer = profile
+        .signer(temporary.credentials(&consumer()))
+        .build()
+        .unwrap();
+    let tokens = request_token_credentials_with(&client(), &signer, &token, pin.trim())
+        .await
+        .unwrap();
+    assert_eq!(tokens.param("screen_name"), Some("oauth1_signer_test"));
+}

@@ -9,6 +9,7 @@ use super::{FlowError, TemporaryCredentials, TokenCredentials};
 use crate::credentials::Credentials;
 use crate::http::{Flow, HttpError, HttpOptions};
 use crate::middleware::sign_flow_request;
+use crate::provider::FlowQuirks;
 use crate::redirect::Redirects;
 use crate::signer::Signer;
 
@@ -52,7 +53,9 @@ async fn post(
 
 /// Step 1 (§2.1): obtains temporary credentials from `url`, signed with
 /// the client credentials in `consumer` (any token in it is left out)
-/// and `oauth_callback` (`"oob"` for the PIN flow).
+/// and `oauth_callback` (`"oob"` for the PIN flow), as RFC 5849 says
+/// (HMAC-SHA1, `oauth_callback_confirmed` required): for another method or
+/// a provider's quirks, [`request_temporary_credentials_with`].
 ///
 /// # Errors
 /// [`FlowError::Provider`] for an error status, with the provider's
@@ -72,15 +75,33 @@ pub async fn request_temporary_credentials(
         consumer.consumer_key(),
         consumer.consumer_secret().clone(),
     ));
+    request_temporary_credentials_with(client, &signer, url, callback, &FlowQuirks::default()).await
+}
+
+/// Step 1 (§2.1) with `signer` (the client credentials alone, no token;
+/// a provider's [`Profile::signer`](crate::Profile::signer), say) and the
+/// answer read by the provider's `quirks`
+/// ([`TemporaryCredentials::parse_with`]).
+///
+/// # Errors
+/// As [`request_temporary_credentials`].
+pub async fn request_temporary_credentials_with(
+    client: &reqwest::Client,
+    signer: &Signer,
+    url: &str,
+    callback: &str,
+    quirks: &FlowQuirks,
+) -> Result<TemporaryCredentials, FlowError> {
     let flow = Flow {
         callback: Some(callback),
         verifier: None,
     };
-    TemporaryCredentials::parse(&post(client, &signer, url, flow).await?)
+    TemporaryCredentials::parse_with(&post(client, signer, url, flow).await?, quirks)
 }
 
 /// Step 3 (§2.3): exchanges the temporary credentials and the
-/// `verifier` (the PIN) for token credentials at `url`.
+/// `verifier` (the PIN) for token credentials at `url`, with HMAC-SHA1:
+/// for another method, [`request_token_credentials_with`].
 ///
 /// # Errors
 /// As [`request_temporary_credentials`], with
@@ -93,9 +114,23 @@ pub async fn request_token_credentials(
     verifier: &str,
 ) -> Result<TokenCredentials, FlowError> {
     let signer = Signer::new(temporary.credentials(consumer));
+    request_token_credentials_with(client, &signer, url, verifier).await
+}
+
+/// Step 3 (§2.3) with `signer`, which holds the temporary credentials
+/// ([`TemporaryCredentials::credentials`]).
+///
+/// # Errors
+/// As [`request_token_credentials`].
+pub async fn request_token_credentials_with(
+    client: &reqwest::Client,
+    signer: &Signer,
+    url: &str,
+    verifier: &str,
+) -> Result<TokenCredentials, FlowError> {
     let flow = Flow {
         callback: None,
         verifier: Some(verifier),
     };
-    TokenCredentials::parse(&post(client, &signer, url, flow).await?)
+    TokenCredentials::parse(&post(client, signer, url, flow).await?)
 }

@@ -58,6 +58,7 @@ class Validator(RequestValidator):
         self.local = threading.local()      # last oauthlib request seen by this thread
         self.consumer_key, self.consumer_secret = opts.consumer_key, opts.consumer_secret
         self.rsa_key = open(opts.rsa_public_key).read() if opts.rsa_public_key else None
+        self.only_method = opts.only_method
         self.request_tokens = {}            # token -> {client, secret, callback, verifier}
         self.access_tokens = {opts.access_token: {"client": opts.consumer_key,
                                                   "secret": opts.access_secret}}
@@ -66,8 +67,10 @@ class Validator(RequestValidator):
     @property
     def allowed_signature_methods(self):
         rsa = (SIGNATURE_RSA_SHA1, SIGNATURE_RSA_SHA256, SIGNATURE_RSA_SHA512)
-        return (SIGNATURE_HMAC_SHA1, SIGNATURE_HMAC_SHA256, SIGNATURE_HMAC_SHA512,
-                SIGNATURE_PLAINTEXT) + (rsa if self.rsa_key else ())
+        methods = (SIGNATURE_HMAC_SHA1, SIGNATURE_HMAC_SHA256, SIGNATURE_HMAC_SHA512,
+                   SIGNATURE_PLAINTEXT) + (rsa if self.rsa_key else ())
+        # --only-method: a provider that takes one method (Magento: HMAC-SHA256).
+        return tuple(m for m in methods if m == self.only_method) if self.only_method else methods
 
     def _token(self, table, client_key, token):
         with self.lock:
@@ -329,8 +332,11 @@ class Handler(BaseHTTPRequestHandler):
                 or explain(self.server.validator.local.request)
             return self.reject(reason, status)
         # Like X: no oauth_authorized_realms (oauthlib always adds it, empty here).
-        pairs = [(k, v) for k, v in parse_qsl(body, keep_blank_values=True)
-                 if k != "oauth_authorized_realms"]
+        # --no-callback-confirmed: like Magento, no oauth_callback_confirmed either.
+        dropped = {"oauth_authorized_realms"}
+        if self.server.opts.no_callback_confirmed:
+            dropped.add("oauth_callback_confirmed")
+        pairs = [(k, v) for k, v in parse_qsl(body, keep_blank_values=True) if k not in dropped]
         # --token-answer-suffix: a provider that adds bytes form encoding does not allow.
         self.reply(200, urlencode(pairs) + self.server.opts.token_answer_suffix, FORM)
 
@@ -574,6 +580,11 @@ def main():
     p.add_argument("--token-answer-suffix", default="",
                    help="append this, raw, to every token answer (e.g. a newline)")
     p.add_argument("--rsa-public-key", metavar="PEM", help="also accept RSA-SHA* with this key")
+    p.add_argument("--only-method", metavar="METHOD",
+                   help="accept this signature method alone (Magento: HMAC-SHA256)")
+    p.add_argument("--no-callback-confirmed", action="store_true",
+                   help="leave oauth_callback_confirmed out of the temporary-credentials answer "
+                        "(as Magento does)")
     opts = p.parse_args()
 
     validator = Validator(opts)
