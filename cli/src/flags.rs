@@ -130,17 +130,19 @@ impl Credentials {
 }
 
 /// The credentials (and signature method and key) as a request with no
-/// method or URL yet: `serve` verifies with them, `request` signs with
-/// them.
+/// method or URL yet: `serve` verifies with them (`public_key`: it holds
+/// the consumer's RSA public key, so a consumer secret may be absent),
+/// `request` signs with them.
 pub(crate) fn credentials_spec(
     credentials: &Credentials,
     method: &MethodFlags,
+    public_key: bool,
 ) -> Result<RequestSpec, Failure> {
     let mut spec = RequestSpec::default();
     spec.version = true;
     method.fill(&mut spec, false, &|_| false)?;
     credentials.fill(&mut spec, false, &|_| false)?;
-    credentials.check(false, method.rsa(&spec))?;
+    credentials.check(false, public_key || method.rsa(&spec))?;
     Ok(spec)
 }
 

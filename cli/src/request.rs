@@ -125,7 +125,7 @@ pub(crate) fn request(args: &RequestArgs, given: &dyn Fn(&str) -> bool) -> Resul
     };
     // The credentials, the method, and the provider's defaults (its realm
     // is the URL's).
-    let mut spec = credentials_spec(&args.credentials, &args.signature)?;
+    let mut spec = credentials_spec(&args.credentials, &args.signature, false)?;
     args.send.fill(&mut spec, false, given);
     spec.url.clone_from(&url);
     let signer = spec

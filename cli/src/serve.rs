@@ -8,6 +8,7 @@
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,7 +24,7 @@ use oauth1_signer::verify::{
     MemoryNonceStore, NonceStore, Received, RedisClusterNonceStore, RedisNonceStore, RedisOptions,
     Rejection,
 };
-use oauth1_signer::{json::RequestSpec, SignatureMethod};
+use oauth1_signer::{json::RequestSpec, BodyHash, Provider, SignatureMethod};
 use serde_json::json;
 use tokio::sync::Semaphore;
 
@@ -37,7 +38,10 @@ use crate::Failure;
 pub(crate) const SERVE_HELP: &str = "\
 Credentials as for `oauth1 request`: --profile NAME, else the flags and the environment
 (OAUTH_CONSUMER_KEY, OAUTH_CONSUMER_SECRET, OAUTH_TOKEN, OAUTH_TOKEN_SECRET), else the default
-profile. Requests signed with them are valid; any other consumer key or token is not.
+profile. Requests signed with them are valid; any other consumer key or token is not. The HMAC
+methods are accepted, and with --public-key (the consumer's RSA key, PEM) RSA-SHA1 and
+RSA-SHA256; PLAINTEXT never is. --provider NAME stands in for that provider: its body-hash rule
+and the parameter string its clients sign (Mastercard's official signers write their own).
 
 The URL signed is --public-url (scheme, host and port; default http://LISTEN) followed by the
 path and query received; the Host header is not trusted. Form bodies
@@ -72,7 +76,8 @@ redis+cluster://HOST:PORT,HOST:PORT,...
 
 Examples:
   oauth1 serve --listen 127.0.0.1:8080 --consumer-key ck --consumer-secret cs
-  oauth1 serve --listen 127.0.0.1:0 --nonce-store redis://127.0.0.1:6379 --profile test";
+  oauth1 serve --listen 127.0.0.1:0 --nonce-store redis://127.0.0.1:6379 --profile test
+  oauth1 serve --listen 127.0.0.1:8080 --provider mastercard --consumer-key ck --public-key mc.pem";
 
 /// The largest body read: 1 MiB.
 const MAX_BODY: usize = 1 << 20;
@@ -122,22 +127,53 @@ pub(crate) struct ServeArgs {
     #[command(flatten)]
     signature: MethodFlags,
 
+    /// The consumer's RSA public key or certificate (PEM): RSA-SHA1 and RSA-SHA256 are
+    /// accepted too
+    #[arg(long, value_name = "FILE")]
+    public_key: Option<PathBuf>,
+
+    /// A provider to stand in for (x, netsuite, woocommerce, mastercard, lti, ...): its
+    /// body-hash rule and its clients' parameter style (Mastercard's), unless given
+    #[arg(long, value_name = "NAME")]
+    provider: Option<Provider>,
+
     /// Whether requests must carry oauth_body_hash, and its hash
     #[command(flatten)]
     body_hash: BodyHashFlags,
 }
 
-pub(crate) fn serve(args: &ServeArgs) -> Result<(), Failure> {
-    let spec = crate::flags::credentials_spec(&args.credentials, &args.signature)?;
+pub(crate) fn serve(args: &ServeArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
+    let public_key = args
+        .public_key
+        .as_deref()
+        .map(|path| {
+            std::fs::read_to_string(path).map_err(|e| {
+                Failure::input(format!(
+                    "cannot read --public-key file \"{}\": {e}",
+                    path.display()
+                ))
+            })
+        })
+        .transpose()?;
+    let mut spec =
+        crate::flags::credentials_spec(&args.credentials, &args.signature, public_key.is_some())?;
+    spec.provider = args.provider;
+    // The body-hash flags as given, else the provider's rule (else never).
+    let body_hash = args.body_hash.body_hash(given, spec.body_hash_rule());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(|e| Failure::Io(format!("cannot start the server: {e}")))?;
-    runtime.block_on(run(args, spec))
+    runtime.block_on(run(args, spec, body_hash, public_key.as_deref()))
 }
 
-async fn run(args: &ServeArgs, spec: RequestSpec) -> Result<(), Failure> {
+async fn run(
+    args: &ServeArgs,
+    spec: RequestSpec,
+    body_hash: BodyHash,
+    public_key: Option<&str>,
+) -> Result<(), Failure> {
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| Failure::Io(format!("cannot listen on {}: {e}", args.listen)))?;
@@ -153,11 +189,13 @@ async fn run(args: &ServeArgs, spec: RequestSpec) -> Result<(), Failure> {
         spec,
         store,
         Some(&public),
-        &METHODS,
-        None,
-        // Every body-hash flag as given (its defaults: never, the method's hash).
-        args.body_hash
-            .body_hash(&|_| true, oauth1_signer::BodyHash::default()),
+        if public_key.is_some() {
+            &METHODS
+        } else {
+            &METHODS[..3]
+        },
+        public_key,
+        body_hash,
     )?;
     let read_timeout = Duration::from_secs(args.read_timeout);
     let server = Arc::new(Server {
@@ -367,10 +405,14 @@ fn stop_signal() -> impl std::future::Future<Output = &'static str> {
 
 /// The signature methods `serve` accepts: the HMAC ones (a PLAINTEXT
 /// signature is the secrets themselves, and RSA needs a public key).
-const METHODS: [SignatureMethod; 3] = [
+/// The methods accepted: the HMAC ones, and with `--public-key` the RSA
+/// ones (never PLAINTEXT, which sends the secrets themselves).
+const METHODS: [SignatureMethod; 5] = [
     SignatureMethod::HmacSha1,
     SignatureMethod::HmacSha256,
     SignatureMethod::HmacSha512,
+    SignatureMethod::RsaSha1,
+    SignatureMethod::RsaSha256,
 ];
 
 /// What every connection shares.

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 use oauth1_signer::verify::{MemoryNonceStore, Reason, Received};
-use oauth1_signer::Part;
+use oauth1_signer::{Part, Provider};
 
 use crate::caret::{printable, Caret};
 use crate::explain::terminal_safe_json;
@@ -23,9 +23,12 @@ inputs, whose consumer_secret and token_secret are used; the flags, or the envir
 file has none, fill them in). The credentials the server holds, as for every subcommand:
 --profile NAME, else the flags and the environment (OAUTH_CONSUMER_KEY, OAUTH_CONSUMER_SECRET,
 OAUTH_TOKEN, OAUTH_TOKEN_SECRET), else the default profile. The protocol parameters come from
---header alone, so verify takes none of sign's flags that set one (--nonce, --timestamp, ...).
-Every signature method is accepted, as the header names it; RSA needs --public-key. Nonces and
-timestamps are checked by the rule `oauth1 sign` applies to its --nonce and --timestamp.
+--header, or without it from the URL's query or the form body (-d), as received, so verify
+takes none of sign's flags that set one (--nonce, --timestamp, ...). Every signature method is
+accepted, as the request names it; RSA needs --public-key. Nonces and timestamps are checked by
+the rule `oauth1 sign` applies to its --nonce and --timestamp. --provider (or the file's
+\"provider\") sets the body-hash rule and the parameter string that provider's clients sign
+(Mastercard's official signers write their own: see docs/providers.md).
 
 --now checks the timestamp window (5 minutes each way) as of that instant, so that a recorded
 request verifies at its own time. The nonce is checked against this run only.
@@ -35,7 +38,9 @@ signature), 2 malformed input (a header that does not parse, at its byte offset)
 
 Examples:
   oauth1 verify --example --now 1318622958 --header \"$(oauth1 sign --example)\"
-  oauth1 verify --request vector.json --now 137131201 --header 'OAuth realm=\"Photos\", ...' --format json";
+  oauth1 verify --request vector.json --now 137131201 --header 'OAuth realm=\"Photos\", ...' --format json
+  oauth1 verify URL -X POST --body @payload.json --content-type application/json \\
+      --provider mastercard --public-key mc.pem --header \"$HEADER\"";
 
 #[derive(Args, Debug)]
 pub(crate) struct VerifyArgs {
@@ -51,6 +56,11 @@ pub(crate) struct VerifyArgs {
     /// The credentials the server holds
     #[command(flatten)]
     credentials: Credentials,
+
+    /// A provider whose clients sent the request (x, netsuite, woocommerce, mastercard, lti,
+    /// ...): its body-hash rule and its clients' parameter style (Mastercard's), unless given
+    #[arg(long, value_name = "NAME")]
+    provider: Option<Provider>,
 
     /// Whether the request must carry oauth_body_hash, and its hash
     #[command(flatten)]
@@ -79,6 +89,9 @@ enum VerifyFormat {
 
 pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
     let mut spec = spec(&args.request, &args.credentials, None, given)?;
+    if args.provider.is_some() {
+        spec.provider = args.provider;
+    }
     args.credentials
         .check(args.request.literal(), args.public_key.is_some())?;
     if args.request.literal() && args.credentials.profile.is_none() {

@@ -7,19 +7,24 @@
 //! `oauth1 verify` then accepts; NetSuite's realm and HMAC-SHA256 as
 //! oauthlib (under requests-oauthlib) signs them; an LTI 1.1 launch made by
 //! `lti`'s ToolConsumer, which `oauth1 verify` accepts from its body alone,
-//! and rejects once tampered with.
+//! and rejects once tampered with; `oauth1 verify` and `oauth1 serve` with
+//! `--provider mastercard` accept what Mastercard's signer sends, in its
+//! parameter style and not in RFC 5849's.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 
 use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use common::exec::{run, Output};
 use common::peers::run_peer;
+use common::serve::{send, Serve};
 use serde_json::{json, Value};
 
 const KEY: &str = include_str!("../../fixtures/keys/oauthlib_tests_rsa_pkcs1.pem");
+const PUBLIC_KEY: &str = include_str!("../../fixtures/keys/oauthlib_tests_rsa_public.pem");
 const TIMESTAMP: &str = "1764648000";
 
 fn peer(script: &str, batch: &[Value]) -> Vec<Value> {
@@ -142,6 +147,143 @@ fn mastercard_from_the_flags_and_from_a_file_is_its_own_signer_s_header() {
     );
     assert_eq!(out["sent_url"], json!(url));
     assert_eq!(out["sent_body"], json!(payload));
+    // The receiving side: `oauth1 verify --provider mastercard` accepts what
+    // Mastercard's signer sent; RFC 5849's parameter string (the same body
+    // hash asked for) does not match it, the key's '!' being encoded once
+    // by that signer and twice by RFC 5849.
+    let public = file("mastercard", "public.pem", PUBLIC_KEY);
+    let verify = |style: &[&str]| {
+        run(
+            &[
+                &[
+                    "verify",
+                    url,
+                    "-X",
+                    "POST",
+                    "--body",
+                    payload,
+                    "--content-type",
+                    "application/json",
+                    "--consumer-key",
+                    "ck-0001!abc",
+                    "--public-key",
+                    public.to_str().unwrap(),
+                    "--now",
+                    TIMESTAMP,
+                    "--header",
+                    theirs[0]["authorization_header"].as_str().unwrap(),
+                ][..],
+                style,
+            ]
+            .concat(),
+            None,
+            &[],
+        )
+    };
+    let valid = verify(&["--provider", "mastercard"]);
+    assert_eq!(
+        (valid.code, valid.stdout.as_str()),
+        (0, "valid\n"),
+        "{}",
+        valid.stderr
+    );
+    let rfc = verify(&["--body-hash", "required", "--body-hash-algorithm", "sha256"]);
+    assert_eq!(
+        (rfc.code, rfc.stdout.as_str()),
+        (1, "invalid: the signature does not match the request\n"),
+        "{}",
+        rfc.stderr
+    );
+}
+
+#[test]
+fn serve_stands_in_for_mastercard_with_its_public_key() {
+    let serve = Serve::start_with(
+        &["--consumer-key", "ck-0001!abc"],
+        &[
+            "--provider",
+            "mastercard",
+            "--public-key",
+            file("mastercard-serve", "public.pem", PUBLIC_KEY)
+                .to_str()
+                .unwrap(),
+        ],
+    );
+    let path = "/loyalty/v1/points?Format=JSON";
+    let url = serve.url(path);
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        .to_string();
+    // Mastercard's own signer, at this instant: a GET, whose empty body is
+    // hashed too.
+    let theirs = &peer(
+        "providers_peer.py",
+        &[
+            json!({"client": "mastercard", "url": url, "method": "GET", "payload": null,
+                 "consumer_key": "ck-0001!abc", "key_pem": KEY, "nonce": "servenonce0001",
+                 "timestamp": now}),
+        ],
+    )[0];
+    let answer = send(
+        serve.port,
+        "GET",
+        path,
+        theirs["authorization_header"].as_str(),
+        None,
+    );
+    assert_eq!(answer.status, 200, "{}", answer.json);
+    assert_eq!(answer.json["signature_method"], json!("RSA-SHA256"));
+    assert_eq!(answer.json["consumer_key"], json!("ck-0001!abc"));
+    // Ours in RFC 5849's style, with the same method and body hash, is not
+    // what this stand-in expects; ours with the profile is.
+    let key = file("mastercard-serve", "key.pem", KEY);
+    let ours = |nonce: &str, style: &[&str]| {
+        oauth1(
+            &[
+                &[
+                    "sign",
+                    &url,
+                    "--consumer-key",
+                    "ck-0001!abc",
+                    "--private-key",
+                    key.to_str().unwrap(),
+                    "--nonce",
+                    nonce,
+                ][..],
+                style,
+            ]
+            .concat(),
+        )
+        .stdout
+        .trim_end()
+        .to_owned()
+    };
+    let rfc = ours(
+        "servenonce0002",
+        &[
+            "--signature-method",
+            "RSA-SHA256",
+            "--body-hash",
+            "required",
+            "--body-hash-algorithm",
+            "sha256",
+        ],
+    );
+    assert_eq!(send(serve.port, "GET", path, Some(&rfc), None).status, 401);
+    let styled = ours("servenonce0003", &["--provider", "mastercard"]);
+    let answer = send(serve.port, "GET", path, Some(&styled), None);
+    assert_eq!(answer.status, 200, "{}", answer.json);
+    // A replay of Mastercard's request is refused.
+    let replay = send(
+        serve.port,
+        "GET",
+        path,
+        theirs["authorization_header"].as_str(),
+        None,
+    );
+    assert_eq!(replay.status, 401, "{}", replay.json);
 }
 
 #[test]
