@@ -17,7 +17,7 @@ use similar::{ChangeTag, TextDiff};
 
 use crate::caret::printable;
 use crate::flags::Credentials;
-use crate::output::{stages_text, Shown};
+use crate::output::{sent_text, stages_text, Shown};
 use crate::spec::{library_error, signed, RequestFlags, SigningFlags};
 use crate::Failure;
 
@@ -204,6 +204,14 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
                     let shown = Shown::new(explainer.trace(), args.show_secrets);
                     out.push_str("\nour trace:\n");
                     out.push_str(&stages_text(&spec, explainer.trace(), &shown));
+                    if let Ok(sent) = spec.sent(&explainer.trace().signed) {
+                        out.push_str(&sent_text(
+                            &sent.url,
+                            sent.body.as_deref(),
+                            &shown,
+                            spec.transmission(),
+                        ));
+                    }
                 }
                 _ => {}
             }

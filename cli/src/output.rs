@@ -139,21 +139,22 @@ pub fn stages_json(trace: &Trace, shown: &Shown, sent: Option<&Sent>) -> Result<
     Ok(out)
 }
 
-/// What is sent, for `stages_text`: the URL and body when they carry the
-/// protocol parameters.
-pub(crate) fn sent_text(sent: &Sent, shown: &Shown, transmission: Transmission) -> String {
+/// What is sent, for `stages_text`: the URL and body as sent, when they
+/// carry the protocol parameters.
+pub(crate) fn sent_text(
+    url: &str,
+    body: Option<&[u8]>,
+    shown: &Shown,
+    transmission: Transmission,
+) -> String {
     match transmission {
         Transmission::Query => format!(
             "\nsent in the query (RFC 5849 §3.5.3):\n  {}\n",
-            printable(shown.hide(sent.url.as_bytes()).as_bytes())
+            printable(shown.hide(url.as_bytes()).as_bytes())
         ),
         Transmission::FormBody => format!(
             "\nsent in the form body (RFC 5849 §3.5.2):\n  {}\n",
-            printable(
-                shown
-                    .hide(sent.body.as_deref().unwrap_or_default())
-                    .as_bytes()
-            )
+            printable(shown.hide(body.unwrap_or_default()).as_bytes())
         ),
         _ => String::new(),
     }
@@ -224,10 +225,14 @@ pub fn stages_text(spec: &RequestSpec, trace: &Trace, shown: &Shown) -> String {
     }
     let _ = writeln!(
         out,
-        "\nsignature:\n  {}\n\nAuthorization header:\n  {}",
-        shown.signature.as_deref().unwrap_or(HIDDEN),
-        shown.header
+        "\nsignature:\n  {}",
+        shown.signature.as_deref().unwrap_or(HIDDEN)
     );
+    // Sent in the query or the body, the parameters are shown there
+    // (`sent_text`): no header is sent.
+    if spec.transmission() == Transmission::Header {
+        let _ = writeln!(out, "\nAuthorization header:\n  {}", shown.header);
+    }
     if !trace.warnings.is_empty() {
         out.push_str("\nwarnings:\n");
         for warning in &trace.warnings {

@@ -24,7 +24,7 @@ use oauth1_signer::{
 
 use crate::flags::{credentials_spec, Credentials, MethodFlags};
 use crate::multipart::multipart;
-use crate::output::{stages_text, Shown};
+use crate::output::{sent_text, stages_text, Shown};
 use crate::response::{head, Output};
 use crate::spec::SendFlags;
 use crate::Failure;
@@ -206,10 +206,9 @@ fn sign(
     options: HttpOptions,
     trace: bool,
 ) -> Result<(), Failure> {
-    let stages = trace_reqwest_request(signer, request, options)
-        .map_err(|e| Failure::input(e.to_string()))?;
+    // The request as given, before the protocol parameters join it.
+    let mut spec = RequestSpec::default();
     if trace {
-        let mut spec = RequestSpec::default();
         spec.method = request.method().to_string();
         spec.url = request.url().to_string();
         spec.form_body = request
@@ -219,7 +218,19 @@ fn sign(
             .filter(|ct| is_form_urlencoded(ct))
             .and_then(|_| request.body()?.as_bytes())
             .map(|b| String::from_utf8_lossy(b).into_owned());
-        let text = stages_text(&spec, &stages, &Shown::new(&stages, false));
+        spec.transmission = Some(options.transmission());
+    }
+    let stages = trace_reqwest_request(signer, request, options)
+        .map_err(|e| Failure::input(e.to_string()))?;
+    if trace {
+        let shown = Shown::new(&stages, false);
+        let text = stages_text(&spec, &stages, &shown)
+            + &sent_text(
+                request.url().as_str(),
+                request.body().and_then(reqwest::Body::as_bytes),
+                &shown,
+                options.transmission(),
+            );
         let _ = std::io::stderr().write_all(format!("{text}\n").as_bytes());
     }
     Ok(())

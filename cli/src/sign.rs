@@ -137,7 +137,8 @@ pub(crate) fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), 
             if args.format == SignFormat::Json {
                 stages_json(&trace, &shown, Some(&sent))?
             } else {
-                stages_text(&spec, &trace, &shown) + &sent_text(&sent, &shown, spec.transmission())
+                stages_text(&spec, &trace, &shown)
+                    + &sent_text(&sent.url, sent.body.as_deref(), &shown, spec.transmission())
             }
         }
     };

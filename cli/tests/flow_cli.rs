@@ -165,6 +165,32 @@ fn authorize_saves_a_private_profile_that_request_signs_with() {
     let second_secret = saved_secret(config, "second");
     assert!(!trace.contains(&second_secret), "{trace}");
 
+    // In the query (RFC 5849 §3.5.3), which the provider accepts: the trace
+    // shows the request as given and the URL as sent, and no header, since
+    // none is sent.
+    let queried = request(&[
+        "--trace",
+        "--transmission",
+        "query",
+        &format!("{base}/2/users/me?user.fields=id"),
+    ]);
+    assert!(queried.status.success(), "{}", text(&queried.stderr));
+    assert_eq!(body(&queried)["oauth_token"], token.as_str());
+    let trace = text(&queried.stderr);
+    assert!(
+        trace.starts_with(&format!(
+            "request:\n  GET {base}/2/users/me?user.fields=id\n"
+        )),
+        "{trace}"
+    );
+    assert!(
+        trace.contains(&format!(
+            "\nsent in the query (RFC 5849 §3.5.3):\n  {base}/2/users/me?user.fields=id&oauth_consumer_key="
+        )),
+        "{trace}"
+    );
+    assert!(!trace.contains("Authorization header"), "{trace}");
+
     // The same command again (a retry): signed afresh, accepted again.
     for _ in 0..2 {
         let again = request(&["-X", "DELETE", &format!("{base}/2/tweets/1")]);

@@ -60,6 +60,19 @@ fn in_the_query_the_url_is_signed_and_verified_alone() {
         "{}",
         checked.stderr
     );
+    // The trace shows that URL as sent, and no header, since none is sent.
+    let trace = oauth1(&[
+        &["sign", url, "--transmission", "query", "--format", "trace"],
+        &CREDENTIALS,
+        &PINNED,
+    ]);
+    assert!(
+        trace.stdout.ends_with(&format!(
+            "\nsent in the query (RFC 5849 §3.5.3):\n  {sent}\n"
+        )) && !trace.stdout.contains("Authorization header"),
+        "{}",
+        trace.stdout
+    );
     // The curl line sends that URL and no Authorization header.
     let curl = oauth1(&[
         &["sign", url, "--transmission", "query", "--format", "curl"],
