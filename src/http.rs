@@ -348,20 +348,14 @@ fn transmit_http<B: BodyBytes>(
     }
 }
 
-/// A form body with the protocol parameters added at its end (§3.5.2).
+/// A form body with the protocol parameters added at its end (§3.5.2); a
+/// body that cannot be read is an error.
 pub(crate) fn form_with_protocol(
     body: Option<&[u8]>,
     signed: &Signed,
 ) -> Result<Vec<u8>, HttpError> {
     let body = body.ok_or(HttpError::UnreadableBody { form: true })?;
-    let protocol = signed.form_params();
-    let mut out = Vec::with_capacity(body.len() + 1 + protocol.len());
-    out.extend_from_slice(body);
-    if !body.is_empty() {
-        out.push(b'&');
-    }
-    out.extend_from_slice(protocol.as_bytes());
-    Ok(out)
+    Ok(signed.form_body_with(body))
 }
 
 /// [`authorize`] for an `http::Request`: its method, absolute URI, headers

@@ -522,11 +522,7 @@ impl RequestSpec {
         let (url, authorization) = match self.transmission() {
             Transmission::Query => (signed.url_with_query(&self.url), None),
             Transmission::FormBody => {
-                let form = body.get_or_insert_with(Vec::new);
-                if !form.is_empty() {
-                    form.push(b'&');
-                }
-                form.extend_from_slice(signed.form_params().as_bytes());
+                body = Some(signed.form_body_with(body.as_deref().unwrap_or_default()));
                 (self.url.clone(), None)
             }
             _ => (self.url.clone(), Some(signed.authorization_header())),
