@@ -5,15 +5,16 @@
 //! read the fields alike.
 //!
 //! All three legs of the flow (RFC 5849 §2) sign here: a callback for the
-//! temporary credentials, a verifier for the token credentials. The signer
-//! sends every protocol parameter in the header, so an `oauth_callback` or
-//! `oauth_verifier` typed into the URL or the body is taken out of it (where
-//! the library's error points) and sent in the header instead: the
-//! signature is the same wherever a parameter travels (§3.4.1.3.1).
+//! temporary credentials, a verifier for the token credentials. The protocol
+//! parameters go where the transmission says (§3.5: the header, the query or
+//! the end of the form body), so an `oauth_callback` or `oauth_verifier`
+//! typed into the URL or the body is taken out of it (where the library's
+//! error points) and sent with the others instead: the signature is the same
+//! wherever a parameter travels (§3.4.1.3.1).
 
 use oauth1_signer::{
     form_decode, percent_encode_str, Credentials, Error, ErrorKind, OAuthRequest, Part,
-    SignatureMethod, Signer,
+    SignatureMethod, Signer, Transmission,
 };
 use serde::{Deserialize, Serialize};
 
@@ -69,6 +70,9 @@ pub struct Fields {
     /// The browser's clock in seconds since 1970: the timestamp when none is
     /// pinned (WebAssembly has no clock of its own).
     pub now: String,
+    /// Where the protocol parameters are sent (RFC 5849 §3.5): `header`
+    /// (or empty: the `Authorization` header), `query` or `body`.
+    pub transmission: String,
     /// Whether to leave `oauth_version` out (it is optional, RFC 5849
     /// §3.1; X expects it, RFC 5849's own examples leave it out).
     pub omit_version: bool,
@@ -102,6 +106,7 @@ pub fn x_docs_example() -> Fields {
         signature_method: "HMAC-SHA1".into(),
         nonce: "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg".into(),
         timestamp: "1318622958".into(),
+        transmission: "header".into(),
         ..Fields::default()
     }
 }
@@ -185,13 +190,16 @@ pub struct Lifted {
 }
 
 /// The request as it is to be sent: the URL and body without the protocol
-/// parameters taken out of them.
+/// parameters taken out of them, and with the signed ones where the
+/// transmission puts them (the query, or the end of the body).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Sent {
     /// The URL to send.
     pub url: String,
     /// The form body to send (empty: none).
     pub body: String,
+    /// Where the protocol parameters are: `header`, `query` or `body`.
+    pub transmission: &'static str,
     /// What was taken out, and from where.
     pub lifted: Vec<Lifted>,
 }
@@ -214,7 +222,8 @@ pub struct Signed {
     pub signing_key: String,
     /// The signature ([`MASK`]ed for PLAINTEXT, which is the key, unless asked).
     pub signature: String,
-    /// The `Authorization` header value (its signature masked likewise).
+    /// The `Authorization` header value (its signature masked likewise);
+    /// empty when the parameters are sent in the query or the body.
     pub header: String,
     /// A curl command that sends the request, header and body.
     pub curl: String,
@@ -244,8 +253,23 @@ pub fn sign_json(fields: &str) -> Signed {
         }
     };
     let hints = advice(&fields);
+    let Some(transmission) = transmission(&fields.transmission) else {
+        let error = FieldError {
+            field: Some("transmission"),
+            spot: Spot::message(format!(
+                "unknown transmission {:?}: header, query or body",
+                fields.transmission
+            )),
+            hint: None,
+        };
+        return Signed {
+            error: Some(error),
+            hints,
+            ..Signed::default()
+        };
+    };
     match with_request(&fields, |signer, request| signer.trace(request)) {
-        Ok((t, sent)) => {
+        Ok((t, mut sent)) => {
             let secret = t.signature.is_secret();
             let shown = fields.show_secrets;
             let signing_key = match (&t.signing_key, shown) {
@@ -253,24 +277,52 @@ pub fn sign_json(fields: &str) -> Signed {
                 (Some(_), false) => masked_key(&fields),
                 (None, _) => String::new(),
             };
-            let (signature, header) = if secret && !shown {
-                let sent_as = format!(
-                    "oauth_signature=\"{}\"",
-                    percent_encode_str(t.signature.as_str())
-                );
-                let header = t
-                    .authorization_header
-                    .replace(&sent_as, &format!("oauth_signature=\"{MASK}\""));
-                (MASK.to_owned(), header)
+            // A PLAINTEXT signature is the key: masked wherever it is sent,
+            // unless asked.
+            let encoded = percent_encode_str(t.signature.as_str()).to_string();
+            let masked = |text: String, quote: &str| {
+                if secret && !shown {
+                    text.replace(
+                        &format!("oauth_signature={quote}{encoded}{quote}"),
+                        &format!("oauth_signature={quote}{MASK}{quote}"),
+                    )
+                } else {
+                    text
+                }
+            };
+            let signature = if secret && !shown {
+                MASK.to_owned()
             } else {
-                (t.signature.as_str().to_owned(), t.authorization_header)
+                t.signature.as_str().to_owned()
             };
             let mut hints = hints;
-            hints.extend(
-                sent.lifted
-                    .iter()
-                    .map(|l| Hint::new("lifted", [l.name.to_owned(), l.from.to_owned()])),
-            );
+            let header = match transmission {
+                Transmission::Query => {
+                    sent.url = masked(t.signed.url_with_query(&sent.url), "");
+                    String::new()
+                }
+                Transmission::FormBody => {
+                    let body = t.signed.form_body_with(sent.body.as_bytes());
+                    sent.body = masked(String::from_utf8_lossy(&body).into_owned(), "");
+                    String::new()
+                }
+                _ => {
+                    // Taken out of the URL or the body, a parameter is sent
+                    // in the header (with the other two transmissions it is
+                    // sent back where they go).
+                    hints.extend(
+                        sent.lifted
+                            .iter()
+                            .map(|l| Hint::new("lifted", [l.name.to_owned(), l.from.to_owned()])),
+                    );
+                    masked(t.authorization_header.clone(), "\"")
+                }
+            };
+            sent.transmission = match transmission {
+                Transmission::Query => "query",
+                Transmission::FormBody => "body",
+                _ => "header",
+            };
             Signed {
                 params: t
                     .collected_params
@@ -301,6 +353,17 @@ pub fn sign_json(fields: &str) -> Signed {
             hints,
             ..Signed::default()
         },
+    }
+}
+
+/// The transmission the page's select names: `header` (or none), `query`,
+/// `body`.
+fn transmission(name: &str) -> Option<Transmission> {
+    match name {
+        "" | "header" => Some(Transmission::Header),
+        "query" => Some(Transmission::Query),
+        "body" => Some(Transmission::FormBody),
+        _ => None,
     }
 }
 
@@ -365,7 +428,7 @@ fn shell_quote(value: &str) -> String {
 }
 
 /// A curl command that sends the request as signed: the method (when curl
-/// would not choose it), the URL, the header, and for a method that carries
+/// would not choose it), the URL, the header (if one is sent), and for a method that carries
 /// one, the form body (possibly empty: a `POST` needs a length).
 fn curl(method: &str, url: &str, header: &str, body: &str) -> String {
     let upper = method.to_ascii_uppercase();
@@ -378,8 +441,11 @@ fn curl(method: &str, url: &str, header: &str, body: &str) -> String {
     }
     out.push(' ');
     out.push_str(&shell_quote(url));
-    out.push_str(" \\\n  -H ");
-    out.push_str(&shell_quote(&format!("Authorization: {header}")));
+    // No header when the parameters are in the query or the body.
+    if !header.is_empty() {
+        out.push_str(" \\\n  -H ");
+        out.push_str(&shell_quote(&format!("Authorization: {header}")));
+    }
     if with_body {
         out.push_str(
             " \\\n  -H 'Content-Type: application/x-www-form-urlencoded' \\\n  --data-raw ",
@@ -437,6 +503,7 @@ pub fn with_request<R>(
     let mut sent = Sent {
         url: fields.url.clone(),
         body: fields.body.clone(),
+        transmission: "header",
         lifted: Vec::new(),
     };
     let mut own: [Option<String>; 2] = [fields.callback.clone(), fields.verifier.clone()]
@@ -678,6 +745,74 @@ mod tests {
             "{}",
             s.header
         );
+    }
+
+    #[test]
+    fn the_parameters_are_sent_where_the_transmission_says() {
+        // The X docs "Creating a signature" request: its published protocol
+        // parameters and signature, form-encoded in name order (§3.5.2-3).
+        const PROTOCOL: &str = "oauth_consumer_key=xvz1evFS4wEEPTGEFPHBog\
+            &oauth_nonce=kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg\
+            &oauth_signature=Ls93hJiZbQ3akF3HF3x1Bz8%2FzU4%3D&oauth_signature_method=HMAC-SHA1\
+            &oauth_timestamp=1318622958\
+            &oauth_token=370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb&oauth_version=1.0";
+        let example = x_docs_example();
+        let sign = |transmission: &str| {
+            let fields = Fields {
+                transmission: transmission.into(),
+                ..x_docs_example()
+            };
+            sign_json(&serde_json::to_string(&fields).unwrap())
+        };
+        let query = sign("query");
+        assert_eq!(query.sent.transmission, "query");
+        assert_eq!(query.sent.url, format!("{}&{PROTOCOL}", example.url));
+        assert_eq!(query.sent.body, example.body);
+        assert_eq!(query.header, "");
+        assert!(!query.curl.contains("Authorization"), "{}", query.curl);
+        assert!(query
+            .curl
+            .contains(&format!("'{}&{PROTOCOL}'", example.url)));
+        let body = sign("body");
+        assert_eq!(body.sent.transmission, "body");
+        assert_eq!(body.sent.url, example.url);
+        assert_eq!(body.sent.body, format!("{}&{PROTOCOL}", example.body));
+        assert_eq!(body.header, "");
+        assert!(body
+            .curl
+            .ends_with(&format!("--data-raw '{}&{PROTOCOL}'", example.body)));
+        // The header, as before; the signature is the same in all three.
+        let header = sign("");
+        assert_eq!(header.sent.transmission, "header");
+        assert!(header
+            .header
+            .contains("oauth_signature=\"Ls93hJiZbQ3akF3HF3x1Bz8%2FzU4%3D\""));
+        assert_eq!(
+            (query.signature, body.signature),
+            (header.signature.clone(), header.signature)
+        );
+        // PLAINTEXT's signature, the key, is masked in the query too.
+        let fields = Fields {
+            transmission: "query".into(),
+            signature_method: "PLAINTEXT".into(),
+            ..x_docs_example()
+        };
+        let plain = sign_json(&serde_json::to_string(&fields).unwrap());
+        assert!(
+            plain
+                .sent
+                .url
+                .contains(&format!("&oauth_signature={MASK}&"))
+                && !plain.sent.url.contains("kAcSOq"),
+            "{}",
+            plain.sent.url
+        );
+        let fields = Fields {
+            transmission: "smoke-signal".into(),
+            ..x_docs_example()
+        };
+        let refused = sign_json(&serde_json::to_string(&fields).unwrap());
+        assert_eq!(refused.error.unwrap().field, Some("transmission"));
     }
 
     #[test]

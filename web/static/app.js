@@ -292,7 +292,7 @@ const FIELDS = {
   token: 'sign-token', token_secret: 'sign-token-secret',
   callback: 'sign-callback', verifier: 'sign-verifier',
   signature_method: 'sign-signature-method', nonce: 'sign-nonce',
-  timestamp: 'sign-timestamp', realm: 'sign-realm',
+  timestamp: 'sign-timestamp', realm: 'sign-realm', transmission: 'sign-transmission',
 };
 const CREDENTIALS = ['sign-consumer-key', 'sign-consumer-secret', 'sign-token', 'sign-token-secret', 'sign-verifier'];
 const SECRETS = ['sign-consumer-secret', 'sign-token-secret'];
@@ -351,6 +351,14 @@ function sign() {
   $('sign-signing-key').textContent = r.signing_key;
   $('sign-signature').textContent = r.signature;
   $('sign-header').textContent = r.header;
+  // In the query or the body, no header is sent: what is sent is shown.
+  const sent = r.sent ? r.sent.transmission : 'header';
+  $('sign-header-block').hidden = sent !== 'header';
+  $('sign-sent-block').hidden = sent === 'header';
+  const sentH = $('sign-sent-h');
+  sentH.dataset.i18n = sent === 'body' ? 'sign.sentBody' : 'sign.sentQuery';
+  sentH.textContent = t(sentH.dataset.i18n);
+  $('sign-sent').textContent = { query: r.sent?.url, body: r.sent?.body }[sent] ?? '';
   $('sign-curl').textContent = r.curl;
   const warnings = $('sign-warnings');
   clear(warnings);

@@ -131,6 +131,7 @@ async function fillSign(inputs) {
   await id('sign-realm').fill(inputs.realm ?? '');
   // oauth_version is sent where the vector sends it.
   if (await id('sign-version').count()) await id('sign-version').setChecked(inputs.version === '1.0');
+  if (await id('sign-transmission').count()) await id('sign-transmission').selectOption(inputs.transmission ?? 'header');
 }
 
 // An Authorization header's parameters, decoded and sorted (order and
@@ -554,6 +555,44 @@ test('#24.5 sign: the curl command runs, and sends what was signed', async () =>
   assert.equal(got.headers['content-type'], 'application/x-www-form-urlencoded');
   assert.equal(got.headers.authorization, await id('sign-header').textContent());
   assert.ok(got.headers.authorization.startsWith('OAuth realm="it\'s"'), got.headers.authorization);
+});
+
+test('#24 sign: the oauth_ parameters sent in the query or the form body (RFC 5849 §3.5.2-3), and curl sends them there', async () => {
+  const i = xSignature.inputs;
+  // The X docs request's protocol parameters and published signature,
+  // form-encoded in name order.
+  const protocol = [['oauth_consumer_key', i.consumer_key], ['oauth_nonce', i.nonce],
+    ['oauth_signature', xSignature.published.signature], ['oauth_signature_method', 'HMAC-SHA1'],
+    ['oauth_timestamp', i.timestamp], ['oauth_token', i.token], ['oauth_version', '1.0']]
+    .map(([n, v]) => `${n}=${encodeURIComponent(v)}`).join('&');
+  for (const [transmission, sent] of [['body', `${i.form_body}&${protocol}`], ['query', `${i.url}&${protocol}`]]) {
+    await fillSign({ ...i, transmission });
+    assert.equal(await signature(), xSignature.published.signature, transmission);
+    assert.equal(await id('sign-sent').textContent(), sent, transmission);
+    assert.ok(await id('sign-sent').isVisible(), transmission);
+    assert.ok(!(await id('sign-header').isVisible()), `${transmission}: no header is sent`);
+    // curl sends that, and no header, to a server (the same request at this
+    // page's server, so its signature is its own).
+    echoed.length = 0;
+    await fillSign({ ...i, url: `${origin}/__echo?include_entities=true`, transmission });
+    const shown = await id('sign-sent').textContent();
+    const command = await id('sign-curl').textContent();
+    assert.ok(!command.includes('Authorization'), command);
+    await promisify(execFile)('bash', ['-c', `${command} --silent --show-error --max-time 10`]);
+    assert.equal(echoed.length, 1);
+    const got = echoed[0];
+    if (transmission === 'body') {
+      assert.equal(got.body, shown);
+      assert.equal(got.url, '/__echo?include_entities=true');
+    } else {
+      assert.equal(`${origin}${got.url}`, shown);
+      assert.equal(got.body, i.form_body);
+    }
+    assert.equal(got.headers.authorization, undefined, transmission);
+  }
+  await id('sign-transmission').selectOption('header');
+  assert.ok(await id('sign-header').isVisible());
+  assert.ok(!(await id('sign-sent').isVisible()));
 });
 
 test('#24.5 sign: an empty key or secret and a timestamp in milliseconds are warned of', async () => {
