@@ -32,9 +32,10 @@ have=$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)
 if [ "$have" != "$want" ]; then
     # --locked first; a registry that lacks one of the CLI's locked
     # dependencies (seen here: webpki-roots 1.0.11) gets the same CLI
-    # version with its dependencies resolved afresh.
-    cargo install wasm-bindgen-cli --locked --version "$want" ||
-        cargo install wasm-bindgen-cli --version "$want"
+    # version with its dependencies resolved afresh. --debug: built in 51 s
+    # instead of 107, and it writes the same files, byte for byte, in 0.2 s.
+    cargo install wasm-bindgen-cli --locked --debug --version "$want" ||
+        cargo install wasm-bindgen-cli --debug --version "$want"
 fi
 wasm-bindgen --version
 

@@ -56,7 +56,7 @@ explore)
     ;;
 esac
 
-command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked --debug
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/oauth1-fuzz.XXXXXX")
 failed=()
