@@ -582,10 +582,11 @@ impl Server {
             checker.diagnose(&seen, Audience::Stranger)
         });
         match tokio::time::timeout(DIAGNOSIS_DEADLINE, task).await {
-            Ok(Ok(findings)) => Diagnosis {
+            Ok(Ok(Ok(findings))) => Diagnosis {
                 findings,
                 skipped: None,
             },
+            Ok(Ok(Err(why))) => skipped(why),
             Ok(Err(_)) => skipped("the diagnosis failed"),
             Err(_) => skipped("the diagnosis took too long"),
         }

@@ -193,17 +193,22 @@ impl Checker {
     /// searched for the mistake that reproduces it). For the owner it is
     /// signed with our credentials, so a key that differs is named with
     /// ours; for a stranger with the key and token it sent, and our secrets
-    /// only when we hold that key and token. Nothing when the request
-    /// cannot be rebuilt.
-    /// None for a provider whose clients sign another parameter string:
-    /// the explainer's catalogue is of mistakes against RFC 5849's.
-    pub(crate) fn diagnose(&self, seen: &Seen, audience: Audience) -> Vec<Finding> {
+    /// only when we hold that key and token. Why there is none, when the
+    /// request cannot be rebuilt (an RSA signature, which is checked with
+    /// a public key and cannot be remade), or its provider's clients sign
+    /// another parameter string (the explainer's catalogue is of mistakes
+    /// against RFC 5849's).
+    pub(crate) fn diagnose(
+        &self,
+        seen: &Seen,
+        audience: Audience,
+    ) -> Result<Vec<Finding>, &'static str> {
         if self
             .credentials
             .profile()
             .is_some_and(|p| p.style != ParameterStyle::Rfc5849)
         {
-            return Vec::new();
+            return Err("the provider's clients sign in their own parameter style: not diagnosed");
         }
         let theirs = &seen.protocol;
         let mut spec = self.credentials.clone();
@@ -259,20 +264,19 @@ impl Checker {
                 spec.token = theirs.token().map(str::to_owned);
             }
         }
-        let Ok(signer) = spec.signer() else {
-            return Vec::new();
-        };
-        let Ok(params) = spec.protocol_params() else {
-            return Vec::new();
-        };
-        let Ok(explainer) = Explainer::new(&signer, &spec.request(&params)) else {
-            return Vec::new();
-        };
+        let method = spec.method().ok();
+        if method.is_some_and(|m| m.is_rsa()) {
+            return Err("an RSA signature is checked with the public key and cannot be remade: not diagnosed");
+        }
+        let unbuilt = "the request cannot be rebuilt: not diagnosed";
+        let signer = spec.signer().map_err(|_| unbuilt)?;
+        let params = spec.protocol_params().map_err(|_| unbuilt)?;
+        let explainer = Explainer::new(&signer, &spec.request(&params)).map_err(|_| unbuilt)?;
         let explainer = match audience {
             Audience::Owner => explainer,
             Audience::Stranger => explainer.for_untrusted_client(),
         };
-        explainer.protocol(theirs).findings
+        Ok(explainer.protocol(theirs).findings)
     }
 }
 
@@ -302,6 +306,7 @@ pub(crate) fn verdict_json(verdict: &Verdict, audience: Audience) -> Value {
                     "reason": r.reason().to_string(),
                     "problem": r.problem(),
                     "diagnosis": json_causes(&findings),
+                    "diagnosis_skipped": diagnosis.skipped,
                 })
             }
             Audience::Stranger => {

@@ -159,15 +159,20 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
                     _ => library_error(e, &spec),
                 });
             }
-            let findings = match Seen::of(&received, &rejection) {
+            let diagnosis = match Seen::of(&received, &rejection) {
                 Some(seen) if Checker::diagnosable(&rejection) => {
-                    checker.diagnose(&seen, Audience::Owner)
+                    match checker.diagnose(&seen, Audience::Owner) {
+                        Ok(findings) => Diagnosis {
+                            findings,
+                            skipped: None,
+                        },
+                        Err(why) => Diagnosis {
+                            findings: Vec::new(),
+                            skipped: Some(why),
+                        },
+                    }
                 }
-                _ => Vec::new(),
-            };
-            let diagnosis = Diagnosis {
-                findings,
-                skipped: None,
+                _ => Diagnosis::default(),
             };
             Verdict::Rejected(rejection, diagnosis)
         }
@@ -191,6 +196,9 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
                     "invalid: {}{hint}\n",
                     printable(rejection.reason().to_string().as_bytes())
                 );
+                if let Some(why) = diagnosis.skipped {
+                    out.push_str(&format!("  ({why})\n"));
+                }
                 for f in &diagnosis.findings {
                     out.push_str(&format!(
                         "  {} ({}): {}\n",

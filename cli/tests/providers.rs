@@ -190,7 +190,11 @@ fn mastercard_from_the_flags_and_from_a_file_is_its_own_signer_s_header() {
     let rfc = verify(&["--body-hash", "required", "--body-hash-algorithm", "sha256"]);
     assert_eq!(
         (rfc.code, rfc.stdout.as_str()),
-        (1, "invalid: the signature does not match the request\n"),
+        (
+            1,
+            "invalid: the signature does not match the request\n  (an RSA signature is checked \
+             with the public key and cannot be remade: not diagnosed)\n"
+        ),
         "{}",
         rfc.stderr
     );
@@ -271,7 +275,12 @@ fn serve_stands_in_for_mastercard_with_its_public_key() {
             "sha256",
         ],
     );
-    assert_eq!(send(serve.port, "GET", path, Some(&rfc), None).status, 401);
+    let refused = send(serve.port, "GET", path, Some(&rfc), None);
+    assert_eq!(refused.status, 401);
+    assert_eq!(
+        refused.json["diagnosis_skipped"],
+        json!("the provider's clients sign in their own parameter style: not diagnosed")
+    );
     let styled = ours("servenonce0003", &["--provider", "mastercard"]);
     let answer = send(serve.port, "GET", path, Some(&styled), None);
     assert_eq!(answer.status, 200, "{}", answer.json);
