@@ -34,8 +34,8 @@ use crate::provider::FlowQuirks;
 
 #[cfg(feature = "reqwest")]
 pub use send::{
-    request_temporary_credentials, request_temporary_credentials_with, request_token_credentials,
-    request_token_credentials_with,
+    renew_access_token, request_temporary_credentials, request_temporary_credentials_with,
+    request_token_credentials, request_token_credentials_with,
 };
 pub use tokens::{TemporaryCredentials, TokenCredentials, MAX_TOKEN_ANSWER};
 

@@ -811,3 +811,31 @@ async fn magento_s_flow_with_its_profile_against_a_stand_in_that_answers_as_mage
         .unwrap();
     assert_eq!(tokens.param("screen_name"), Some("oauth1_signer_test"));
 }
+
+/// E\*TRADE's renewal, against the stand-in, which answers its
+/// `GET /oauth/renew_access_token` as E\*TRADE documents (a GET signed with
+/// the access token, a plain-text answer): the access token renews; signed
+/// with the wrong token secret, the provider refuses it.
+#[tokio::test]
+async fn e_trade_s_access_token_renews_with_its_profile() {
+    use oauth1_signer::flow::renew_access_token;
+    use oauth1_signer::Provider as Profiles;
+
+    let provider = Provider::start(&[]);
+    let url = format!("{}/oauth/renew_access_token", provider.base);
+    let profile = Profiles::ETrade.profile();
+    assert!(profile.flow.renews);
+    let user =
+        Credentials::new(CONSUMER_KEY, CONSUMER_SECRET).with_token(ACCESS_TOKEN, ACCESS_SECRET);
+    let signer = profile.signer(user).build().unwrap();
+    let answer = renew_access_token(&client(), &signer, &url).await.unwrap();
+    assert_eq!(answer, b"Access Token has been renewed");
+    let wrong = Credentials::new(CONSUMER_KEY, CONSUMER_SECRET).with_token(ACCESS_TOKEN, "not-it");
+    let e = renew_access_token(&client(), &profile.signer(wrong).build().unwrap(), &url)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(e, FlowError::Provider { status: 401, .. }),
+        "{e:?}"
+    );
+}

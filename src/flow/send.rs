@@ -13,15 +13,17 @@ use crate::provider::FlowQuirks;
 use crate::redirect::Redirects;
 use crate::signer::Signer;
 
-/// Sends a signed `POST` to `url` and reads the response body.
-async fn post(
+/// Sends a signed `method` request with no body to `url` and reads the
+/// response body.
+async fn send(
     client: &reqwest::Client,
+    method: reqwest::Method,
     signer: &Signer,
     url: &str,
     flow: Flow<'_>,
 ) -> Result<Vec<u8>, FlowError> {
     let transport = |e: reqwest::Error| FlowError::transport(&e);
-    let mut request = client.post(url).build().map_err(transport)?;
+    let mut request = client.request(method, url).build().map_err(transport)?;
     let mut redirects = Redirects::new();
     let response = loop {
         sign_flow_request(signer, &mut request, HttpOptions::new(), flow).map_err(|e| match e {
@@ -96,7 +98,8 @@ pub async fn request_temporary_credentials_with(
         callback: Some(callback),
         verifier: None,
     };
-    TemporaryCredentials::parse_with(&post(client, signer, url, flow).await?, quirks)
+    let answer = send(client, reqwest::Method::POST, signer, url, flow).await?;
+    TemporaryCredentials::parse_with(&answer, quirks)
 }
 
 /// Step 3 (§2.3): exchanges the temporary credentials and the
@@ -132,5 +135,25 @@ pub async fn request_token_credentials_with(
         callback: None,
         verifier: Some(verifier),
     };
-    TokenCredentials::parse(&post(client, signer, url, flow).await?)
+    TokenCredentials::parse(&send(client, reqwest::Method::POST, signer, url, flow).await?)
+}
+
+/// Renews the access token that `signer` holds, at `url`, where a provider
+/// offers it ([`FlowQuirks::renews`]): E\*TRADE's
+/// `GET https://api.etrade.com/oauth/renew_access_token`, signed with the
+/// consumer credentials and the access token, makes a token that went
+/// inactive (two hours unused) active again until it expires at midnight
+/// US Eastern. The token and its secret stay the same; the provider's
+/// answer (`Access Token has been renewed`) is returned as sent.
+///
+/// # Errors
+/// As [`request_temporary_credentials`]: [`FlowError::Provider`] when the
+/// provider refuses (an expired token cannot be renewed: the flow starts
+/// again).
+pub async fn renew_access_token(
+    client: &reqwest::Client,
+    signer: &Signer,
+    url: &str,
+) -> Result<Vec<u8>, FlowError> {
+    send(client, reqwest::Method::GET, signer, url, Flow::default()).await
 }

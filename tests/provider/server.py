@@ -311,7 +311,8 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/oauth/redirect":
             # Unsigned, as a front end that moved an endpoint answers.
             return self.redirect()
-        if path.startswith(("/1.1/", "/2/")):
+        if path.startswith(("/1.1/", "/2/")) or (
+                path == "/oauth/renew_access_token" and method == "GET"):
             return self.resource(form, body, ctype, headers)
         return self.reply(404, json.dumps({"errors": [{"message": "no such endpoint"}]}),
                           "application/json", "no such endpoint")
@@ -536,6 +537,10 @@ class Handler(BaseHTTPRequestHandler):
             if path_of(self.path) == "/1.1/media/upload.json" and "multipart/form-data" in ctype:
                 reason += multipart_signed(uri, self.command, body, ctype, headers, self.server)
             return self.reject(reason)
+        if path_of(self.path) == "/oauth/renew_access_token":
+            # E*TRADE's renewal (developer.etrade.com, Authorization API, "Renew Access
+            # Token"): a GET signed with the access token, answered in plain text.
+            return self.reply(200, "Access Token has been renewed", "text/plain")
         if path_of(self.path) in ("/1.1/redirect", "/2/redirect"):
             return self.redirect()          # signed: its nonce is now used up
         if path_of(self.path) == "/2/stream":
