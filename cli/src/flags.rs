@@ -129,6 +129,19 @@ impl Credentials {
     }
 }
 
+/// The text of the `--public-key` file (`verify`, `serve`), if one is given.
+pub(crate) fn public_key(path: Option<&Path>) -> Result<Option<String>, Failure> {
+    path.map(|path| {
+        std::fs::read_to_string(path).map_err(|e| {
+            Failure::input(format!(
+                "cannot read --public-key file \"{}\": {e}",
+                path.display()
+            ))
+        })
+    })
+    .transpose()
+}
+
 /// The credentials (and signature method and key) as a request with no
 /// method or URL yet: `serve` verifies with them (`public_key`: it holds
 /// the consumer's RSA public key, so a consumer secret may be absent),

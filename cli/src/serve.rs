@@ -143,18 +143,7 @@ pub(crate) struct ServeArgs {
 }
 
 pub(crate) fn serve(args: &ServeArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
-    let public_key = args
-        .public_key
-        .as_deref()
-        .map(|path| {
-            std::fs::read_to_string(path).map_err(|e| {
-                Failure::input(format!(
-                    "cannot read --public-key file \"{}\": {e}",
-                    path.display()
-                ))
-            })
-        })
-        .transpose()?;
+    let public_key = crate::flags::public_key(args.public_key.as_deref())?;
     let mut spec =
         crate::flags::credentials_spec(&args.credentials, &args.signature, public_key.is_some())?;
     spec.provider = args.provider;

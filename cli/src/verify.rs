@@ -105,18 +105,7 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
             spec.token_secret = tokens.token_secret.clone().map(Into::into);
         }
     }
-    let public_key = args
-        .public_key
-        .as_deref()
-        .map(|path| {
-            std::fs::read_to_string(path).map_err(|e| {
-                Failure::input(format!(
-                    "cannot read --public-key file \"{}\": {e}",
-                    path.display()
-                ))
-            })
-        })
-        .transpose()?;
+    let public_key = crate::flags::public_key(args.public_key.as_deref())?;
     // One check: a store for one nonce; nonces and timestamps by the
     // library's rule, which `sign` applies too.
     let store = Arc::new(MemoryNonceStore::with_capacity(1));
