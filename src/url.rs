@@ -12,6 +12,7 @@
 use std::net::Ipv6Addr;
 
 use crate::decode::check_escapes;
+use crate::encode::escape_str;
 use crate::error::{Error, Part};
 use crate::scan::{
     escapes_complete, escapes_complete_wide, find_byte, find_either, is_host_byte, is_pchar,
@@ -525,14 +526,11 @@ pub(crate) fn sent_url(url: &str) -> std::borrow::Cow<'_, str> {
     }
     let mut out = String::with_capacity(url.len() + 16);
     out.push_str(&url[..start]);
-    for i in 0..query.len() {
+    for (i, &b) in query.iter().enumerate() {
         if kept(i) {
-            out.push(char::from(query[i]));
+            out.push(char::from(b));
         } else {
-            const HEX: &[u8; 16] = b"0123456789ABCDEF";
-            out.push('%');
-            out.push(char::from(HEX[usize::from(query[i] >> 4)]));
-            out.push(char::from(HEX[usize::from(query[i] & 15)]));
+            out.push_str(escape_str(b));
         }
     }
     out.push_str(&url[end..]);
