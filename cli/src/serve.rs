@@ -178,11 +178,10 @@ async fn run(
         spec,
         store,
         Some(&public),
-        if public_key.is_some() {
-            &METHODS
-        } else {
-            &METHODS[..3]
-        },
+        &METHODS
+            .into_iter()
+            .filter(|m| public_key.is_some() || !m.is_rsa())
+            .collect::<Vec<_>>(),
         public_key,
         body_hash,
     )?;
@@ -392,10 +391,9 @@ fn stop_signal() -> impl std::future::Future<Output = &'static str> {
     }
 }
 
-/// The signature methods `serve` accepts: the HMAC ones (a PLAINTEXT
-/// signature is the secrets themselves, and RSA needs a public key).
-/// The methods accepted: the HMAC ones, and with `--public-key` the RSA
-/// ones (never PLAINTEXT, which sends the secrets themselves).
+/// The signature methods `serve` accepts: the HMAC ones, and with
+/// `--public-key` the RSA ones; never PLAINTEXT, whose signature is the
+/// secrets themselves.
 const METHODS: [SignatureMethod; 5] = [
     SignatureMethod::HmacSha1,
     SignatureMethod::HmacSha256,
@@ -571,11 +569,7 @@ impl Server {
             checker.diagnose(&seen, Audience::Stranger)
         });
         match tokio::time::timeout(DIAGNOSIS_DEADLINE, task).await {
-            Ok(Ok(Ok(findings))) => Diagnosis {
-                findings,
-                skipped: None,
-            },
-            Ok(Ok(Err(why))) => skipped(why),
+            Ok(Ok(diagnosed)) => Diagnosis::from(diagnosed),
             Ok(Err(_)) => skipped("the diagnosis failed"),
             Err(_) => skipped("the diagnosis took too long"),
         }

@@ -103,6 +103,22 @@ pub(crate) struct Diagnosis {
     pub(crate) skipped: Option<&'static str>,
 }
 
+impl From<Result<Vec<Finding>, &'static str>> for Diagnosis {
+    /// [`Checker::diagnose`]'s answer: the findings, or why there are none.
+    fn from(diagnosed: Result<Vec<Finding>, &'static str>) -> Diagnosis {
+        match diagnosed {
+            Ok(findings) => Diagnosis {
+                findings,
+                skipped: None,
+            },
+            Err(why) => Diagnosis {
+                findings: Vec::new(),
+                skipped: Some(why),
+            },
+        }
+    }
+}
+
 /// The verdict: what was verified, or why not and the diagnosis.
 pub(crate) enum Verdict {
     Valid(Verified),

@@ -89,9 +89,7 @@ enum VerifyFormat {
 
 pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
     let mut spec = spec(&args.request, &args.credentials, None, given)?;
-    if args.provider.is_some() {
-        spec.provider = args.provider;
-    }
+    spec.provider = args.provider.or(spec.provider);
     args.credentials
         .check(args.request.literal(), args.public_key.is_some())?;
     if args.request.literal() && args.credentials.profile.is_none() {
@@ -150,16 +148,7 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
             }
             let diagnosis = match Seen::of(&received, &rejection) {
                 Some(seen) if Checker::diagnosable(&rejection) => {
-                    match checker.diagnose(&seen, Audience::Owner) {
-                        Ok(findings) => Diagnosis {
-                            findings,
-                            skipped: None,
-                        },
-                        Err(why) => Diagnosis {
-                            findings: Vec::new(),
-                            skipped: Some(why),
-                        },
-                    }
+                    Diagnosis::from(checker.diagnose(&seen, Audience::Owner))
                 }
                 _ => Diagnosis::default(),
             };
