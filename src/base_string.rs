@@ -213,6 +213,30 @@ impl<'p, 'a> BaseString<'p, 'a> {
     }
 }
 
+/// A base string whose parameter string a provider's style wrote
+/// (`quirks.rs`), not §3.4.1.3.2: the method upper-cased and the base string
+/// URI as [`BaseString`] writes them, then `parameter_string`, each
+/// percent-encoded once and joined with `&`.
+///
+/// # Errors
+/// As [`BaseString::new`], for the method.
+pub(crate) fn styled_base_string(
+    method: &str,
+    uri: &BaseStringUri<'_>,
+    parameter_string: &str,
+) -> Result<String, Error> {
+    check_method(method)?;
+    let mut out = String::with_capacity(method.len() + 3 * parameter_string.len() + 64);
+    let mut w = Writer::new(&mut out);
+    encode_mapped(method.as_bytes(), u8::to_ascii_uppercase, &mut w);
+    w.put(b"&");
+    uri.write_into(&mut w);
+    w.put(b"&");
+    encode_into(parameter_string.as_bytes(), &mut w);
+    w.finish();
+    Ok(out)
+}
+
 impl fmt::Display for BaseString<'_, '_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut s = String::new();

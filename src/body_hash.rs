@@ -34,8 +34,14 @@ pub enum BodyHashPolicy {
     /// included (the extension's §3.1).
     UnlessForm,
     /// On every request but one whose body is form-encoded, and a verifier
-    /// refuses a request without it (Mastercard's gateway).
+    /// refuses a request without it.
     Required,
+    /// On every request, a form-encoded body's too, and a verifier refuses
+    /// a request without it: Mastercard's signers, whose parameter string
+    /// does not sign a form's parameters
+    /// ([`ParameterStyle::body_hash`](crate::ParameterStyle::body_hash)
+    /// makes it that style's rule).
+    Always,
 }
 
 /// Which hash `oauth_body_hash` is.
@@ -92,14 +98,14 @@ impl fmt::Display for BodyHashAlgorithm {
 /// ```
 /// use oauth1_signer::{BodyHash, BodyHashAlgorithm, BodyHashPolicy, SignatureMethod};
 ///
-/// // Mastercard: every request, SHA-256 with RSA-SHA256; the empty body's hash on a GET.
-/// let mastercard = BodyHash::new(BodyHashPolicy::Required, BodyHashAlgorithm::FollowMethod);
+/// // Every request but a form's, SHA-256 with RSA-SHA256; the empty body's hash on a GET.
+/// let required = BodyHash::new(BodyHashPolicy::Required, BodyHashAlgorithm::FollowMethod);
 /// assert_eq!(
-///     mastercard.value(SignatureMethod::RsaSha256, false, b"").as_deref(),
+///     required.value(SignatureMethod::RsaSha256, false, b"").as_deref(),
 ///     Some("47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=")
 /// );
-/// // Never on a form-encoded body, and never by default.
-/// assert_eq!(mastercard.value(SignatureMethod::RsaSha256, true, b"a=1"), None);
+/// // Never on a form-encoded body (but with `Always`), and never by default.
+/// assert_eq!(required.value(SignatureMethod::RsaSha256, true, b"a=1"), None);
 /// assert_eq!(BodyHash::default().value(SignatureMethod::HmacSha1, false, b"{}"), None);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -124,10 +130,24 @@ impl BodyHash {
         self.algorithm
     }
 
-    /// Whether a request with this body is to carry the hash (never a
-    /// form-encoded one).
+    /// Whether a request with this body is to carry the hash (a
+    /// form-encoded one only with [`BodyHashPolicy::Always`]).
     pub fn applies(&self, form: bool) -> bool {
-        !form && self.policy != BodyHashPolicy::Never
+        match self.policy {
+            BodyHashPolicy::Never => false,
+            BodyHashPolicy::UnlessForm | BodyHashPolicy::Required => !form,
+            BodyHashPolicy::Always => true,
+        }
+    }
+
+    /// Whether a verifier refuses a request with this body that carries no
+    /// hash.
+    pub fn required(&self, form: bool) -> bool {
+        match self.policy {
+            BodyHashPolicy::Never | BodyHashPolicy::UnlessForm => false,
+            BodyHashPolicy::Required => !form,
+            BodyHashPolicy::Always => true,
+        }
     }
 
     /// The `oauth_body_hash` a request signed with `method` carries for

@@ -185,6 +185,15 @@ pub enum ErrorKind {
         /// The limit in bytes.
         limit: usize,
     },
+    /// A `Content-Type` that looks like `application/x-www-form-urlencoded`
+    /// and is not it (`application/x-www-form-urlencodedX`, `...+json`):
+    /// one server reads the body as a form and another does not, so it is
+    /// neither signed nor verified as either.
+    #[non_exhaustive]
+    AmbiguousMediaType {
+        /// The media type as given (its first 100 bytes, not UTF-8 replaced).
+        media_type: String,
+    },
     /// Two parts of a request that cannot go together (a form body and
     /// another body; the form-body transmission without a form body; a body
     /// hash of a form).
@@ -387,6 +396,13 @@ impl fmt::Display for Error {
             ErrorKind::TooLong { part, len, limit } => write!(
                 f,
                 "the {part} is {len} bytes, over the limit of {limit} bytes (no legitimate one is that long)"
+            ),
+            ErrorKind::AmbiguousMediaType { media_type } => write!(
+                f,
+                "Content-Type {} looks like application/x-www-form-urlencoded and is not it: \
+                 some servers read such a body as a form and others do not; send exactly \
+                 application/x-www-form-urlencoded (parameters after ';' allowed) or another type",
+                Quoted(media_type)
             ),
             ErrorKind::Conflict { reason } => f.write_str(reason),
         }

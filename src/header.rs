@@ -292,7 +292,7 @@ fn is_ows(b: u8) -> bool {
 /// off (inside a quoted value, say); [`ErrorKind::Empty`] for an empty or
 /// blank one; [`ErrorKind::MalformedEscape`] for a bad `%`.
 pub fn parse_authorization_header(header: &str) -> Result<Vec<(String, String)>, Error> {
-    Ok(parse_header_params(header)?
+    Ok(parse_header_params(header, Escapes::Decode)?
         .into_iter()
         .map(|p| (p.name.into_owned(), p.value.into_owned()))
         .collect())
@@ -311,16 +311,18 @@ impl<'a> Protocol<'a> {
     pub fn from_header(header: &'a str) -> Result<Protocol<'a>, Error> {
         let mut realm = None;
         let mut realm_twice = None;
-        let rest = parse_header_params(header)?.into_iter().filter_map(|p| {
-            if p.name != "realm" {
-                return Some((p.name, p.value, p.at));
-            }
-            match realm {
-                None => realm = Some(p.value),
-                Some(_) => realm_twice = realm_twice.or(Some(p.at)),
-            }
-            None
-        });
+        let rest = parse_header_params(header, Escapes::Decode)?
+            .into_iter()
+            .filter_map(|p| {
+                if p.name != "realm" {
+                    return Some((p.name, p.value, p.at));
+                }
+                match realm {
+                    None => realm = Some(p.value),
+                    Some(_) => realm_twice = realm_twice.or(Some(p.at)),
+                }
+                None
+            });
         let protocol = Protocol::from_params(Transmission::Header, None, rest);
         if let Some(at) = realm_twice {
             return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
@@ -342,8 +344,27 @@ pub(crate) struct HeaderParam<'h> {
     pub(crate) at: usize,
 }
 
-/// [`parse_authorization_header`], each parameter with its offset.
-pub(crate) fn parse_header_params(header: &str) -> Result<Vec<HeaderParam<'_>>, Error> {
+/// How a header's names and values are read once unquoted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Escapes {
+    /// Percent-decoded (RFC 5849 §3.5.1).
+    Decode,
+    /// As written: a style whose signers write values raw (Mastercard's).
+    AsWritten,
+}
+
+/// [`parse_authorization_header`], each parameter with its offset, its
+/// names and values read as `escapes` says.
+pub(crate) fn parse_header_params(
+    header: &str,
+    escapes: Escapes,
+) -> Result<Vec<HeaderParam<'_>>, Error> {
+    fn decode(escapes: Escapes, raw: &str, at: usize) -> Result<Cow<'_, str>, Error> {
+        match escapes {
+            Escapes::Decode => decode_text(raw, at),
+            Escapes::AsWritten => Ok(Cow::Borrowed(raw)),
+        }
+    }
     let b = header.as_bytes();
     // At the end of the header, no byte is wrong: it was cut off (or empty).
     let err = |at: usize, expected: &'static str| match b.get(at) {
@@ -424,7 +445,7 @@ pub(crate) fn parse_header_params(header: &str) -> Result<Vec<HeaderParam<'_>>, 
         }
         let raw = &header[value_start..i];
         i += 1;
-        let name = decode_text(name_raw, name_start)?;
+        let name = decode(escapes, name_raw, name_start)?;
         // RFC 7235 §2.1: auth-param names are case-insensitive, so `Realm`
         // is the realm; it is returned as `realm` so callers match one name.
         let (name, value) = if name.eq_ignore_ascii_case("realm") {
@@ -438,11 +459,11 @@ pub(crate) fn parse_header_params(header: &str) -> Result<Vec<HeaderParam<'_>>, 
             )
         } else {
             let value = match unquoted {
-                None => decode_text(raw, value_start)?,
+                None => decode(escapes, raw, value_start)?,
                 Some(v) => {
                     // Text less its quoting backslashes: text still.
                     let v = String::from_utf8(v).map_err(|_| err(value_start, "UTF-8 text"))?;
-                    Cow::Owned(decode_text(&v, value_start)?.into_owned())
+                    Cow::Owned(decode(escapes, &v, value_start)?.into_owned())
                 }
             };
             (name, value)

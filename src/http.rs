@@ -26,8 +26,9 @@ use http::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE};
 use http::{HeaderMap, HeaderValue, Method};
 
 use crate::body_hash::BodyHash;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::protocol::{Name, Transmission};
+use crate::quirks::{ParameterStyle, MASTERCARD_HEADER_ONLY};
 use crate::request::{is_form_media_type, OAuthRequest};
 use crate::signed::{Signed, Trace};
 use crate::signer::Signer;
@@ -422,6 +423,13 @@ pub(crate) fn authorize<R>(
     if options.transmission == Transmission::FormBody && !form {
         return Err(HttpError::NotAForm);
     }
+    if options.transmission != Transmission::Header && signer.style != ParameterStyle::Rfc5849 {
+        return Err(HttpError::Sign(Error::new(ErrorKind::Conflict {
+            reason: MASTERCARD_HEADER_ONLY,
+        })));
+    }
+    // The style's rule: Mastercard's hashes every body, a form's too.
+    let body_hash = signer.style.body_hash(options.body_hash);
     let mut request = OAuthRequest::new(method.as_str(), &url).url_as_sent();
     if let Some(callback) = flow.callback {
         request = request.callback(callback);
@@ -434,10 +442,9 @@ pub(crate) fn authorize<R>(
     }
     let hash;
     let extra;
-    if options.body_hash.applies(form) {
+    if body_hash.applies(form) {
         let body = body.ok_or(HttpError::UnreadableBody { form: false })?;
-        hash = options
-            .body_hash
+        hash = body_hash
             .value(signer.method(), form, body)
             .unwrap_or_default();
         extra = [(Name::BodyHash.as_str(), hash.as_str())];
@@ -458,7 +465,7 @@ pub(crate) fn is_form(headers: &HeaderMap) -> Result<bool, HttpError> {
             name: "Content-Type",
         });
     }
-    Ok(is_form_media_type(value.as_bytes()))
+    is_form_media_type(value.as_bytes()).map_err(HttpError::Sign)
 }
 
 /// Whether a header value is a list: a `,` outside a quoted-string (RFC 9110

@@ -66,9 +66,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::body_hash::BodyHash;
 use crate::credentials::{Credentials, Secret};
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, Part};
 use crate::protocol::{Name, Transmission};
 use crate::provider::{Profile, Provider};
+use crate::quirks::{ParameterStyle, MASTERCARD_HEADER_ONLY};
 use crate::request::OAuthRequest;
 use crate::sign::{SignatureMethod, SigningKey};
 use crate::signed::{Signed, Trace};
@@ -401,11 +402,18 @@ impl RequestSpec {
     }
 
     /// When and how the body is hashed: `body_hash`, else the provider's
-    /// rule, else never.
+    /// rule, else never; in Mastercard's style on every body
+    /// ([`ParameterStyle::body_hash`]).
     pub fn body_hash_rule(&self) -> BodyHash {
-        self.body_hash
+        let rule = self
+            .body_hash
             .or_else(|| Some(self.profile()?.body_hash))
+            .unwrap_or_default();
+        // The style's own rule: Mastercard's hashes every body, a form's too.
+        self.profile()
+            .map(|p| p.style)
             .unwrap_or_default()
+            .body_hash(rule)
     }
 
     /// The body as sent before the protocol parameters are added, with its
@@ -434,12 +442,30 @@ impl RequestSpec {
                  or another body (\"body\", --body), which is not; not both",
             );
         }
-        if self.body.is_some()
-            && self
-                .content_type
-                .as_deref()
-                .is_some_and(crate::request::is_form_urlencoded)
-        {
+        // A header value: CR LF would start another header, and other
+        // controls reach whoever prints it (RFC 9110 §5.5: visible ASCII,
+        // spaces and tabs; obs-text is not written).
+        if let Some(ct) = &self.content_type {
+            if let Some(at) = ct
+                .bytes()
+                .position(|b| !(b == b'\t' || (b' '..=b'~').contains(&b)))
+            {
+                return Err(Error::invalid_byte(
+                    Part::Input,
+                    at,
+                    ct.as_bytes()[at],
+                    "a Content-Type is visible ASCII, spaces and tabs (\"content_type\", --content-type)",
+                ));
+            }
+        }
+        // A type that only looks like the form's is refused with its own error.
+        let form_type = self
+            .content_type
+            .as_deref()
+            .map(crate::request::is_form_urlencoded)
+            .transpose()?
+            .unwrap_or(false);
+        if self.body.is_some() && form_type {
             return conflict(
                 "a body of type application/x-www-form-urlencoded is form parameters: give it as \
                  \"form_body\" (-d), whose parameters are signed",
@@ -447,6 +473,10 @@ impl RequestSpec {
         }
         if self.content_type.is_some() && self.body.is_none() {
             return conflict("\"content_type\" is the type of \"body\", and there is no body");
+        }
+        let style = self.profile().map(|p| p.style).unwrap_or_default();
+        if self.transmission() != Transmission::Header && style != ParameterStyle::Rfc5849 {
+            return conflict(MASTERCARD_HEADER_ONLY);
         }
         if self.transmission() == Transmission::FormBody && self.form_body.is_none() {
             return conflict(

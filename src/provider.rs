@@ -43,8 +43,8 @@ pub enum Provider {
     /// `woocommerce` client's `get_oauth_url`).
     WooCommerce,
     /// Mastercard's APIs: RSA-SHA256, an SHA-256 `oauth_body_hash` on every
-    /// request, the empty body included, and the official signers'
-    /// parameter string ([`ParameterStyle::Mastercard`]).
+    /// request, the empty body and a form's included, and the official
+    /// signers' parameter string ([`ParameterStyle::Mastercard`]).
     Mastercard,
     /// LTI 1.1 tool launches (Canvas, Moodle, Blackboard): HMAC-SHA1, the
     /// parameters in the launch's form body; outcomes are XML with a body
@@ -135,7 +135,7 @@ impl Provider {
             }
             Provider::Mastercard => {
                 p.method = SignatureMethod::RsaSha256;
-                p.body_hash = BodyHash::new(BodyHashPolicy::Required, BodyHashAlgorithm::Sha256);
+                p.body_hash = BodyHash::new(BodyHashPolicy::Always, BodyHashAlgorithm::Sha256);
                 p.style = ParameterStyle::Mastercard;
             }
             Provider::Lti => {

@@ -5,17 +5,32 @@
 //!
 //! [RFC 5849 §3.4.1]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4.1
 
+use crate::error::{Error, ErrorKind};
+
 /// Whether a `Content-Type` is `application/x-www-form-urlencoded`, the only
 /// body whose parameters are signed (§3.4.1.3.1). Parameters such as
 /// `; charset=UTF-8` do not matter; case does not matter.
 ///
+/// A value that only *looks* like the form type is refused rather than
+/// read either way: `application/x-www-form-urlencodedX`,
+/// `application/x-www-form-urlencoded+json`, `...urlencoded/x`, anything
+/// holding `x-www-form-urlencoded` that is not exactly that media type.
+/// Frameworks test for a form with a prefix or a substring (axum's `Form`
+/// does `starts_with`), so a handler would parse as a form the body that a
+/// verifier, reading it as "not a form", left unsigned.
+///
 /// ```
 /// use oauth1_signer::is_form_urlencoded;
 ///
-/// assert!(is_form_urlencoded("application/x-www-form-urlencoded; charset=UTF-8"));
-/// assert!(!is_form_urlencoded("application/json"));
+/// assert_eq!(is_form_urlencoded("application/x-www-form-urlencoded; charset=UTF-8"), Ok(true));
+/// assert_eq!(is_form_urlencoded("application/json"), Ok(false));
+/// assert!(is_form_urlencoded("application/x-www-form-urlencodedX").is_err());
 /// ```
-pub fn is_form_urlencoded(content_type: &str) -> bool {
+///
+/// # Errors
+/// [`ErrorKind::AmbiguousMediaType`] for a value that holds
+/// `x-www-form-urlencoded` (in any case) and is not the form media type.
+pub fn is_form_urlencoded(content_type: &str) -> Result<bool, Error> {
     is_form_media_type(content_type.as_bytes())
 }
 
@@ -26,16 +41,36 @@ pub fn is_form_urlencoded(content_type: &str) -> bool {
 /// RFC 9110 §8.3.1: `media-type = type "/" subtype *( OWS ";" OWS [ parameter ] )`,
 /// the type and subtype case-insensitive, `OWS` spaces and tabs, and a field
 /// value's leading and trailing `OWS` not part of it (§5.5). The parameters
-/// are not read: none changes what the body is.
-pub(crate) fn is_form_media_type(value: &[u8]) -> bool {
+/// are not read: none changes what the body is. The one rule for the signer,
+/// the `http` edge, the verifier, the tower layer and `oauth1 serve`.
+pub(crate) fn is_form_media_type(value: &[u8]) -> Result<bool, Error> {
     const FORM: &[u8] = b"application/x-www-form-urlencoded";
+    const SUBTYPE: &[u8] = b"x-www-form-urlencoded";
     let ows = |b: &u8| matches!(b, b' ' | b'\t');
     let start = value.iter().position(|b| !ows(b)).unwrap_or(value.len());
-    let Some((media, rest)) = value[start..].split_at_checked(FORM.len()) else {
-        return false;
-    };
-    media.eq_ignore_ascii_case(FORM) && matches!(rest.iter().find(|b| !ows(b)), None | Some(b';'))
+    let exact = value[start..]
+        .split_at_checked(FORM.len())
+        .is_some_and(|(media, rest)| {
+            media.eq_ignore_ascii_case(FORM)
+                && matches!(rest.iter().find(|b| !ows(b)), None | Some(b';'))
+        });
+    if exact {
+        return Ok(true);
+    }
+    let looks_like_form = value
+        .windows(SUBTYPE.len())
+        .any(|w| w.eq_ignore_ascii_case(SUBTYPE));
+    if looks_like_form {
+        return Err(Error::new(ErrorKind::AmbiguousMediaType {
+            media_type: String::from_utf8_lossy(&value[..value.len().min(MEDIA_TYPE_SHOWN)])
+                .into_owned(),
+        }));
+    }
+    Ok(false)
 }
+
+/// How much of a refused media type an error quotes.
+const MEDIA_TYPE_SHOWN: usize = 100;
 
 /// One HTTP request to sign, as the string API takes it: its method, URL and
 /// (form) body, plus the protocol parameters that belong to this request
@@ -63,6 +98,9 @@ pub struct OAuthRequest<'a> {
     /// Whether the URL is as an HTTP client serialised it (see
     /// `RequestUrl::parse_sent`), rather than strict RFC 3986.
     pub(crate) url_as_sent: bool,
+    /// A `Content-Type` given to [`body`](OAuthRequest::body) that
+    /// [`is_form_urlencoded`] refuses: signing it is refused.
+    pub(crate) refused_media_type: Option<&'a str>,
 }
 
 /// A request's extra protocol parameters, borrowed as `&str` or `String` pairs.
@@ -136,6 +174,7 @@ impl<'a> OAuthRequest<'a> {
             verifier: None,
             extra: Extra::Strs(&[]),
             url_as_sent: false,
+            refused_media_type: None,
         }
     }
 
@@ -156,11 +195,20 @@ impl<'a> OAuthRequest<'a> {
     }
 
     /// A body with its `Content-Type`: signed if it is form-urlencoded, left
-    /// out otherwise (a JSON body, as for the X API v2, is never signed).
-    pub fn body(mut self, content_type: Option<&str>, body: &'a [u8]) -> Self {
-        self.form_body = content_type
-            .filter(|ct| is_form_urlencoded(ct))
-            .map(|_| body);
+    /// out otherwise (a JSON body, as for the X API v2, is never signed). A
+    /// type that only looks like the form's ([`is_form_urlencoded`] refuses
+    /// it) makes signing fail with [`ErrorKind::AmbiguousMediaType`].
+    pub fn body(mut self, content_type: Option<&'a str>, body: &'a [u8]) -> Self {
+        let form = content_type.map(is_form_urlencoded);
+        self.refused_media_type = None;
+        self.form_body = match form {
+            Some(Ok(true)) => Some(body),
+            Some(Err(_)) => {
+                self.refused_media_type = content_type;
+                None
+            }
+            _ => None,
+        };
         self
     }
 
@@ -231,26 +279,65 @@ mod tests {
             b"application/x-www-form-urlencoded; charset=\xFF",
             b"application/x-www-form-urlencoded;",
         ] {
-            assert!(is_form_media_type(value), "{value:?}");
+            assert_eq!(is_form_media_type(value), Ok(true), "{value:?}");
         }
         for value in [
             &b""[..],
             b"application/json",
+            b"text/plain; charset=utf-8",
+            b"multipart/form-data; boundary=x",
             b"application/x-www-form-urlencode",
-            b"application/x-www-form-urlencodedx",
+        ] {
+            assert_eq!(is_form_media_type(value), Ok(false), "{value:?}");
+        }
+        // Whatever begins like the form type, or names it, and is not
+        // exactly it: a framework testing a prefix or a substring (axum's
+        // `Form` tests `starts_with`) reads it as a form, so it is refused.
+        for value in [
+            &b"application/x-www-form-urlencodedx"[..],
+            b"application/x-www-form-urlencodedX; charset=utf-8",
+            b"application/x-www-form-urlencoded+json",
+            b"application/x-www-form-urlencoded/x",
             b"application/x-www-form-urlencoded x",
             b"application/x-www-form-urlencoded, text/plain",
-            b"application /x-www-form-urlencoded",
             b"x application/x-www-form-urlencoded",
+            b"application /x-www-form-urlencoded",
+            b"text/x-www-form-urlencoded",
             // Only spaces and tabs are whitespace in a field value.
             b"\napplication/x-www-form-urlencoded",
             b"application/x-www-form-urlencoded\x0b",
             b"multipart/form-data; x=application/x-www-form-urlencoded",
+            b"APPLICATION/X-WWW-FORM-URLENCODED+JSON",
         ] {
-            assert!(!is_form_media_type(value), "{value:?}");
+            let e = is_form_media_type(value).unwrap_err();
+            assert!(
+                matches!(e.kind(), ErrorKind::AmbiguousMediaType { .. }),
+                "{value:?}: {e:?}"
+            );
         }
-        assert!(is_form_urlencoded(
-            "application/x-www-form-urlencoded; charset=ü"
-        ));
+        assert_eq!(
+            is_form_urlencoded("application/x-www-form-urlencoded; charset=ü"),
+            Ok(true)
+        );
+    }
+
+    #[test]
+    fn a_body_of_a_type_that_only_looks_like_a_form_is_not_signed() {
+        let signer = crate::Signer::new(crate::Credentials::new("k", "s"));
+        let request = OAuthRequest::post("https://h/")
+            .body(Some("application/x-www-form-urlencoded+json"), b"a=1");
+        let e = signer.sign(&request).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("Content-Type \"application/x-www-form-urlencoded+json\" looks like"),
+            "{e}"
+        );
+        // The same request as a form, or as JSON, signs.
+        let form = OAuthRequest::post("https://h/")
+            .body(Some("application/x-www-form-urlencoded+json"), b"a=1")
+            .body(Some("Application/X-WWW-Form-URLEncoded"), b"a=1");
+        assert!(signer.sign(&form).is_ok());
+        let json = OAuthRequest::post("https://h/").body(Some("application/json"), b"{}");
+        assert!(signer.sign(&json).is_ok());
     }
 }

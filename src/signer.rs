@@ -21,9 +21,10 @@ use crate::normalize::Normalized;
 use crate::params::{Param, Params};
 use crate::protocol::{Form, Name, Own, Protocol, ProtocolParams, Value, PROTOCOL_PREFIX};
 use crate::quirks::{
-    mastercard_base_string, mastercard_header, mastercard_parameter_string, ParameterStyle,
+    check_mastercard, mastercard_base_string, mastercard_header, mastercard_parameter_string,
+    ParameterStyle,
 };
-use crate::request::OAuthRequest;
+use crate::request::{is_form_urlencoded, OAuthRequest};
 use crate::sign::{SignatureMethod, SigningKey};
 use crate::signed::{Signed, Trace, Warning};
 use crate::sink::decimal;
@@ -287,6 +288,10 @@ impl Signer {
             Fill::Fresh => now(&mut timestamp_buf)?,
             _ => "",
         };
+        if let Some(content_type) = request.refused_media_type {
+            // The rule's own error, naming the type.
+            is_form_urlencoded(content_type)?;
+        }
         // Built in place: `Params` holds its parameters inline, and moving it
         // would copy them all.
         let mut run = Run {
@@ -351,11 +356,18 @@ impl<'a> Run<'a> {
     /// writes them, each part percent-encoded once.
     ///
     /// # Errors
-    /// As [`base_string`](Self::base_string).
+    /// As [`base_string`](Self::base_string); a protocol parameter that
+    /// style does not send, or a value it cannot write unambiguously.
     fn styled_base_string(&mut self) -> Result<String, Error> {
-        let rfc = self.base_string()?.to_string();
-        let uri = BaseStringUri::new(&self.url).to_string();
-        mastercard_base_string(&rfc, &uri, self.url.query(), self.protocol_pairs())
+        // The request's own checks (no `oauth_*` in the query or body).
+        self.base_string()?;
+        check_mastercard(self.protocol_pairs())?;
+        mastercard_base_string(
+            self.request.method,
+            &BaseStringUri::new(&self.url),
+            self.url.query(),
+            self.protocol_pairs(),
+        )
     }
 
     /// The protocol parameters with values, as `(name, value)` pairs.

@@ -325,7 +325,7 @@ fn check_chars(
     Ok(())
 }
 
-fn parse_authority(auth: &str, base: usize) -> Result<(&str, Option<u16>), Error> {
+pub(crate) fn parse_authority(auth: &str, base: usize) -> Result<(&str, Option<u16>), Error> {
     match plain_authority(auth) {
         Some(parsed) => Ok(parsed),
         None => checked_authority(auth, base),
@@ -481,12 +481,15 @@ fn check_host(host: &str, base: usize, allowed: impl Fn(u8) -> bool) -> Result<(
 /// edge passes every request's URL through here.
 ///
 /// Those types send some bytes raw that RFC 3986 would have escaped: in the
-/// query, `url` leaves `[ ] { } | ^` and `` ` `` alone, `http::Uri` also `\`,
-/// and both a `%` that starts no escape; `http::Uri` keeps non-ASCII text
-/// raw. A server reads a raw byte as itself, so it is signed as its escape
-/// (RFC 5849 §3.4.1.3.1 decodes the query before §3.6 encodes it again):
-/// here each such query byte is written as its escape (`|` as `%7C`, a lone
-/// `%` as `%25`), which decodes to the same parameters. Nothing else is
+/// query, `url` leaves `[ ] { } | ^` and `` ` `` alone, `http::Uri` also `\`;
+/// `http::Uri` keeps non-ASCII text raw. A server reads such a byte as
+/// itself, so it is signed as its escape (RFC 5849 §3.4.1.3.1 decodes the
+/// query before §3.6 encodes it again): here each such query byte is
+/// written as its escape (`|` as `%7C`), which decodes to the same
+/// parameters. A `%` that starts no escape (`?a=%zz`, `?b=%4`) is left for
+/// the parser to refuse with its offset: servers read it two ways (as
+/// itself, as an error, as a byte), and the query's parameters are signed
+/// decoded, so it cannot be signed as any one of them. Nothing else is
 /// changed. The path is signed byte for byte as it is sent
 /// (§3.4.1.2), so it is left as it is; a path byte that RFC 3986 does not
 /// allow raw is then refused by [`RequestUrl::parse`] with its offset, which
@@ -513,11 +516,9 @@ pub(crate) fn sent_url(url: &str) -> std::borrow::Cow<'_, str> {
     let kept = |i: usize| {
         let b = query[i];
         match b {
-            b'%' => query
-                .get(i + 1..i + 3)
-                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)),
-            // Left for the parser to refuse, with its offset.
-            0x00..=0x20 | 0x7F => true,
+            // Left for the parser to refuse, with its offset: a malformed
+            // escape, a space, a control byte.
+            b'%' | 0x00..=0x20 | 0x7F => true,
             _ => b.is_ascii() && (is_pchar(b) || b == b'/' || b == b'?'),
         }
     };
@@ -899,12 +900,27 @@ mod tests {
                 "http://h/p?a=[x]&b={y}^`\\",
                 "http://h/p?a=%5Bx%5D&b=%7By%7D%5E%60%5C",
             ),
-            ("http://h/?a=%zz&b=%4&c=%", "http://h/?a=%25zz&b=%254&c=%25"),
             ("http://h/?q=é#frag|", "http://h/?q=%C3%A9#frag|"),
             ("http://h/?a=\"<>", "http://h/?a=%22%3C%3E"),
         ] {
             assert_eq!(sent_url(sent), signed, "{sent}");
             assert!(RequestUrl::parse_sent(&sent_url(sent)).is_ok(), "{sent}");
+        }
+        // A `%` that starts no escape is read two ways by servers: left
+        // for the parser, which refuses it at its offset.
+        for (sent, offset) in [
+            ("http://h/?a=%zz&b=1", 12),
+            ("http://h/?b=%4", 12),
+            ("http://h/?c=%", 12),
+            ("http://h/?x=|&c=%", 18),
+        ] {
+            let url = sent_url(sent);
+            match RequestUrl::parse_sent(&url).map_err(|e| e.kind().clone()) {
+                Err(ErrorKind::MalformedEscape { offset: o, .. }) => {
+                    assert_eq!(o, offset, "{sent}")
+                }
+                other => panic!("{sent}: {other:?}"),
+            }
         }
         // Nothing to change: borrowed, not copied.
         for url in [

@@ -600,12 +600,16 @@ fn what_was_verified_and_what_failed_can_be_read_back() {
         .build()
         .unwrap();
     assert_eq!(
-        behind.request_url(&Received::new("GET", "http://10.0.0.1:8080/a?b=1")),
+        behind
+            .request_url(&Received::new("GET", "http://10.0.0.1:8080/a?b=1"))
+            .unwrap(),
         "https://api.x.com/v/a?b=1"
     );
     // An origin-form target whose query holds a URL is a path, not a scheme.
     assert_eq!(
-        behind.request_url(&Received::new("GET", "/cb?next=https://x.test/y")),
+        behind
+            .request_url(&Received::new("GET", "/cb?next=https://x.test/y"))
+            .unwrap(),
         "https://api.x.com/v/cb?next=https://x.test/y"
     );
 }

@@ -215,7 +215,7 @@ fn sign(
             .headers()
             .get(reqwest::header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
-            .filter(|ct| is_form_urlencoded(ct))
+            .filter(|ct| is_form_urlencoded(ct) == Ok(true))
             .and_then(|_| request.body()?.as_bytes())
             .map(|b| String::from_utf8_lossy(b).into_owned());
         spec.transmission = Some(options.transmission());
@@ -325,7 +325,11 @@ fn parse_header(
         return owned("the client frames the body itself, so that it is the body signed");
     }
     if name == CONTENT_TYPE {
-        let form = value.to_str().is_ok_and(is_form_urlencoded);
+        let form = match value.to_str().map(is_form_urlencoded) {
+            Ok(Ok(form)) => form,
+            Ok(Err(e)) => return owned(&e.to_string()),
+            Err(_) => false,
+        };
         match body {
             Some(BodyKind::Json) => {
                 return owned("--json sends application/json (its body is not signed)")

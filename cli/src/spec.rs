@@ -95,8 +95,10 @@ pub(crate) struct SendFlags {
 /// `oauth_body_hash`: when, and which hash (`sign`, `request`, `verify`).
 #[derive(Args, Debug)]
 pub(crate) struct BodyHashFlags {
-    /// When to send oauth_body_hash: never (the default), unless-form (on any body that is
-    /// not a form, the empty one included), required (the same; a verifier refuses none)
+    /// When to send oauth_body_hash: never (the default, but unless-form when
+    /// --body-hash-algorithm is given), unless-form (on any body that is not a form, the
+    /// empty one included), required (the same; a verifier refuses none), always (a form's
+    /// too, as Mastercard's signers do)
     #[arg(long, value_enum, default_value_t = BodyHashArg::Never)]
     body_hash: BodyHashArg,
 
@@ -118,6 +120,7 @@ enum BodyHashArg {
     Never,
     UnlessForm,
     Required,
+    Always,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -160,10 +163,18 @@ impl BodyHashFlags {
     /// hash it is checked with.
     pub(crate) fn body_hash(&self, given: &dyn Fn(&str) -> bool, default: BodyHash) -> BodyHash {
         let policy = match self.body_hash {
+            // A hash named is a hash wanted: never sent silently without one.
+            _ if !given("body_hash")
+                && given("body_hash_algorithm")
+                && default.policy() == BodyHashPolicy::Never =>
+            {
+                BodyHashPolicy::UnlessForm
+            }
             _ if !given("body_hash") => default.policy(),
             BodyHashArg::Never => BodyHashPolicy::Never,
             BodyHashArg::UnlessForm => BodyHashPolicy::UnlessForm,
             BodyHashArg::Required => BodyHashPolicy::Required,
+            BodyHashArg::Always => BodyHashPolicy::Always,
         };
         let algorithm = match self.body_hash_algorithm {
             _ if !given("body_hash_algorithm") => default.algorithm(),

@@ -137,7 +137,12 @@ impl<S, N> VerifierBuilder<S, N> {
     /// [`with_parameter_style`](crate::SignerBuilder::with_parameter_style)
     /// writes it: RFC 5849's (the default), or that of the official client
     /// a provider's users run, for a stand-in of that provider
-    /// ([`ParameterStyle::Mastercard`]).
+    /// ([`ParameterStyle::Mastercard`]). Mastercard's style reads only what
+    /// its signers send (their seven parameters, in the header, values as
+    /// they write them, none holding `&` or `=`), and requires and checks
+    /// `oauth_body_hash` over every body, a form's too
+    /// ([`ParameterStyle::body_hash`]), whatever [`body_hash`](Self::body_hash)
+    /// says of when.
     pub fn parameter_style(mut self, style: ParameterStyle) -> Self {
         self.style = style;
         self
@@ -183,7 +188,9 @@ impl<S, N> VerifierBuilder<S, N> {
                 before: self.before,
                 after: self.after,
                 nonce_len: self.nonce_len,
-                body_hash: self.body_hash,
+                // The style's own rule: Mastercard's requires a hash on
+                // every request, a form's too (`quirks.rs`).
+                body_hash: self.style.body_hash(self.body_hash),
                 style: self.style,
                 dummy: dummy_secrets(&self.methods),
                 methods: self.methods,

@@ -6,7 +6,7 @@
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
-use crate::body_hash::{body_hash, BodyHash, BodyHashPolicy};
+use crate::body_hash::{body_hash, BodyHash};
 use crate::error::{Error, ErrorKind};
 use crate::protocol::{Name, Nonce, Protocol, Timestamp};
 use crate::sign::SignatureMethod;
@@ -100,8 +100,10 @@ pub(super) fn check_timestamp(
 /// `oauth_body_hash` against the body received, by the verifier's
 /// [`BodyHash`]: required where its policy says so; when sent, refused on
 /// a form-encoded body, whose parameters are signed already (OAuth Request
-/// Body Hash §3.2), and on a body passed on unread; compared on the decoded
-/// digest (the method's hash, or the one the policy names) otherwise.
+/// Body Hash §3.2), unless the policy is [`BodyHashPolicy::Always`](crate::BodyHashPolicy::Always)
+/// (Mastercard's style, which signs no form parameter), and on a body
+/// passed on unread; compared on the decoded digest (the method's hash, or
+/// the one the policy names) otherwise.
 pub(super) fn check_body_hash(
     protocol: &Protocol<'_>,
     r: &Received<'_>,
@@ -110,8 +112,9 @@ pub(super) fn check_body_hash(
 ) -> Option<Reason> {
     let name = || Name::BodyHash.as_str().to_owned();
     let Some(theirs) = protocol.get(Name::BodyHash) else {
-        let required = policy.policy() == BodyHashPolicy::Required && !r.form;
-        return required.then(|| Reason::ParameterAbsent(vec![Name::BodyHash.as_str()]));
+        return policy
+            .required(r.form)
+            .then(|| Reason::ParameterAbsent(vec![Name::BodyHash.as_str()]));
     };
     if !r.body_read {
         return Some(Reason::ParameterRejected {
@@ -119,7 +122,7 @@ pub(super) fn check_body_hash(
             why: "the body was passed on unread, so its hash cannot be checked",
         });
     }
-    if r.form {
+    if r.form && !policy.applies(true) {
         return Some(Reason::ParameterRejected {
             name: name(),
             why: "a form-encoded body's parameters are signed; it has no body hash",

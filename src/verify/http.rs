@@ -31,7 +31,10 @@ impl<'a> Received<'a> {
     /// # Errors
     /// [`Reason::AmbiguousHeader`] for a repeated `Authorization` or
     /// `Content-Type`; [`Reason::Malformed`] for an `Authorization` header
-    /// that is not visible ASCII, at its first other byte.
+    /// that is not visible ASCII, at its first other byte, and for a
+    /// `Content-Type` that only looks like the form's
+    /// ([`ErrorKind::AmbiguousMediaType`](crate::ErrorKind::AmbiguousMediaType),
+    /// answered 415).
     pub fn from_http(
         method: &'a Method,
         uri: &'a Uri,
@@ -45,6 +48,8 @@ impl<'a> Received<'a> {
         };
         let form = is_form(headers).map_err(|e| match e {
             HttpError::AmbiguousHeader { name } => Reason::AmbiguousHeader { name },
+            // A media type that only looks like the form's.
+            HttpError::Sign(e) => Reason::Malformed(e),
             _ => Reason::AmbiguousHeader {
                 name: "Content-Type",
             },

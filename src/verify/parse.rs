@@ -14,7 +14,8 @@ use std::borrow::Cow;
 
 use crate::error::{Error, ErrorKind, Part};
 use crate::params::Params;
-use crate::protocol::{Protocol, Transmission, PROTOCOL_PREFIX};
+use crate::protocol::{Name, Protocol, Transmission, PROTOCOL_PREFIX};
+use crate::quirks::{mastercard_protocol, ParameterStyle};
 use crate::verify::reason::Reason;
 
 /// Decoded bytes as text, borrowed when they were.
@@ -39,7 +40,12 @@ fn reason_of(e: Error) -> Reason {
         ErrorKind::NotAProtocolParameter { name } => Reason::ParameterRejected {
             name: name.clone(),
             why: "not a protocol parameter (an Authorization header holds only \
-                  realm and oauth_* parameters)",
+                  realm and oauth_* parameters; in Mastercard's style, only the seven \
+                  its signers send)",
+        },
+        ErrorKind::InvalidProtocolValue { name, reason } => Reason::ParameterRejected {
+            name: (*name).to_owned(),
+            why: reason,
         },
         _ => Reason::Malformed(e),
     }
@@ -58,11 +64,29 @@ fn reason_of(e: Error) -> Reason {
 pub(crate) fn protocol<'a>(
     header: Option<&'a str>,
     params: &Params<'a>,
+    style: ParameterStyle,
 ) -> Result<Protocol<'a>, Reason> {
-    let from_header = match header {
-        Some(h) => Some(Protocol::from_header(h).map_err(reason_of)?),
-        None => None,
+    let from_header = match (header, style) {
+        (Some(h), ParameterStyle::Rfc5849) => Some(Protocol::from_header(h).map_err(reason_of)?),
+        (Some(h), ParameterStyle::Mastercard) => Some(mastercard_protocol(h).map_err(reason_of)?),
+        (None, _) => None,
     };
+    // Mastercard's signers send the header, and only it.
+    if style == ParameterStyle::Mastercard && from_header.as_ref().is_none_or(Protocol::is_empty) {
+        let in_request = params
+            .iter()
+            .find(|p| p.name_starts_with(PROTOCOL_PREFIX.as_bytes()));
+        return Err(match in_request {
+            Some(p) => Reason::ParameterRejected {
+                name: String::from_utf8_lossy(&p.name()).into_owned(),
+                why: "Mastercard's style reads the protocol parameters from the Authorization \
+                      header only, as its signers send them",
+            },
+            None => {
+                Reason::ParameterAbsent(vec![Name::ConsumerKey.as_str(), Name::Signature.as_str()])
+            }
+        });
+    }
     let mut in_request = params
         .iter()
         .filter(|p| p.name_starts_with(PROTOCOL_PREFIX.as_bytes()))
@@ -120,7 +144,12 @@ mod tests {
     fn a_header_name_twice_is_refused_at_the_second() {
         let params = Params::new();
         // `OAuth oauth_a="1", ` is 19 bytes: the second name starts there.
-        let e = protocol(Some(r#"OAuth oauth_a="1", oauth_a="1""#), &params).unwrap_err();
+        let e = protocol(
+            Some(r#"OAuth oauth_a="1", oauth_a="1""#),
+            &params,
+            ParameterStyle::Rfc5849,
+        )
+        .unwrap_err();
         assert_eq!(
             e,
             Reason::Duplicated {
@@ -130,9 +159,19 @@ mod tests {
             }
         );
         // The realm too, in any case (RFC 7235 §2.1).
-        let e = protocol(Some(r#"OAuth realm="a", Realm="b""#), &params).unwrap_err();
+        let e = protocol(
+            Some(r#"OAuth realm="a", Realm="b""#),
+            &params,
+            ParameterStyle::Rfc5849,
+        )
+        .unwrap_err();
         assert!(matches!(e, Reason::Duplicated { offset: 17, .. }), "{e:?}");
-        let e = protocol(Some(r#"OAuth realm="a", x="b""#), &params).unwrap_err();
+        let e = protocol(
+            Some(r#"OAuth realm="a", x="b""#),
+            &params,
+            ParameterStyle::Rfc5849,
+        )
+        .unwrap_err();
         assert!(matches!(e, Reason::ParameterRejected { .. }), "{e:?}");
     }
 }

@@ -10,7 +10,7 @@
 use std::fmt;
 
 use crate::encode::percent_encode_str;
-use crate::error::{Error, Part, Quoted};
+use crate::error::{Error, ErrorKind, Part, Quoted};
 use crate::protocol::{Name, Protocol};
 
 /// Why a request was rejected. Loggable: no secret, and names and values
@@ -26,6 +26,16 @@ pub enum Reason {
     AmbiguousHeader {
         /// The header's name.
         name: &'static str,
+    },
+    /// A trusted proxy's `Forwarded` or `X-Forwarded-*` header names a
+    /// scheme other than `http` or `https`, or a host that is not
+    /// `host[:port]` (`api.example.com#` would turn the received path into
+    /// a fragment): the URL the client signed cannot be known.
+    ForwardedRejected {
+        /// The header it was read from.
+        header: &'static str,
+        /// What is wrong.
+        why: &'static str,
     },
     /// A parameter given twice where the protocol parameters are (RFC 5849
     /// §3.5.1, §3.5: each protocol parameter once): a name twice inside the
@@ -129,6 +139,7 @@ impl Reason {
         match self.public() {
             Reason::Malformed(_)
             | Reason::AmbiguousHeader { .. }
+            | Reason::ForwardedRejected { .. }
             | Reason::Duplicated { .. }
             | Reason::InTwoPlaces { .. }
             | Reason::ParameterRejected { .. }
@@ -152,10 +163,13 @@ impl Reason {
     }
 
     /// The HTTP status to answer with: 503 when a store or the secret source
-    /// could not answer (the client may retry), 401 otherwise.
+    /// could not answer (the client may retry), 415 for a `Content-Type`
+    /// that only looks like the form's
+    /// ([`ErrorKind::AmbiguousMediaType`]), 401 otherwise.
     pub fn status(&self) -> u16 {
         match self {
             Reason::StoreUnavailable(_) | Reason::SecretsUnavailable(_) => 503,
+            Reason::Malformed(e) if matches!(e.kind(), ErrorKind::AmbiguousMediaType { .. }) => 415,
             _ => 401,
         }
     }
@@ -206,6 +220,9 @@ impl fmt::Display for Reason {
             Reason::Malformed(e) => write!(f, "malformed request: {e}"),
             Reason::AmbiguousHeader { name } => {
                 write!(f, "the {name} header is given more than once")
+            }
+            Reason::ForwardedRejected { header, why } => {
+                write!(f, "the trusted proxy's {header} header is refused: {why}")
             }
             Reason::Duplicated { name, part, offset } => write!(
                 f,

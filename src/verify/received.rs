@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::error::Error;
 use crate::request::is_form_media_type;
 
 /// One received request: its method, its URL (absolute, or the path and
@@ -33,6 +34,9 @@ pub struct Received<'a> {
     pub(crate) forwarded_host: Option<&'a str>,
     /// The RFC 7239 `Forwarded` header.
     pub(crate) forwarded: Option<&'a str>,
+    /// A `Content-Type` that only looks like the form's: the request is
+    /// refused with this error before anything else is read.
+    pub(crate) refused: Option<Error>,
 }
 
 impl<'a> Received<'a> {
@@ -50,6 +54,7 @@ impl<'a> Received<'a> {
             forwarded_proto: None,
             forwarded_host: None,
             forwarded: None,
+            refused: None,
         }
     }
 
@@ -61,9 +66,19 @@ impl<'a> Received<'a> {
 
     /// The body and its `Content-Type`: its parameters are verified when it
     /// is `application/x-www-form-urlencoded` (§3.4.1.3.1), and its bytes
-    /// hashed when the request has `oauth_body_hash`.
-    pub fn body(self, content_type: Option<&str>, body: &'a [u8]) -> Received<'a> {
-        let form = content_type.is_some_and(|t| is_form_media_type(t.as_bytes()));
+    /// hashed when the request has `oauth_body_hash`. A type that only
+    /// looks like the form's ([`is_form_urlencoded`](crate::is_form_urlencoded)
+    /// refuses it) gets the request refused, answered 415: a framework
+    /// behind the verifier may read such a body as a form.
+    pub fn body(mut self, content_type: Option<&str>, body: &'a [u8]) -> Received<'a> {
+        let form = match content_type.map(|t| is_form_media_type(t.as_bytes())) {
+            Some(Ok(form)) => form,
+            None => false,
+            Some(Err(e)) => {
+                self.refused = Some(e);
+                false
+            }
+        };
         self.body_as(form, body)
     }
 
@@ -113,9 +128,10 @@ impl<'a> Received<'a> {
     /// else the last values of `X-Forwarded-Proto` and `X-Forwarded-Host`.
     /// A proxy appends what it saw to what came before it, which the client
     /// may have written itself; the last value is the nearest proxy's own.
-    pub(crate) fn forwarded_origin(&self) -> Option<(&'a str, &'a str)> {
-        if let Some(origin) = self.forwarded.and_then(last_forwarded_element) {
-            return Some(origin);
+    /// Each value comes with the name of the header it was read from.
+    pub(crate) fn forwarded_origin(&self) -> Option<Forwarded<'a>> {
+        if let Some((proto, host)) = self.forwarded.and_then(last_forwarded_element) {
+            return Some(((proto, "Forwarded"), (host, "Forwarded")));
         }
         let last = |v: &'a str| {
             v.rsplit(',')
@@ -123,7 +139,10 @@ impl<'a> Received<'a> {
                 .map(str::trim)
                 .filter(|v| !v.is_empty())
         };
-        Some((last(self.forwarded_proto?)?, last(self.forwarded_host?)?))
+        Some((
+            (last(self.forwarded_proto?)?, "X-Forwarded-Proto"),
+            (last(self.forwarded_host?)?, "X-Forwarded-Host"),
+        ))
     }
 
     /// The method.
@@ -153,6 +172,10 @@ impl<'a> Received<'a> {
         self.form
     }
 }
+
+/// The scheme and the host a trusted proxy names, each with the name of the
+/// header it came from.
+pub(crate) type Forwarded<'a> = ((&'a str, &'static str), (&'a str, &'static str));
 
 /// `proto` and `host` of the last element of a `Forwarded` value (RFC 7239
 /// §4: elements separated by `,`, pairs by `;`, values a token or a quoted
@@ -204,12 +227,15 @@ mod tests {
         let r = Received::new("GET", "/").forwarded_header(Some(
             "for=192.0.2.43;proto=http;host=evil.example, for=198.51.100.17;proto=https;host=\"api.x.com\"",
         ));
-        assert_eq!(r.forwarded_origin(), Some(("https", "api.x.com")));
+        fn origin<'a>(r: &Received<'a>) -> Option<(&'a str, &'a str)> {
+            r.forwarded_origin().map(|((p, _), (h, _))| (p, h))
+        }
+        assert_eq!(origin(&r), Some(("https", "api.x.com")));
         // The last element lacks a host: X-Forwarded-* (last values) instead.
         let r = Received::new("GET", "/")
             .forwarded_header(Some("proto=https;host=a.example, for=1.2.3.4"))
             .forwarded(Some("http, https"), Some("evil.example, api.x.com "));
-        assert_eq!(r.forwarded_origin(), Some(("https", "api.x.com")));
+        assert_eq!(origin(&r), Some(("https", "api.x.com")));
         let r = Received::new("GET", "/").forwarded(Some("https"), None);
         assert_eq!(r.forwarded_origin(), None);
         let r = Received::new("GET", "/").forwarded(Some("https"), Some("a, "));

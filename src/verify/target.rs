@@ -6,8 +6,9 @@
 use std::borrow::Cow;
 
 use crate::error::Error;
+use crate::url::parse_authority;
 use crate::verify::reason::Reason;
-use crate::verify::received::Received;
+use crate::verify::received::{Forwarded, Received};
 use crate::verify::verifier::Verifier;
 
 impl<S, N> Verifier<S, N> {
@@ -16,12 +17,17 @@ impl<S, N> Verifier<S, N> {
     /// authority, and the base URL's path before the received path. The
     /// verifier signs against it; a server that explains a failure uses
     /// the same.
-    pub fn request_url(&self, r: &Received<'_>) -> String {
-        self.url_of(r).into_owned()
+    ///
+    /// # Errors
+    /// [`Reason::ForwardedRejected`] when the verifier trusts forwarded
+    /// headers and they name a scheme other than `http` or `https`, or a
+    /// host that is not `host[:port]`.
+    pub fn request_url(&self, r: &Received<'_>) -> Result<String, Reason> {
+        self.url_of(r).map(Cow::into_owned)
     }
 
     /// [`request_url`](Self::request_url), borrowed when it is the received one.
-    pub(super) fn url_of<'r>(&self, r: &'r Received<'_>) -> Cow<'r, str> {
+    pub(super) fn url_of<'r>(&self, r: &'r Received<'_>) -> Result<Cow<'r, str>, Reason> {
         let received: &str = &r.url;
         // The path and query of an absolute URL.
         let path = match received.find("://") {
@@ -33,22 +39,58 @@ impl<S, N> Verifier<S, N> {
             _ => None,
         };
         if self.config.trust_forwarded {
-            if let Some((proto, host)) = r.forwarded_origin() {
+            if let Some(origin) = r.forwarded_origin() {
+                let (proto, host) = checked_origin(origin)?;
                 let tail = path.unwrap_or(received);
-                return format!("{proto}://{host}{tail}").into();
+                return Ok(format!("{proto}://{host}{tail}").into());
             }
         }
-        match (&self.config.base, path) {
+        Ok(match (&self.config.base, path) {
             (Some((origin, prefix)), Some(tail)) => format!("{origin}{prefix}{tail}").into(),
             (Some((origin, prefix)), None) => format!("{origin}{prefix}{received}").into(),
             (None, _) => received.into(),
-        }
+        })
     }
+}
+
+/// What a trusted proxy says the client used, accepted only as an origin:
+/// the scheme `http` or `https` (any case, written lower-case), and the host
+/// as `host[:port]` by the request URL's own authority grammar (a reg-name
+/// or an IP literal, digits for the port). Anything else (`host#`, which
+/// would make the received path and query a fragment, never signed;
+/// `host/admin`, which would put a path before it; user information) is
+/// refused, never joined to the received path.
+fn checked_origin<'a>(
+    ((proto, proto_from), (host, host_from)): Forwarded<'a>,
+) -> Result<(&'static str, &'a str), Reason> {
+    let proto = if proto.eq_ignore_ascii_case("https") {
+        "https"
+    } else if proto.eq_ignore_ascii_case("http") {
+        "http"
+    } else {
+        return Err(Reason::ForwardedRejected {
+            header: proto_from,
+            why: "the scheme is neither http nor https",
+        });
+    };
+    let hostport = host.bytes().all(|b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b':' | b'[' | b']')
+    });
+    if !hostport || parse_authority(host, 0).is_err() {
+        return Err(Reason::ForwardedRejected {
+            header: host_from,
+            why: "the host is not host[:port] (a name or an IP address, digits for the port)",
+        });
+    }
+    Ok((proto, host))
 }
 
 /// The received target is an absolute URL or a path (origin-form, RFC 9112
 /// §3.2.1): `OPTIONS *` and a `CONNECT` authority name no resource to sign.
 pub(super) fn check_target(r: &Received<'_>) -> Result<(), Reason> {
+    if let Some(e) = &r.refused {
+        return Err(Reason::Malformed(e.clone()));
+    }
     let url: &str = &r.url;
     let absolute = url
         .find("://")

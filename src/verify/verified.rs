@@ -3,7 +3,6 @@
 //! base string that verified.
 
 use crate::decode::percent_decode;
-use crate::form::pairs;
 use crate::protocol::Protocol;
 use crate::sign::SignatureMethod;
 
@@ -16,6 +15,8 @@ pub struct Verified {
     pub(super) base_string: String,
     /// Where the base string URI is, encoded, in `base_string`.
     pub(super) uri: std::ops::Range<usize>,
+    /// The parameters verified, decoded, in normalised order.
+    pub(super) params: Vec<(String, String)>,
 }
 
 impl Verified {
@@ -72,14 +73,13 @@ impl Verified {
         decoded_text(&self.base_string.as_bytes()[self.uri.end + 1..])
     }
 
-    /// The normalised parameters as decoded `(name, value)` pairs, in order
-    /// (bytes that are not UTF-8 replaced): read from the base string,
-    /// which is exactly what was signed.
-    pub fn params(&self) -> Vec<(String, String)> {
-        let text = self.normalized_params();
-        pairs(text.as_bytes())
-            .map(|p| (decoded_text(p.name), decoded_text(p.value_or_empty())))
-            .collect()
+    /// The parameters that verified, as decoded `(name, value)` pairs in
+    /// normalised order (bytes that are not UTF-8 replaced): the query's,
+    /// the form body's and the protocol parameters (but the signature), as
+    /// the request was parsed. In Mastercard's style a form body's are
+    /// covered by `oauth_body_hash`, not by the parameter string.
+    pub fn params(&self) -> &[(String, String)] {
+        &self.params
     }
 }
 

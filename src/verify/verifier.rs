@@ -82,6 +82,8 @@ struct Prepared {
     method: SignatureMethod,
     base_string: String,
     uri: std::ops::Range<usize>,
+    /// The parameters verified, decoded ([`Verified::params`]).
+    params: Vec<(String, String)>,
     /// The timestamp, when sent (PLAINTEXT may omit it and the nonce).
     timestamp: Option<u64>,
     /// A failure found that does not depend on the secrets.
@@ -119,9 +121,9 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         now_unix: u64,
     ) -> Result<Verified, Rejection> {
         check_target(received)?;
-        let url = self.url_of(received);
+        let url = self.url_of(received)?;
         let sent = sent_url(&url);
-        let (parsed, params, protocol) = collect(received, &sent)?;
+        let (parsed, params, protocol) = collect(received, &sent, self.config.style)?;
         let found = |reason: Reason, base_string: String| {
             Rejection::new(reason).with_found(base_string, &protocol, &url)
         };
@@ -197,6 +199,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
             request_url: url.into_owned(),
             base_string: prepared.base_string,
             uri: prepared.uri,
+            params: prepared.params,
         })
     }
 
@@ -218,9 +221,9 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
             return Ok(true);
         }
         check_target(head)?;
-        let url = self.url_of(head);
+        let url = self.url_of(head)?;
         let url = sent_url(&url);
-        let (_, _, protocol) = collect(head, &url)?;
+        let (_, _, protocol) = collect(head, &url, self.config.style)?;
         Ok(protocol.get(Name::BodyHash).is_some())
     }
 
@@ -247,24 +250,39 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         if failed.is_none() {
             failed = check_body_hash(protocol, r, method, &self.config.body_hash);
         }
-        let base = BaseString::new(r.method, BaseStringUri::new(url), params.normalize())
-            .map_err(Reason::Malformed)?;
-        // Encoded once in the base string, and twice where already encoded:
-        // room for a little over twice the text it is made of.
-        let text = r.url.len() + r.body.len() + r.authorization.map_or(0, str::len);
-        let mut base_string = String::with_capacity(2 * text + 64);
-        base.write_to(&mut base_string);
-        if self.config.style == ParameterStyle::Mastercard {
-            let uri = BaseStringUri::new(url).to_string();
-            base_string = mastercard_base_string(&base_string, &uri, url.query(), protocol.iter())
-                .map_err(Reason::Malformed)?;
+        let uri = BaseStringUri::new(url);
+        let normalized = params.normalize();
+        let base_string = match self.config.style {
+            ParameterStyle::Mastercard => {
+                mastercard_base_string(r.method, &uri, url.query(), protocol.iter())
+            }
+            _ => BaseString::new(r.method, uri, normalized).map(|base| {
+                // Encoded once in the base string, and twice where already
+                // encoded: room for a little over twice the text it is made of.
+                let text = r.url.len() + r.body.len() + r.authorization.map_or(0, str::len);
+                let mut out = String::with_capacity(2 * text + 64);
+                base.write_to(&mut out);
+                out
+            }),
         }
+        .map_err(Reason::Malformed)?;
+        // What was verified, read from the request as parsed (never back
+        // from a parameter string, which a provider's style may write
+        // ambiguously): decoded, in normalised order, no signature.
+        let verified_params = normalized
+            .iter()
+            .map(|p| {
+                let text = |b: std::borrow::Cow<'_, [u8]>| String::from_utf8_lossy(&b).into_owned();
+                (text(p.name()), text(p.value()))
+            })
+            .collect();
         let uri_start = base_string.find('&').unwrap_or(0) + 1;
         let uri_end = uri_start + base_string[uri_start..].find('&').unwrap_or(0);
         Ok(Prepared {
             method,
             base_string,
             uri: uri_start..uri_end,
+            params: verified_params,
             timestamp,
             failed,
         })
@@ -277,6 +295,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
 fn collect<'a>(
     r: &Received<'a>,
     url: &'a str,
+    style: ParameterStyle,
 ) -> Result<(RequestUrl<'a>, Params<'a>, Protocol<'a>), Reason> {
     let url = RequestUrl::parse_sent(url).map_err(Reason::Malformed)?;
     let mut params = Params::new();
@@ -284,7 +303,7 @@ fn collect<'a>(
     if r.form {
         params.extend_form(r.body).map_err(Reason::Malformed)?;
     }
-    let protocol = protocol(r.authorization, &params)?;
+    let protocol = protocol(r.authorization, &params, style)?;
     Ok((url, params, protocol))
 }
 
