@@ -193,6 +193,57 @@ fn a_plaintext_key_under_an_hmac_name_confirms_nothing() {
 }
 
 #[test]
+fn a_key_of_the_consumer_secret_alone_tells_a_stranger_nothing() {
+    // Whoever holds only the consumer secret (extractable from a shipped
+    // app) signs with `consumer_secret&`, the token secret left out: the
+    // 401 must be the same whether the token is ours or not, and the same
+    // as for a wrong guess at the consumer secret.
+    let serve = start(&[]);
+    let url = serve.url("/1.1/statuses/update.json");
+    let timestamp = now().to_string();
+    let answer = |key_text: &str, token: &str, nonce: &str| {
+        let signed: Vec<(&str, &str)> = vec![
+            ("oauth_consumer_key", KEY),
+            ("oauth_nonce", nonce),
+            ("oauth_signature_method", "HMAC-SHA1"),
+            ("oauth_timestamp", &timestamp),
+            ("oauth_token", token),
+            ("oauth_version", "1.0"),
+            ("status", "hi"),
+        ];
+        let signature = hmac_sha1_base64(key_text, &base_string(&url, &signed));
+        let mut sent = signed[..6].to_vec();
+        sent.push(("oauth_signature", &signature));
+        let a = send(
+            serve.port,
+            "POST",
+            "/1.1/statuses/update.json",
+            Some(&header(&sent)),
+            Some(b"status=hi"),
+        );
+        assert_eq!(a.status, 401, "{}", a.json);
+        a.json
+    };
+    let consumer_only = format!("{}&", percent_encode_str(SECRET));
+    let ours = answer(&consumer_only, TOKEN, "nonce-0001");
+    let not_ours = answer(&consumer_only, "serve-token-ffffff", "nonce-0002");
+    let guess = answer("serve-consumer-secret-000000&", TOKEN, "nonce-0003");
+    assert_eq!(ours["diagnosis"], not_ours["diagnosis"], "{ours} {not_ours}");
+    assert_eq!(ours["diagnosis"], guess["diagnosis"], "{ours} {guess}");
+    assert_eq!(ours.to_string().len(), not_ours.to_string().len());
+    assert!(!ours.to_string().contains("key-mismatch"), "{ours}");
+    // The key's owner, who holds both secrets, is still told the mistake
+    // (`oauth1 verify` shows it; here the token secret signed alone).
+    let both = format!(
+        "{}&{}",
+        percent_encode_str(TOKEN_SECRET),
+        percent_encode_str(SECRET)
+    );
+    let swapped = answer(&both, TOKEN, "nonce-0004");
+    assert!(swapped.to_string().contains("key-mismatch"), "{swapped}");
+}
+
+#[test]
 fn a_client_holding_the_secrets_is_told_its_mistake_and_nothing_else() {
     // Signed by the library over "a=1" only; sent with a further parameter
     // whose name is a C1 control (CSI), which the diagnosis names escaped.

@@ -156,9 +156,11 @@ impl Explainer {
     /// are empty), since ours is computed with our secrets and our keys,
     /// and theirs may be a guess at a secret; the signature search tries no
     /// PLAINTEXT key, since a signature equal to the key text would confirm
-    /// a guess at the secrets. What the client learns is which catalogued
-    /// mistake reproduces the signature it sent, which only a client that
-    /// holds the secrets can make.
+    /// a guess at the secrets, and no key made of one secret alone (the
+    /// token secret left out), which whoever holds only the consumer secret
+    /// could reproduce, learning which tokens exist. What the client learns
+    /// is which catalogued mistake reproduces the signature it sent, which
+    /// only a client that holds both secrets can make.
     ///
     /// Build the explainer with the client's own consumer key and token
     /// (and, for a key or token you do not hold, secrets nobody knows, so
@@ -204,7 +206,7 @@ impl Explainer {
         let Some((cs, ts)) = ours.secrets else {
             return ex;
         };
-        let keys = Keys::new(cs, ts);
+        let keys = Keys::for_side(&ours, cs, ts);
         let base = base_string.trim().as_bytes();
         let right = keys.get(KeyRule::Right, self.method);
         if right.is_some_and(|k| signs_as(k, base, &theirs)) {

@@ -41,14 +41,12 @@ const KEYED: [SignatureMethod; 4] = [
 pub(super) struct Keys(pub(super) Vec<(KeyRule, SignatureMethod, SigningKey)>);
 
 impl Keys {
-    pub(super) fn new(consumer_secret: &str, token_secret: &str) -> Keys {
-        Keys::for_methods(consumer_secret, token_secret, &KEYED)
-    }
-
-    fn for_methods(consumer_secret: &str, token_secret: &str, methods: &[SignatureMethod]) -> Keys {
+    /// The keys `ours` may try: for a client not yet trusted, only those
+    /// made of both our secrets ([`Ours::key_rules`]) and no PLAINTEXT.
+    pub(super) fn for_side(ours: &Ours<'_>, consumer_secret: &str, token_secret: &str) -> Keys {
         let mut keys = Vec::new();
-        for &method in methods {
-            for rule in KeyRule::ALL {
+        for &method in ours.keyed() {
+            for &rule in ours.key_rules() {
                 let key = rule.key(consumer_secret, token_secret);
                 if let Ok(key) = SigningKey::from_key_string(method, key) {
                     keys.push((rule, method, key));
@@ -135,6 +133,21 @@ impl Ours<'_> {
         )
     }
 
+    /// The key rules tried. For a client not yet trusted, only the keys
+    /// made of *both* our secrets: a key of the consumer secret alone (the
+    /// token secret missing) would reproduce the signature of whoever holds
+    /// only that secret (often extractable from a shipped app), telling
+    /// them which tokens are ours and confirming a guess at the consumer
+    /// secret. A key of both reproduces only a client that holds both.
+    fn key_rules(&self) -> &'static [KeyRule] {
+        const BOTH: [KeyRule; 3] = [KeyRule::Right, KeyRule::Swapped, KeyRule::NotEncoded];
+        if self.untrusted {
+            &BOTH
+        } else {
+            &KeyRule::ALL
+        }
+    }
+
     /// The methods a key is tried with.
     fn keyed(&self) -> &'static [SignatureMethod] {
         if self.untrusted {
@@ -190,7 +203,7 @@ pub(super) fn search(
             0,
         );
     };
-    let keys = Keys::for_methods(cs, ts, ours.keyed());
+    let keys = Keys::for_side(&ours, cs, ts);
     let mut s = Scratch::default();
     let mut base = Vec::new();
     let mut right = Vec::new();
