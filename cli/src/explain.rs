@@ -218,6 +218,8 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
             out
         }
     };
+    // Whatever was sent in place of a signature may spell the secrets.
+    let out = crate::output::without_secrets(out, &spec, args.show_secrets);
     let _ = std::io::stderr().write_all(notes.as_bytes());
     let mut stdout = anstream::stdout();
     match stdout

@@ -3,13 +3,32 @@
 
 use std::fmt::Write as _;
 
-use oauth1_signer::{json::RequestSpec, percent_encode, Trace, Transmission};
+use oauth1_signer::{json::RequestSpec, percent_encode, redact_secrets, Trace, Transmission};
 use serde::Serialize;
 
 use oauth1_signer::json::Sent;
 
 use crate::caret::printable;
 use crate::{hex, Failure};
+
+/// `text` with `spec`'s secrets in any spelling replaced by `<redacted>`
+/// (the library's one rule, [`redact_secrets`]), unless `show` (the user
+/// asked for them with --show-secrets): a signature sent as a near spelling
+/// of the key, say, is shown by what prints it.
+pub(crate) fn without_secrets(text: String, spec: &RequestSpec, show: bool) -> String {
+    if show {
+        return text;
+    }
+    let secrets: Vec<&str> = [&spec.consumer_secret, &spec.token_secret]
+        .into_iter()
+        .flatten()
+        .map(|s| s.expose())
+        .collect();
+    match redact_secrets(&text, &secrets) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(redacted) => redacted,
+    }
+}
 
 /// What may be shown of the secret-bearing stages.
 pub struct Shown {

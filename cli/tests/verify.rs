@@ -425,6 +425,74 @@ fn a_plaintext_key_sent_under_an_hmac_name_is_never_printed() {
     }
 }
 
+/// `text` percent-encoded as RFC 3986 does, hex in `upper` or lower case.
+fn encoded(text: &str, upper: bool) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                char::from(b).to_string()
+            }
+            _ if upper => format!("%{b:02X}"),
+            _ => format!("%{b:02x}"),
+        })
+        .collect()
+}
+
+#[test]
+fn a_signature_that_spells_the_secrets_another_way_is_never_printed() {
+    // Secrets with bytes that encoding changes; a client sends in place of
+    // its signature the key text in near spellings: lower-case escapes,
+    // the encoded consumer secret with a wrong token secret, escaped twice.
+    let dir = TempDir::new("verify-near-spellings");
+    let (mut inputs, header, ts) = x_docs();
+    let (cs, tks) = ("c/s+e=c&r e!t-0001", "t/s+e=c&r e!t-0002");
+    inputs["consumer_secret"] = Value::String(cs.into());
+    inputs["token_secret"] = Value::String(tks.into());
+    let sig = header
+        .split("oauth_signature=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_owned();
+    let spellings = [
+        format!("{}&{}", encoded(cs, false), encoded(tks, false)),
+        format!("{}&wrong-token-secret", encoded(cs, false)),
+        format!("{}&wrong-token-secret", encoded(cs, true)),
+        format!(
+            "{}%26{}",
+            encoded(&encoded(cs, true), false),
+            encoded(tks, true)
+        ),
+        format!("{cs}&{tks}"),
+    ];
+    for sent in &spellings {
+        // As the header carries it: percent-encoded once more.
+        let header = header.replace(&sig, &encoded(sent, true));
+        for format in ["text", "json"] {
+            let out = verify(
+                &dir.0,
+                &inputs,
+                &header,
+                &["--now", &ts, "--format", format],
+            );
+            assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+            let shown = format!("{}{}", out.stdout, out.stderr);
+            for secret in [cs, tks] {
+                for spelling in [
+                    secret.to_owned(),
+                    encoded(secret, true),
+                    encoded(secret, false),
+                    encoded(&encoded(secret, true), true),
+                ] {
+                    assert!(!shown.contains(&spelling), "{sent} {format}: {shown}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn an_rsa_signature_is_refused_with_another_key_tampered_or_without_one() {
     // The oauth.net TestCases RSA-SHA1 request: valid with its certificate.

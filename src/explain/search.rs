@@ -14,6 +14,7 @@ use super::model::{Model, Scratch};
 use super::tried::{search_list, Tried};
 use super::variant::{KeyRule, Variant};
 use crate::protocol::NAMES;
+use crate::redact::holds_secret;
 use crate::sign::{SignatureMethod, SigningKey};
 
 /// Up to this many signed parameters (64), the signature search
@@ -96,21 +97,19 @@ impl Ours<'_> {
         }
     }
 
-    /// Whether `text` is, or holds, secret material of ours. A secret is
-    /// looked for inside the text only from 8 bytes on: a shorter one would
-    /// redact ordinary signatures by chance, and is matched whole.
+    /// Whether `text` is, or holds, secret material of ours, in any
+    /// spelling (`crate::redact`: escapes in either case of hex, escaped
+    /// twice, `+` for a space): either secret (from 8 bytes on anywhere, a
+    /// shorter one where it stands alone), or a key text the key rules make
+    /// of them.
     fn holds_secret(&self, text: &str) -> bool {
         let Some((cs, ts)) = self.secrets else {
             return false;
         };
-        let holds = |secret: &str| {
-            !secret.is_empty() && (text == secret || (secret.len() >= 8 && text.contains(secret)))
-        };
-        holds(cs)
-            || holds(ts)
-            || KeyRule::ALL
-                .iter()
-                .any(|rule| rule.key(cs, ts).expose() == text)
+        let keys: Vec<_> = KeyRule::ALL.iter().map(|rule| rule.key(cs, ts)).collect();
+        let mut secrets: Vec<&str> = keys.iter().map(|k| k.expose()).collect();
+        secrets.extend([cs, ts]);
+        holds_secret(text, &secrets)
     }
 
     /// A finding about the signature: ours against `theirs`.
