@@ -40,7 +40,8 @@
 
 use std::fmt;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, Part};
+use crate::protocol::Protocol;
 use crate::request::OAuthRequest;
 use crate::signer::Signer;
 
@@ -101,7 +102,9 @@ impl EchoHeaders {
     /// # Errors
     /// [`ErrorKind::InvalidProtocolValue`] naming the header: a provider
     /// URL not trusted (no prefix or host match: only the whole URL), an
-    /// authorization that is not `OAuth ...`.
+    /// authorization that is not `OAuth ...`; [`ErrorKind::InvalidByte`]
+    /// for a byte no header value holds (CR, LF, NUL, another control), at
+    /// its offset; the header parser's errors for one that does not parse.
     pub fn trusted<'a>(
         provider: &'a str,
         authorization: &'a str,
@@ -114,6 +117,21 @@ impl EchoHeaders {
                          exactly)",
             }));
         }
+        // A header value: CR LF would start another header of the request
+        // the delegator sends, and NUL or another control byte is no
+        // header's (RFC 9110 §5.5).
+        if let Some(at) = authorization
+            .bytes()
+            .position(|b| !(b == b'\t' || (b' '..=b'~').contains(&b)))
+        {
+            return Err(Error::invalid_byte(
+                Part::Header,
+                at,
+                authorization.as_bytes()[at],
+                "visible ASCII, spaces and tabs: X-Verify-Credentials-Authorization is \
+                 forwarded as a header",
+            ));
+        }
         let scheme = authorization.get(..6);
         if !scheme.is_some_and(|s| s.eq_ignore_ascii_case("OAuth ")) {
             return Err(Error::new(ErrorKind::InvalidProtocolValue {
@@ -121,6 +139,8 @@ impl EchoHeaders {
                 reason: "not an OAuth header (\"OAuth oauth_consumer_key=...\")",
             }));
         }
+        // And it reads as one, strictly: what is forwarded is an OAuth header.
+        Protocol::from_header(authorization)?;
         Ok((provider, authorization))
     }
 }
@@ -133,5 +153,30 @@ impl fmt::Debug for EchoHeaders {
             .field("provider", &self.provider)
             .field("authorization_len", &self.authorization.len())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const URL: &str = "https://api.x.com/1.1/account/verify_credentials.json";
+
+    #[test]
+    fn an_authorization_that_would_be_another_header_is_refused() {
+        let ok = r#"OAuth oauth_consumer_key="ck", oauth_signature="s""#;
+        assert_eq!(EchoHeaders::trusted(URL, ok, &[URL]).unwrap(), (URL, ok));
+        for (bad, at) in [
+            (format!("{ok}\r\nX-Injected: 1"), ok.len()),
+            (format!("{ok}\r\n"), ok.len()),
+            (format!("{ok}\n"), ok.len()),
+            (format!("OAuth oauth_consumer_key=\"c\0k\""), 27),
+            (format!("OAuth\x0boauth_consumer_key=\"ck\""), 5),
+        ] {
+            let e = EchoHeaders::trusted(URL, &bad, &[URL]).unwrap_err();
+            assert_eq!(e.offset(), Some((Part::Header, at)), "{bad:?}: {e}");
+        }
+        // An OAuth scheme with nothing that parses after it is no header.
+        assert!(EchoHeaders::trusted(URL, "OAuth =", &[URL]).is_err());
     }
 }
