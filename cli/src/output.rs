@@ -288,33 +288,67 @@ fn curl(
     let mut line = if method.eq_ignore_ascii_case("HEAD") {
         "curl -I".to_owned()
     } else {
-        format!("curl -X {}", shell_quote(method))
+        format!("curl -X {}", shell_quote(method.as_bytes()))
     };
     if let Some(header) = authorization {
         let _ = write!(
             line,
             " -H {}",
-            shell_quote(&format!("Authorization: {header}"))
+            shell_quote(format!("Authorization: {header}").as_bytes())
         );
     }
     if let Some((body, media)) = body {
         let _ = write!(
             line,
             " -H {} --data-raw {}",
-            shell_quote(&format!("Content-Type: {media}")),
-            shell_quote(&String::from_utf8_lossy(body))
+            shell_quote(format!("Content-Type: {media}").as_bytes()),
+            shell_quote(body)
         );
     }
     // curl would otherwise resolve "/a/../b" to "/b", a path that was not signed.
-    let _ = writeln!(line, " --path-as-is {}", shell_quote(url));
+    let _ = writeln!(line, " --path-as-is {}", shell_quote(url.as_bytes()));
     line
 }
 
 const FORM: &str = "application/x-www-form-urlencoded";
 
-/// One POSIX shell word: single-quoted, each `'` written as `'\''`.
-fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
+/// One shell word holding exactly `bytes`: single-quoted (each `'` written
+/// as `'\''`) when it is printable text; else in `$'...'` (bash, zsh, ksh,
+/// POSIX 2024), each control character, byte that is not UTF-8, `\` and
+/// `'` written as an escape, so that nothing from a request file or a body
+/// reaches the terminal raw (an ESC sequence, a CR that hides what precedes
+/// it) and the bytes sent are still the bytes signed.
+fn shell_quote(bytes: &[u8]) -> String {
+    let printable =
+        std::str::from_utf8(bytes).is_ok_and(|text| !text.chars().any(char::is_control));
+    if printable {
+        let text = String::from_utf8_lossy(bytes);
+        return format!("'{}'", text.replace('\'', r"'\''"));
+    }
+    let mut out = String::from("$'");
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' => out.push_str(r"\\"),
+                '\'' => out.push_str(r"\'"),
+                '\n' => out.push_str(r"\n"),
+                '\r' => out.push_str(r"\r"),
+                '\t' => out.push_str(r"\t"),
+                c if c.is_control() => {
+                    let mut buf = [0u8; 4];
+                    for b in c.encode_utf8(&mut buf).bytes() {
+                        let _ = write!(out, "\\x{b:02x}");
+                    }
+                }
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            let _ = write!(out, "\\x{b:02x}");
+        }
+    }
+    out.push('\'');
+    out
 }
 
 #[cfg(test)]
@@ -327,6 +361,17 @@ mod tests {
 
     /// `Shown` is public (for the fuzz target), so its Debug must not be a
     /// way around --show-secrets: PLAINTEXT's signature is the key.
+    #[test]
+    fn a_word_with_control_bytes_is_quoted_so_that_none_reaches_the_terminal() {
+        use super::shell_quote;
+        assert_eq!(shell_quote(b"a b'c"), r"'a b'\''c'");
+        assert_eq!(shell_quote("ağaç".as_bytes()), "'ağaç'");
+        assert_eq!(
+            shell_quote(b"x\x1b[2J\r\ny\t'\\\xff\xc2\x9b"),
+            r"$'x\x1b[2J\r\ny\t\'\\\xff\xc2\x9b'"
+        );
+    }
+
     #[test]
     fn debug_shows_neither_the_key_nor_the_signature() {
         let mut spec = RequestSpec::default();
