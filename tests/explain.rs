@@ -816,3 +816,32 @@ fn the_signature_search_writes_as_many_base_strings_for_100_parameters_as_for_10
     // Every single mistake and every pair of them: some hundreds, not n².
     assert!(small < 2_000, "{small}");
 }
+
+#[test]
+fn a_request_over_the_search_bounds_is_not_searched_and_says_so() {
+    // Issue 29: a 200,000-parameter form took 14 s and 209 MB to diagnose.
+    // Past SEARCH_MAX_PARAMS the search writes no base string at all.
+    assert_eq!(oauth1_signer::explain::SEARCH_MAX_PARAMS, 1024);
+    let form: Vec<String> = (0..1025).map(|i| format!("p{i}=v")).collect();
+    let form = form.join("&");
+    let request = OAuthRequest::post("https://api.x.com/1.1/x").form_body(form.as_bytes());
+    let ex = Explainer::new(&x_signer(), &request).unwrap();
+    assert_eq!(
+        ex._signature_search_writes("AAAAAAAAAAAAAAAAAAAAAAAAAAA="),
+        0
+    );
+    let found = ex.signature("AAAAAAAAAAAAAAAAAAAAAAAAAAA=");
+    assert!(
+        found.findings.iter().any(|f| f
+            .detail
+            .contains("parameters or 262144 bytes the signature search is made for")),
+        "{:?}",
+        found.findings
+    );
+    // Under the bound (with the protocol parameters), it is searched.
+    let form: Vec<String> = (0..1000).map(|i| format!("p{i}=v")).collect();
+    let form = form.join("&");
+    let request = OAuthRequest::post("https://api.x.com/1.1/x").form_body(form.as_bytes());
+    let ex = Explainer::new(&x_signer(), &request).unwrap();
+    assert!(ex._signature_search_writes("AAAAAAAAAAAAAAAAAAAAAAAAAAA=") > 0);
+}

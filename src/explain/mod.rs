@@ -23,7 +23,9 @@
 //! sorted). Their base string's parameters are matched with ours through
 //! hash maps; a response body is scanned once; the signature search writes
 //! a bounded number of base strings whatever the number of parameters
-//! ([`SEARCH_EACH_PARAM_MAX`]). Inputs no legitimate peer sends are refused
+//! ([`SEARCH_EACH_PARAM_MAX`]), and is not made at all for a request over
+//! [`SEARCH_MAX_PARAMS`] parameters or [`SEARCH_MAX_BYTES`] (the finding
+//! says so). Inputs no legitimate peer sends are refused
 //! by name: a header over [`MAX_HEADER_LEN`], and in the CLI a response body
 //! over [`MAX_RESPONSE_BODY_LEN`].
 //!
@@ -51,5 +53,5 @@ pub use response::{
     base_string_from_response, find_base_string_in_response, ResponseBaseString,
     MAX_RESPONSE_BODY_LEN,
 };
-pub use search::SEARCH_EACH_PARAM_MAX;
+pub use search::{SEARCH_EACH_PARAM_MAX, SEARCH_MAX_BYTES, SEARCH_MAX_PARAMS};
 pub use tried::EncodingLevel;
