@@ -79,6 +79,11 @@ fn mastercard_from_the_flags_and_from_a_file_is_its_own_signer_s_header() {
             json!({"client": "mastercard", "url": url, "method": "GET", "payload": null,
                    "consumer_key": "ck-0001!abc", "key_pem": KEY, "nonce": nonce,
                    "timestamp": TIMESTAMP}),
+            // A form payload: Mastercard's signer hashes it like any other.
+            json!({"client": "mastercard", "url": url, "method": "POST",
+                   "payload": "to=alice&amount=10",
+                   "consumer_key": "ck-0001!abc", "key_pem": KEY, "nonce": nonce,
+                   "timestamp": TIMESTAMP}),
         ],
     );
     let key = file("mastercard", "key.pem", KEY);
@@ -126,6 +131,29 @@ fn mastercard_from_the_flags_and_from_a_file_is_its_own_signer_s_header() {
     assert_eq!(
         get.stdout.trim_end(),
         theirs[1]["authorization_header"].as_str().unwrap()
+    );
+    // A form body (-d) carries the hash too: nothing else covers it.
+    let form = oauth1(&[
+        "sign",
+        url,
+        "-d",
+        "to=alice&amount=10",
+        "--provider",
+        "mastercard",
+        "--consumer-key",
+        "ck-0001!abc",
+        "--private-key",
+        key,
+        "--nonce",
+        nonce,
+        "--timestamp",
+        TIMESTAMP,
+    ]);
+    assert_eq!(
+        form.stdout.trim_end(),
+        theirs[2]["authorization_header"].as_str().unwrap(),
+        "{}",
+        form.stderr
     );
     // The request file, taken literally: "provider" fills the method, the
     // body hash and the style; the version is as written.

@@ -390,3 +390,33 @@ fn a_weak_rsa_key_is_signed_with_a_warning() {
         "warning: the RSA key has 1024 bits; keys under 2048 bits are too weak to rely on\n"
     );
 }
+
+#[test]
+fn a_body_hash_algorithm_given_alone_sends_a_body_hash() {
+    // Naming the hash is asking for one: it is sent (as --body-hash
+    // unless-form), never left out silently. The expected value is
+    // Base64(SHA-256("x")), from Python's hashlib.
+    let out = oauth1(&[
+        "sign",
+        "https://api.example.com/r",
+        "-X",
+        "PUT",
+        "--body",
+        "x",
+        "--content-type",
+        "text/plain",
+        "--body-hash-algorithm",
+        "sha256",
+        "--consumer-key",
+        "ck",
+        "--consumer-secret",
+        "cs",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("oauth_body_hash=\"LXEWQrcmsEQBYnyp%2B6wy9chTD7GQPMTbAiWHF5IaSIE%3D\""),
+        "{}",
+        out.stdout
+    );
+}
