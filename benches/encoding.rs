@@ -70,7 +70,10 @@ fn encoding(c: &mut Criterion) {
     let mut g = config(c, "encode");
     for (id, input) in corpora() {
         let want = percent_encoding::utf8_percent_encode(&input, RFC3986).to_string();
-        assert_eq!(oauth1_signer::percent_encode_str(&input).to_string(), want);
+        assert_eq!(
+            oauth1_signer::text::percent_encode_str(&input).to_string(),
+            want
+        );
         assert_eq!(urlencoding::encode(&input), want);
         let mut out = String::with_capacity(want.len());
 
@@ -78,7 +81,7 @@ fn encoding(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("ours", &id), &input, |b, input| {
             b.iter(|| {
                 out.clear();
-                oauth1_signer::percent_encode_str(black_box(input)).write_to(&mut out);
+                oauth1_signer::text::percent_encode_str(black_box(input)).write_to(&mut out);
                 out.len()
             })
         });
@@ -119,7 +122,7 @@ fn decoding(c: &mut Criterion) {
     for (id, input) in corpora() {
         let encoded = percent_encoding::utf8_percent_encode(&input, RFC3986).to_string();
         assert_eq!(
-            oauth1_signer::percent_decode(encoded.as_bytes())
+            oauth1_signer::text::percent_decode(encoded.as_bytes())
                 .unwrap()
                 .as_bytes(),
             input.as_bytes()
@@ -131,7 +134,7 @@ fn decoding(c: &mut Criterion) {
             &encoded,
             |b, encoded| {
                 b.iter(|| {
-                    oauth1_signer::percent_decode(black_box(encoded.as_bytes()))
+                    oauth1_signer::text::percent_decode(black_box(encoded.as_bytes()))
                         .unwrap()
                         .into_bytes()
                         .len()

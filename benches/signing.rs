@@ -17,8 +17,9 @@ use base64::Engine as _;
 use criterion::{criterion_group, criterion_main, Criterion};
 use hmac::{Hmac, KeyInit, Mac};
 use oauth1_signer::{
-    parse_authorization_header, BaseString, BaseStringUri, Credentials, Error, OAuthRequest,
-    Params, RequestUrl, SignatureMethod, Signer, SigningKey,
+    pipeline::parse_authorization_header, pipeline::BaseString, pipeline::BaseStringUri,
+    pipeline::Params, pipeline::RequestUrl, pipeline::SigningKey, Credentials, Error, OAuthRequest,
+    SignatureMethod, Signer,
 };
 use sha1::Sha1;
 

@@ -12,8 +12,8 @@
 use std::io::{BufRead as _, Write as _};
 
 use oauth1_signer::{
+    client::client_builder,
     flow::{authorize_url, request_temporary_credentials, request_token_credentials, Endpoints},
-    middleware::client_builder,
     Credentials,
 };
 

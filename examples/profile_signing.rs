@@ -19,8 +19,8 @@ use std::num::NonZeroU64;
 
 use hmac::{Hmac, KeyInit, Mac};
 use oauth1_signer::{
-    BaseString, BaseStringUri, Credentials, OAuthRequest, Params, RequestUrl, SignatureMethod,
-    Signer, SigningKey, Sink,
+    pipeline::BaseString, pipeline::BaseStringUri, pipeline::Params, pipeline::RequestUrl,
+    pipeline::SigningKey, text::Sink, Credentials, OAuthRequest, SignatureMethod, Signer,
 };
 use sha1::Sha1;
 
@@ -116,7 +116,7 @@ fn main() {
     let mut out = String::with_capacity(1 << 16);
     let mut encode = move |text: &str| {
         out.clear();
-        oauth1_signer::percent_encode_str(black_box(text)).write_to(&mut out);
+        oauth1_signer::text::percent_encode_str(black_box(text)).write_to(&mut out);
         out.len()
     };
 

@@ -6,7 +6,7 @@
 //! ```
 
 use oauth1_signer::{
-    middleware::{client_builder, OAuth1Middleware},
+    client::{client_builder, OAuth1Middleware},
     Credentials, Signer,
 };
 use reqwest_middleware::ClientBuilder;

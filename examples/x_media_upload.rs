@@ -21,7 +21,7 @@ use std::error::Error;
 use std::time::Duration;
 
 use oauth1_signer::{
-    middleware::{client_builder, OAuth1Middleware},
+    client::{client_builder, OAuth1Middleware},
     Credentials, Signer,
 };
 use reqwest_middleware::{ClientBuilder, ClientWithMiddleware};

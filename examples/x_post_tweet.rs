@@ -10,7 +10,7 @@
 //! Without the four variables it signs with placeholder credentials and
 //! prints the request it would send, instead of sending it.
 
-use oauth1_signer::{http::HttpOptions, middleware::sign_reqwest_request, Credentials, Signer};
+use oauth1_signer::{client::sign_reqwest_request, client::HttpOptions, Credentials, Signer};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -39,7 +39,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // A signature is for one URL: a redirect comes back as such, not
     // followed with a stale signature (`Redirects` follows it, re-signed).
-    let client = oauth1_signer::middleware::client_builder().build()?;
+    let client = oauth1_signer::client::client_builder().build()?;
     let body = serde_json::json!({ "text": text }).to_string();
     let mut request = client
         .post("https://api.x.com/2/tweets")

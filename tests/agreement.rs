@@ -7,12 +7,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use oauth1_signer::verify::{MemoryNonceStore, Received, StaticSecrets, Verifier};
 #[cfg(feature = "rsa")]
-use oauth1_signer::SigningKey;
+use oauth1_signer::pipeline::SigningKey;
+use oauth1_signer::verify::{MemoryNonceStore, Received, StaticSecrets, Verifier};
 use oauth1_signer::{
-    append_to_query, encode_pairs, parse_authorization_header, Credentials, OAuthRequest,
-    SignatureMethod, Signer,
+    pipeline::append_to_query, pipeline::encode_pairs, pipeline::parse_authorization_header,
+    Credentials, OAuthRequest, SignatureMethod, Signer,
 };
 use proptest::prelude::*;
 

@@ -9,7 +9,7 @@ mod common;
 
 use oauth1_signer::verify::{MemoryNonceStore, Reason, Received, StaticSecrets, Verifier};
 use oauth1_signer::{
-    body_hash, BodyHash, BodyHashAlgorithm, BodyHashPolicy, Credentials, OAuthRequest,
+    pipeline::body_hash, BodyHash, BodyHashAlgorithm, BodyHashPolicy, Credentials, OAuthRequest,
     SignatureMethod, Signer,
 };
 

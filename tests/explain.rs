@@ -20,7 +20,9 @@ use std::process::{Command, Stdio};
 use oauth1_signer::{
     explain::{base_string_from_response, Cause, Explainer},
     json::RequestSpec,
-    percent_encode, Credentials, OAuthRequest, SignatureMethod, Signer, SigningKey, Warning,
+    pipeline::SigningKey,
+    text::percent_encode,
+    Credentials, OAuthRequest, SignatureMethod, Signer, Warning,
 };
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -654,7 +656,7 @@ fn oauth1_request_departures_are_named_from_its_signature() {
         b
     }
     let signature = |header: &str| -> String {
-        oauth1_signer::parse_authorization_header(header)
+        oauth1_signer::pipeline::parse_authorization_header(header)
             .unwrap()
             .into_iter()
             .find(|(n, _)| n == "oauth_signature")

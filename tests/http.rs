@@ -15,10 +15,11 @@ use std::time::Duration;
 
 use common::provider::{Provider, ACCESS_SECRET, ACCESS_TOKEN, CONSUMER_KEY, CONSUMER_SECRET};
 use oauth1_signer::{
+    client::sign_reqwest_request,
+    client::{sign_http_request, trace_http_request, HttpError, HttpOptions},
     flow::{authorize_url, TemporaryCredentials, TokenCredentials},
-    http::{sign_http_request, trace_http_request, HttpError, HttpOptions},
-    middleware::sign_reqwest_request,
-    parse_authorization_header, Credentials, OAuthRequest, Signer,
+    pipeline::parse_authorization_header,
+    Credentials, OAuthRequest, Signer,
 };
 use serde_json::{json, Value};
 

@@ -14,9 +14,11 @@ use std::time::Duration;
 use common::provider::{Provider, ACCESS_SECRET, ACCESS_TOKEN, CONSUMER_KEY, CONSUMER_SECRET};
 use http::Extensions;
 use oauth1_signer::{
+    client::{client_builder, OAuth1Middleware, RedirectError},
     flow::{authorize_url, request_temporary_credentials, request_token_credentials, FlowError},
-    middleware::{client_builder, OAuth1Middleware, RedirectError},
-    parse_authorization_header, percent_encode_str, Credentials, Signer,
+    pipeline::parse_authorization_header,
+    text::percent_encode_str,
+    Credentials, Signer,
 };
 use reqwest_middleware::{ClientBuilder, ClientWithMiddleware, Middleware, Next};
 use serde_json::{json, Value};

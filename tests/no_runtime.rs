@@ -13,8 +13,8 @@ use std::net::TcpStream;
 use std::time::Duration;
 
 use common::provider::{Provider, CONSUMER_KEY, CONSUMER_SECRET};
-use oauth1_signer::echo::EchoHeaders;
 use oauth1_signer::flow::{authorize_url, TemporaryCredentials, TokenCredentials};
+use oauth1_signer::provider::echo::EchoHeaders;
 use oauth1_signer::verify::{MemoryNonceStore, Reason, Received, StaticSecrets, Verifier};
 use oauth1_signer::{Credentials, OAuthRequest, Signer};
 

@@ -35,8 +35,8 @@ use oauth1_signer::verify::{
     MemoryNonceStore, Reason, Received, StaticSecrets, Verified, Verifier, VerifyLayer,
 };
 use oauth1_signer::{
-    encode_pairs, Credentials, ErrorKind, OAuthRequest, ParameterStyle, Provider, Secret,
-    SignatureMethod, Signer, Transmission, PROVIDERS,
+    pipeline::encode_pairs, provider::ParameterStyle, provider::PROVIDERS, Credentials, ErrorKind,
+    OAuthRequest, Provider, Secret, SignatureMethod, Signer, Transmission,
 };
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -59,7 +59,9 @@ fn signed_at() -> u64 {
 
 /// A verifier for `profile`'s requests: its style and body-hash rule, every
 /// method, the consumer's RSA public key, the clock at the signing instant.
-fn verifier_for(profile: &oauth1_signer::Profile) -> Verifier<StaticSecrets, MemoryNonceStore> {
+fn verifier_for(
+    profile: &oauth1_signer::provider::Profile,
+) -> Verifier<StaticSecrets, MemoryNonceStore> {
     let secrets = StaticSecrets::new(Credentials::new("ck", "cs").with_token("tk", "ts"))
         .with_rsa_public_key_pem(PUBLIC_KEY)
         .unwrap();
@@ -85,7 +87,7 @@ struct Wire {
 }
 
 impl Wire {
-    fn verify(&self, profile: &oauth1_signer::Profile) -> Result<(), Reason> {
+    fn verify(&self, profile: &oauth1_signer::provider::Profile) -> Result<(), Reason> {
         let mut r = Received::new(&self.method, self.target.as_str());
         if let Some(h) = &self.authorization {
             r = r.authorization_header(h);
@@ -280,7 +282,7 @@ fn tampered(wire: &Wire, tamper: Tamper, style: ParameterStyle) -> Option<Wire> 
         Tamper::Move(n) => {
             if let Some(header) = &wire.authorization {
                 // One header parameter moved to the query.
-                let params = oauth1_signer::parse_authorization_header(header).unwrap();
+                let params = oauth1_signer::pipeline::parse_authorization_header(header).unwrap();
                 let movable: Vec<&(String, String)> = params
                     .iter()
                     .filter(|(k, _)| k.starts_with("oauth_") && k != "oauth_signature")
@@ -297,8 +299,9 @@ fn tampered(wire: &Wire, tamper: Tamper, style: ParameterStyle) -> Option<Wire> 
                     .filter(|(k, _)| *k != "realm")
                     .copied()
                     .collect();
-                w.authorization =
-                    Some(oauth1_signer::authorization_header(realm, rest).unwrap_or_default());
+                w.authorization = Some(
+                    oauth1_signer::pipeline::authorization_header(realm, rest).unwrap_or_default(),
+                );
                 let sep = if w.target.contains('?') { '&' } else { '?' };
                 w.target = format!(
                     "{}{sep}{}",
@@ -536,7 +539,9 @@ fn a_percent_in_a_mastercard_consumer_key_is_read_as_written() {
     let signer = Provider::Mastercard
         .profile()
         .signer(Credentials::new("a=b", ""))
-        .with_key(oauth1_signer::SigningKey::rsa_pem(SignatureMethod::RsaSha256, KEY).unwrap())
+        .with_key(
+            oauth1_signer::pipeline::SigningKey::rsa_pem(SignatureMethod::RsaSha256, KEY).unwrap(),
+        )
         .build()
         .unwrap();
     let e = signer
@@ -780,7 +785,7 @@ fn a_malformed_escape_in_the_received_query_is_refused() {
         ("https://api.example.com/?c=1&d=%", 31),
     ] {
         let query = &url[url.find('?').unwrap() + 1..];
-        let header = oauth1_signer::authorization_header(
+        let header = oauth1_signer::pipeline::authorization_header(
             None,
             [
                 ("oauth_consumer_key", "ck"),

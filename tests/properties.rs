@@ -6,9 +6,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use oauth1_signer::{
-    authorization_header, check_realm, form_decode, parse_authorization_header, percent_decode,
-    percent_encode, BaseString, BaseStringUri, Credentials, ErrorKind, OAuthRequest, Params, Part,
-    RequestUrl, Signer,
+    pipeline::authorization_header, pipeline::check_realm, pipeline::parse_authorization_header,
+    pipeline::BaseString, pipeline::BaseStringUri, pipeline::Params, pipeline::RequestUrl,
+    text::form_decode, text::percent_decode, text::percent_encode, Credentials, ErrorKind,
+    OAuthRequest, Part, Signer,
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;

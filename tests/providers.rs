@@ -18,8 +18,8 @@ mod common;
 use common::peers::{peer_script, run_peer};
 use oauth1_signer::verify::{MemoryNonceStore, Received, StaticSecrets, Verifier};
 use oauth1_signer::{
-    parse_authorization_header, Credentials, Name, OAuthRequest, Provider, SignatureMethod,
-    SigningKey,
+    pipeline::parse_authorization_header, pipeline::SigningKey, Credentials, Name, OAuthRequest,
+    Provider, SignatureMethod,
 };
 use serde_json::{json, Value};
 
@@ -157,7 +157,7 @@ fn an_lti_launch_verifies_both_ways() {
         .signer(Credentials::new("lms-key", "lms-secret"))
         .build()
         .unwrap();
-    let form = oauth1_signer::encode_pairs(
+    let form = oauth1_signer::pipeline::encode_pairs(
         params
             .as_object()
             .unwrap()
@@ -191,7 +191,7 @@ fn signed_at() -> u64 {
 /// A stand-in for Mastercard's gateway: RSA-SHA256 with the consumer's
 /// public key, the body hash required, in `style`.
 fn mastercard_gateway(
-    style: oauth1_signer::ParameterStyle,
+    style: oauth1_signer::provider::ParameterStyle,
 ) -> Verifier<StaticSecrets, MemoryNonceStore> {
     let secrets = StaticSecrets::new(Credentials::new("ck0001", ""))
         .with_rsa_public_key_pem(PUBLIC_KEY)
@@ -244,8 +244,8 @@ fn mastercard_requests() -> Vec<(&'static str, &'static str, &'static str, Strin
 
 #[test]
 fn mastercard_s_requests_verify_in_its_style_and_tampered_ones_do_not() {
+    use oauth1_signer::provider::ParameterStyle;
     use oauth1_signer::verify::Reason;
-    use oauth1_signer::ParameterStyle;
     for (method, url, body, header) in mastercard_requests() {
         let received = |body: &'static str| {
             Received::new(method, url)
@@ -275,8 +275,8 @@ mod layer {
     use axum::body::{to_bytes, Body};
     use axum::routing::any;
     use axum::{Extension, Router};
+    use oauth1_signer::provider::ParameterStyle;
     use oauth1_signer::verify::{Verified, VerifyLayer};
-    use oauth1_signer::ParameterStyle;
     use std::sync::Arc;
     use tower::ServiceExt as _;
 

@@ -13,8 +13,8 @@ mod common;
 use std::time::Duration;
 
 use common::provider::{Provider, ACCESS_SECRET, ACCESS_TOKEN, CONSUMER_KEY, CONSUMER_SECRET};
-use oauth1_signer::http::{sign_http_request, HttpError, HttpOptions};
-use oauth1_signer::middleware::{client_builder, OAuth1Middleware};
+use oauth1_signer::client::{client_builder, OAuth1Middleware};
+use oauth1_signer::client::{sign_http_request, HttpError, HttpOptions};
 use oauth1_signer::{Credentials, Signer, Transmission};
 use serde_json::Value;
 

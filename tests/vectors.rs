@@ -28,8 +28,9 @@ use common::{load, BuildFromParamsInputs, ParseInputs, RequestInputs, UriInputs,
 #[cfg(feature = "rsa")]
 use oauth1_signer::SignatureMethod;
 use oauth1_signer::{
-    authorization_header, base_string_uri, parse_authorization_header, BaseString, BaseStringUri,
-    Params, RequestUrl, Trace,
+    pipeline::authorization_header, pipeline::base_string_uri,
+    pipeline::parse_authorization_header, pipeline::BaseString, pipeline::BaseStringUri,
+    pipeline::Params, pipeline::RequestUrl, Trace,
 };
 use serde_json::Value;
 
@@ -399,7 +400,7 @@ fn dghubble_header_encoded_names_are_decoded() {
 #[cfg(feature = "http")]
 #[test]
 fn http_requests_with_slice_and_bytes_bodies_sign_the_published_form() {
-    use oauth1_signer::http::{trace_http_request, HttpOptions};
+    use oauth1_signer::client::{trace_http_request, HttpOptions};
 
     let v = vector(SIGNATURES, "x-docs-creating-a-signature");
     let inputs = request_inputs(&v);

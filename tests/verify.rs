@@ -24,7 +24,8 @@ use common::verify::{
 use common::{load, RequestInputs};
 use oauth1_signer::verify::{Reason, Received, StaticSecrets, Verified, Verifier};
 use oauth1_signer::{
-    append_to_query, encode_pairs, parse_authorization_header, Part, SignatureMethod,
+    pipeline::append_to_query, pipeline::encode_pairs, pipeline::parse_authorization_header, Part,
+    SignatureMethod,
 };
 use serde_json::Value;
 
@@ -522,7 +523,7 @@ fn the_default_nonce_limits_accept_real_clients_nonces() {
         let h = format!(
             "OAuth oauth_consumer_key=\"k\", oauth_signature=\"s\", oauth_signature_method=\"HMAC-SHA1\", \
              oauth_timestamp=\"1\", oauth_nonce=\"{}\"",
-            oauth1_signer::percent_encode_str(nonce)
+            oauth1_signer::text::percent_encode_str(nonce)
         );
         let r = Received::new("GET", "https://h/").authorization_header(&h);
         let reason = block(default().verify_at(&r, 1))

@@ -11,7 +11,8 @@ use oauth1_signer::{
         authorize_url, request_temporary_credentials, request_token_credentials, Endpoints,
         FlowError,
     },
-    Credentials, RequestUrl,
+    pipeline::RequestUrl,
+    Credentials,
 };
 
 use crate::caret::{printable, Caret};
@@ -118,7 +119,7 @@ pub(crate) fn authorize(args: &AuthorizeArgs) -> Result<(), Failure> {
         .build()
         .map_err(|e| Failure::Io(format!("cannot start the HTTP client: {e}")))?;
     // Redirects are followed by the flow, signed afresh for each URL.
-    let client = oauth1_signer::middleware::client_builder()
+    let client = oauth1_signer::client::client_builder()
         .timeout(Duration::from_secs(60))
         .build()
         .map_err(|e| Failure::Io(format!("cannot start the HTTP client: {e}")))?;

@@ -1,7 +1,7 @@
 //! Showing where in the input an error is: the input on one line, cut
 //! around the spot, and a line of carets under it.
 
-use oauth1_signer::escape_controls;
+use oauth1_signer::text::escape_controls;
 
 /// How much of a long input to show on each side of the caret, in columns.
 const CONTEXT: usize = 40;

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use clap::{Args, ValueEnum};
-use oauth1_signer::{form_decode, percent_decode, percent_encode};
+use oauth1_signer::{text::form_decode, text::percent_decode, text::percent_encode};
 use serde::Serialize;
 
 use crate::caret::Caret;

@@ -3,7 +3,9 @@
 
 use std::fmt::Write as _;
 
-use oauth1_signer::{json::RequestSpec, percent_encode, redact_secrets, Trace, Transmission};
+use oauth1_signer::{
+    json::RequestSpec, text::percent_encode, text::redact_secrets, Trace, Transmission,
+};
 use serde::Serialize;
 
 use oauth1_signer::json::Sent;

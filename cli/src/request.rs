@@ -4,7 +4,7 @@
 //! space or non-ASCII text); a path alone (`/2/users/me`) goes to
 //! `https://api.x.com`. It is signed exactly as it is then sent, through the
 //! library's reqwest edge; each redirect to the same origin is signed afresh
-//! (`oauth1_signer::middleware::Redirects`), one to another origin is not followed.
+//! (`oauth1_signer::client::Redirects`), one to another origin is not followed.
 //! Exit codes: 0 for a 2xx answer, 1 for any other (the body is still
 //! printed: X's error JSON is what the user needs) and for a redirect not
 //! followed, 2 for bad input or a request that could not be sent.
@@ -14,11 +14,11 @@ use std::time::Duration;
 
 use clap::Args;
 use oauth1_signer::{
+    client::HttpOptions,
+    client::{trace_reqwest_request, Redirects},
     flow::FlowError,
-    http::HttpOptions,
-    is_form_urlencoded,
     json::RequestSpec,
-    middleware::{trace_reqwest_request, Redirects},
+    pipeline::is_form_urlencoded,
     Signer,
 };
 
@@ -244,7 +244,7 @@ async fn send(
     options: HttpOptions,
     args: &RequestArgs,
 ) -> Result<(), Failure> {
-    let client = oauth1_signer::middleware::client_builder()
+    let client = oauth1_signer::client::client_builder()
         .timeout(Duration::from_secs(args.timeout))
         .build()
         .map_err(network_error)?;

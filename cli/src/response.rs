@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 
 use crate::{emit, Failure};
-use oauth1_signer::escape_controls;
+use oauth1_signer::text::escape_controls;
 
 /// The control characters a body keeps on a terminal: it is text to read.
 const KEPT: [char; 2] = ['\n', '\t'];

@@ -3,7 +3,7 @@
 //! line, or a trace for people.
 
 use clap::{Args, ValueEnum};
-use oauth1_signer::echo::EchoHeaders;
+use oauth1_signer::provider::echo::EchoHeaders;
 use oauth1_signer::{Transmission, Warning};
 
 use crate::flags::Credentials;

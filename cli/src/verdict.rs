@@ -16,7 +16,8 @@ use oauth1_signer::verify::{
 use oauth1_signer::{
     explain::{Explainer, Finding},
     json::RequestSpec,
-    BodyHash, Credentials, Name, ParameterStyle, Protocol, Secret, SignatureMethod,
+    provider::ParameterStyle,
+    BodyHash, Credentials, Name, Protocol, Secret, SignatureMethod,
 };
 use serde_json::{json, Value};
 

@@ -5,7 +5,7 @@
 
 use std::process::{Command, Stdio};
 
-use oauth1_signer::percent_encode;
+use oauth1_signer::text::percent_encode;
 use serde_json::Value;
 
 /// `oauth1` run with `args` and `env`: exit code, stdout bytes, stderr.

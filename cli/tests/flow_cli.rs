@@ -315,7 +315,7 @@ fn signed_request(config: &Path, args: &[&str]) -> Command {
 fn redirect_url(base: &str, status: u16, to: &str) -> String {
     format!(
         "{base}/2/redirect?status={status}&to={}",
-        oauth1_signer::percent_encode_str(to)
+        oauth1_signer::text::percent_encode_str(to)
     )
 }
 

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use common::oracle::hmac_sha1_base64;
 use common::serve::{send, Serve};
-use oauth1_signer::{percent_encode_str, Credentials, OAuthRequest, Signer};
+use oauth1_signer::{text::percent_encode_str, Credentials, OAuthRequest, Signer};
 
 const KEY: &str = "serve-consumer-key-7f3a9c";
 const SECRET: &str = "serve-consumer-secret-51e0d2";
@@ -228,7 +228,10 @@ fn a_key_of_the_consumer_secret_alone_tells_a_stranger_nothing() {
     let ours = answer(&consumer_only, TOKEN, "nonce-0001");
     let not_ours = answer(&consumer_only, "serve-token-ffffff", "nonce-0002");
     let guess = answer("serve-consumer-secret-000000&", TOKEN, "nonce-0003");
-    assert_eq!(ours["diagnosis"], not_ours["diagnosis"], "{ours} {not_ours}");
+    assert_eq!(
+        ours["diagnosis"], not_ours["diagnosis"],
+        "{ours} {not_ours}"
+    );
     assert_eq!(ours["diagnosis"], guess["diagnosis"], "{ours} {guess}");
     assert_eq!(ours.to_string().len(), not_ours.to_string().len());
     assert!(!ours.to_string().contains("key-mismatch"), "{ours}");

@@ -15,7 +15,7 @@ use common::vectors::{
     fixture, vector, X_BODY, X_CONSUMER_KEY, X_CONSUMER_SECRET, X_NONCE, X_TIMESTAMP, X_TOKEN,
     X_TOKEN_SECRET, X_URL,
 };
-use oauth1_signer::parse_authorization_header;
+use oauth1_signer::pipeline::parse_authorization_header;
 use serde_json::{json, Value};
 
 fn sorted_header(header: &str) -> Vec<(String, String)> {

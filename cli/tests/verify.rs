@@ -592,10 +592,12 @@ fn what_sign_signs_verify_accepts_and_what_verify_would_refuse_sign_refuses() {
         let nonce = nonces[next() as usize % nonces.len()];
         let timestamp = (1_318_622_958 + next() % 1_000_000).to_string();
         let value = values[next() as usize % values.len()];
-        let query = oauth1_signer::encode_pairs([("q", value)]);
+        let query = oauth1_signer::pipeline::encode_pairs([("q", value)]);
         let url = format!("https://api.x.com/1.1/r{round}.json?{query}");
-        let body =
-            oauth1_signer::encode_pairs([("status", values[next() as usize % values.len()])]);
+        let body = oauth1_signer::pipeline::encode_pairs([(
+            "status",
+            values[next() as usize % values.len()],
+        )]);
         let method = ["HMAC-SHA1", "HMAC-SHA256", "HMAC-SHA512", "PLAINTEXT"][next() as usize % 4];
         let creds = [
             "--consumer-key",

@@ -1,7 +1,7 @@
 //! Any bytes as a form body and as percent-encoded text.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use oauth1_signer::{form_decode, percent_decode, percent_encode, Params};
+use oauth1_signer::{text::form_decode, text::percent_decode, text::percent_encode, pipeline::Params};
 
 fuzz_target!(|data: &[u8]| {
     let mut params = Params::new();

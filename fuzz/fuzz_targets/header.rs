@@ -1,7 +1,7 @@
 //! Any string as an `Authorization` header: parse, rebuild, parse again.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use oauth1_signer::{authorization_header, parse_authorization_header};
+use oauth1_signer::{pipeline::authorization_header, pipeline::parse_authorization_header};
 
 fuzz_target!(|header: &str| {
     let Ok(params) = parse_authorization_header(header) else {

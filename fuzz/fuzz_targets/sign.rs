@@ -3,7 +3,7 @@
 //! the trace's, errors included. Input: `method 0xFF url 0xFF realm 0xFF body`.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use oauth1_signer::{parse_authorization_header, Credentials, OAuthRequest, Signer};
+use oauth1_signer::{pipeline::parse_authorization_header, Credentials, OAuthRequest, Signer};
 
 mod common;
 use common::{fields, text};

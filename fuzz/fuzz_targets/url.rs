@@ -1,7 +1,7 @@
 //! Any string as a request URL: `Ok` or a clean error whose offset lies inside it.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use oauth1_signer::{BaseStringUri, Params, RequestUrl};
+use oauth1_signer::{pipeline::BaseStringUri, pipeline::Params, pipeline::RequestUrl};
 
 fuzz_target!(|url: &str| {
     match RequestUrl::parse(url) {

@@ -12,7 +12,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::protocol::Name;
+use crate::pipeline::protocol::Name;
 
 use super::variant::{set, BodyRule, Departure, Depth, Dups, Enc, KeyRule, Order, Uni, Variant};
 

@@ -15,8 +15,8 @@ use super::finding::{Component, Explanation, Finding};
 use super::lenient::{lenient_decode, parse, split_uri, Parsed};
 use super::model::Model;
 use super::variant::explaining_rule;
-use crate::encode::percent_encode;
-use crate::url::default_port;
+use crate::pipeline::url::default_port;
+use crate::text::encode::percent_encode;
 use params::compare_params;
 
 /// Compares our base string (from `model`'s request) with theirs.

@@ -17,15 +17,15 @@ use super::model::{MParam, Model, Scratch, Source};
 use super::search::{search, signs_as, Keys, Ours};
 use super::tried::key_mistake;
 use super::variant::{KeyRule, Variant};
-use crate::credentials::Secret;
 use crate::error::{Error, ErrorKind, Part};
-use crate::header::parse_authorization_header;
-use crate::protocol::{is_protocol_name, Name, Protocol};
-use crate::request::OAuthRequest;
-use crate::sign::SignatureMethod;
-use crate::signed::Trace;
-use crate::signer::Signer;
-use crate::url::RequestUrl;
+use crate::pipeline::credentials::Secret;
+use crate::pipeline::header::parse_authorization_header;
+use crate::pipeline::protocol::{is_protocol_name, Name, Protocol};
+use crate::pipeline::request::OAuthRequest;
+use crate::pipeline::sign::SignatureMethod;
+use crate::pipeline::signed::Trace;
+use crate::pipeline::signer::Signer;
+use crate::pipeline::url::RequestUrl;
 
 /// The longest `Authorization` header [`Explainer::header`] reads: 1 MiB.
 /// Servers refuse far shorter headers (8 to 64 KiB is the usual limit), so

@@ -4,8 +4,8 @@
 //!
 //! [RFC 5849 §3.4.1.1]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4.1.1
 
-use crate::decode::DecodeBytes;
-use crate::form::pairs;
+use crate::text::decode::DecodeBytes;
+use crate::text::form::pairs;
 
 /// Decodes `%XX` (either case) and, if `plus`, `+` as a space; anything
 /// else, a malformed escape included, is kept as it is: the decoding

@@ -15,9 +15,9 @@ use std::ops::Range;
 
 use unicode_normalization::UnicodeNormalization as _;
 
-use crate::base_string::BaseStringUri;
-use crate::text::cmp_encoded;
-use crate::url::{default_port, RequestUrl};
+use crate::pipeline::base_string::BaseStringUri;
+use crate::pipeline::url::{default_port, RequestUrl};
+use crate::text::value::cmp_encoded;
 
 use super::lenient::{lenient_decode, split_pairs};
 use super::variant::{BodyRule, Dups, Order, Uni, Variant};
@@ -449,7 +449,7 @@ mod tests {
         ] {
             assert_eq!(
                 uri(url, &Variant::default()),
-                crate::base_string_uri(url).unwrap().to_string(),
+                crate::pipeline::base_string_uri(url).unwrap().to_string(),
                 "{url}"
             );
         }

@@ -13,9 +13,9 @@ use super::lenient::show;
 use super::model::{Model, Scratch};
 use super::tried::{search_list, Tried};
 use super::variant::{KeyRule, Variant};
-use crate::protocol::NAMES;
-use crate::redact::holds_secret;
-use crate::sign::{SignatureMethod, SigningKey};
+use crate::pipeline::protocol::NAMES;
+use crate::pipeline::sign::{SignatureMethod, SigningKey};
+use crate::text::redact::holds_secret;
 
 /// Up to this many signed parameters (64), the signature search
 /// ([`Explainer::signature`](crate::explain::Explainer::signature)) also tries

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crate::sign::SignatureMethod;
+use crate::pipeline::sign::SignatureMethod;
 
 use super::catalogue::{catalogue, Cause, Change, Mistake, Place};
 use super::variant::{set, KeyRule, Variant};

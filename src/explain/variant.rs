@@ -6,9 +6,9 @@
 //! mistaken implementation replaces, `catalogue.rs` names each replacement,
 //! and `model.rs` writes the base string that implementation would sign.
 
-use crate::credentials::Secret;
-use crate::encode::percent_encode;
-use crate::sign::{key_string, SignatureMethod};
+use crate::pipeline::credentials::Secret;
+use crate::pipeline::sign::{key_string, SignatureMethod};
+use crate::text::encode::percent_encode;
 
 /// One known departure of a percent-encoder from RFC 5849 §3.6.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

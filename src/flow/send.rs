@@ -6,12 +6,12 @@
 //! [`FlowError::Redirect`] naming its `Location` (`crate::redirect`).
 
 use super::{FlowError, TemporaryCredentials, TokenCredentials};
-use crate::credentials::Credentials;
-use crate::http::{Flow, HttpError, HttpOptions};
-use crate::middleware::sign_flow_request;
-use crate::provider::FlowQuirks;
-use crate::redirect::Redirects;
-use crate::signer::Signer;
+use crate::client::http_request::{Flow, HttpError, HttpOptions};
+use crate::client::middleware::sign_flow_request;
+use crate::client::redirect::Redirects;
+use crate::pipeline::credentials::Credentials;
+use crate::pipeline::signer::Signer;
+use crate::provider::profile::FlowQuirks;
 
 /// Sends a signed `method` request with no body to `url` and reads the
 /// response body.
@@ -66,7 +66,7 @@ async fn send(
 /// [`FlowError::Redirect`] for a redirect to another origin (a redirect to
 /// the same one is followed, signed afresh), and for a `client` that
 /// follows redirects itself: build it with
-/// [`client_builder`](crate::middleware::client_builder).
+/// [`client_builder`](crate::client::middleware::client_builder).
 pub async fn request_temporary_credentials(
     client: &reqwest::Client,
     consumer: &Credentials,
@@ -81,7 +81,7 @@ pub async fn request_temporary_credentials(
 }
 
 /// Step 1 (§2.1) with `signer` (the client credentials alone, no token;
-/// a provider's [`Profile::signer`](crate::Profile::signer), say) and the
+/// a provider's [`Profile::signer`](crate::provider::Profile::signer), say) and the
 /// answer read by the provider's `quirks`
 /// ([`TemporaryCredentials::parse_with`]).
 ///

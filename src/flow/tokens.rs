@@ -6,12 +6,12 @@
 //! the body holds a secret.
 
 use super::FlowError;
-use crate::credentials::{Credentials, Secret};
-use crate::decode::form_decode;
-use crate::form::segments;
-use crate::provider::FlowQuirks;
-use crate::repeat::first_repeat;
-use crate::scan::is_form_byte;
+use crate::pipeline::credentials::{Credentials, Secret};
+use crate::provider::profile::FlowQuirks;
+use crate::text::decode::form_decode;
+use crate::text::form::segments;
+use crate::text::repeat::first_repeat;
+use crate::text::scan::is_form_byte;
 
 /// The longest token answer read, in bytes: 64 KiB. Real answers are a few
 /// hundred bytes (two tokens, a user id, a screen name); a longer body is

@@ -31,7 +31,7 @@ pub enum JsonError {
     /// Not JSON, or not a request in this schema.
     Json(serde_json::Error),
     /// A request the library refuses to sign (the same name as
-    /// [`HttpError::Sign`](crate::http::HttpError) and
+    /// [`HttpError::Sign`](crate::client::http_request::HttpError) and
     /// [`FlowError::Sign`](crate::flow::FlowError)).
     Sign(Error),
 }

@@ -8,10 +8,10 @@ use std::fmt;
 use serde::de::{self, Deserializer, Unexpected, Visitor};
 use serde::{Deserialize, Serializer};
 
-use crate::body_hash::{BodyHash, BodyHashAlgorithm, BodyHashPolicy};
-use crate::credentials::Secret;
-use crate::protocol::Transmission;
-use crate::provider::Provider;
+use crate::pipeline::body_hash::{BodyHash, BodyHashAlgorithm, BodyHashPolicy};
+use crate::pipeline::credentials::Secret;
+use crate::pipeline::protocol::Transmission;
+use crate::provider::profile::Provider;
 
 pub(super) fn is_false(b: &bool) -> bool {
     !*b

@@ -6,13 +6,13 @@ use std::fmt;
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
-use crate::body_hash::BodyHash;
-use crate::clock::unix_now;
-use crate::credentials::Secret;
 use crate::error::Error;
-use crate::quirks::ParameterStyle;
-use crate::sign::SignatureMethod;
-use crate::url::RequestUrl;
+use crate::pipeline::body_hash::BodyHash;
+use crate::pipeline::clock::unix_now;
+use crate::pipeline::credentials::Secret;
+use crate::pipeline::sign::SignatureMethod;
+use crate::pipeline::url::RequestUrl;
+use crate::provider::style::ParameterStyle;
 use crate::verify::nonce::NonceStore;
 use crate::verify::secrets::{SecretSource, Secrets};
 use crate::verify::verifier::{Config, Verifier};
@@ -48,7 +48,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
     /// A builder with the defaults: no public base URL (received URLs must
     /// be absolute), forwarded headers ignored, a window of
     /// [`DEFAULT_WINDOW`] each way, the HMAC methods (HMAC-SHA1,
-    /// HMAC-SHA256, HMAC-SHA512) accepted, nonces by [`Nonce`](crate::Nonce)'s rule ([`Nonce::LEN`](crate::Nonce::LEN))
+    /// HMAC-SHA256, HMAC-SHA512) accepted, nonces by [`Nonce`](crate::pipeline::Nonce)'s rule ([`Nonce::LEN`](crate::pipeline::Nonce::LEN))
     /// characters.
     pub fn builder(secrets: S, nonces: N) -> VerifierBuilder<S, N> {
         VerifierBuilder {
@@ -63,7 +63,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
                 SignatureMethod::HmacSha256,
                 SignatureMethod::HmacSha512,
             ],
-            nonce_len: crate::protocol::Nonce::LEN,
+            nonce_len: crate::pipeline::protocol::Nonce::LEN,
             body_hash: BodyHash::default(),
             style: ParameterStyle::Rfc5849,
             clock: system_clock,
@@ -114,9 +114,9 @@ impl<S, N> VerifierBuilder<S, N> {
     }
 
     /// The nonce lengths accepted, in characters, in place of
-    /// [`Nonce::LEN`](crate::Nonce::LEN) (1 to 64, what this crate's signer
+    /// [`Nonce::LEN`](crate::pipeline::Nonce::LEN) (1 to 64, what this crate's signer
     /// sends). A nonce holds letters, digits, `-._~` and base64's `+/=`
-    /// whatever its length ([`Nonce`](crate::Nonce)).
+    /// whatever its length ([`Nonce`](crate::pipeline::Nonce)).
     pub fn nonce_len(mut self, len: RangeInclusive<usize>) -> Self {
         self.nonce_len = len;
         self

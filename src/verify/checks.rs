@@ -6,10 +6,10 @@
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
-use crate::body_hash::{body_hash, BodyHash};
 use crate::error::{Error, ErrorKind};
-use crate::protocol::{Name, Nonce, Protocol, Timestamp};
-use crate::sign::SignatureMethod;
+use crate::pipeline::body_hash::{body_hash, BodyHash};
+use crate::pipeline::protocol::{Name, Nonce, Protocol, Timestamp};
+use crate::pipeline::sign::SignatureMethod;
 use crate::verify::reason::Reason;
 use crate::verify::received::Received;
 use crate::verify::secrets::Secrets;
@@ -160,7 +160,7 @@ pub(super) fn signature_matches(
     if method.is_rsa() {
         #[cfg(feature = "rsa")]
         if let Some(key) = secrets.rsa_public_key() {
-            return crate::sign::rsa_verify(method, key, base, signature);
+            return crate::pipeline::sign::rsa_verify(method, key, base, signature);
         }
         return false;
     }

@@ -12,8 +12,8 @@ use http::header::{HeaderName, AUTHORIZATION, FORWARDED};
 use http::request::Parts;
 use http::{HeaderMap, Method, Uri};
 
+use crate::client::http_request::{is_form, HttpError};
 use crate::error::{Error, Part};
-use crate::http::{is_form, HttpError};
 use crate::verify::nonce::NonceStore;
 use crate::verify::reason::{Reason, Rejection};
 use crate::verify::received::Received;

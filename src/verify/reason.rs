@@ -9,9 +9,9 @@
 
 use std::fmt;
 
-use crate::encode::percent_encode_str;
 use crate::error::{Error, ErrorKind, Part, Quoted};
-use crate::protocol::{Name, Protocol};
+use crate::pipeline::protocol::{Name, Protocol};
+use crate::text::encode::percent_encode_str;
 
 /// Why a request was rejected. Loggable: no secret, and names and values
 /// from the request are quoted with control characters escaped.
@@ -84,7 +84,7 @@ pub enum Reason {
     /// as an unknown consumer is: the answer reveals no key).
     PublicKeyMissing {
         /// The RSA method the request names.
-        method: crate::sign::SignatureMethod,
+        method: crate::pipeline::sign::SignatureMethod,
     },
     /// The signature does not match the request as received.
     SignatureInvalid,

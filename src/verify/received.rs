@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use crate::error::Error;
-use crate::request::is_form_media_type;
+use crate::pipeline::request::is_form_media_type;
 
 /// One received request: its method, its URL (absolute, or the path and
 /// query with the verifier's public base URL), its `Authorization` header,
@@ -67,7 +67,7 @@ impl<'a> Received<'a> {
     /// The body and its `Content-Type`: its parameters are verified when it
     /// is `application/x-www-form-urlencoded` (§3.4.1.3.1), and its bytes
     /// hashed when the request has `oauth_body_hash`. A type that only
-    /// looks like the form's ([`is_form_urlencoded`](crate::is_form_urlencoded)
+    /// looks like the form's ([`is_form_urlencoded`](crate::pipeline::is_form_urlencoded)
     /// refuses it) gets the request refused, answered 415: a framework
     /// behind the verifier may read such a body as a form.
     pub fn body(mut self, content_type: Option<&str>, body: &'a [u8]) -> Received<'a> {

@@ -252,7 +252,7 @@ fn check_policy(target: &str, node: &str, reply: &Value) -> Result<(), StoreErro
         Value::ServerError(e) => {
             return Err(refused(format!(
                 "CONFIG GET maxmemory-policy refused: {}",
-                crate::escape_controls(format!("{e:?}").as_bytes(), &[])
+                crate::text::escape_controls(format!("{e:?}").as_bytes(), &[])
             )))
         }
         _ => None,
@@ -261,7 +261,7 @@ fn check_policy(target: &str, node: &str, reply: &Value) -> Result<(), StoreErro
         Some(p) if p == "noeviction" => Ok(()),
         Some(p) => Err(refused(format!(
             "maxmemory-policy is {}",
-            crate::escape_controls(p.as_bytes(), &[])
+            crate::text::escape_controls(p.as_bytes(), &[])
         ))),
         None => Err(refused(
             "CONFIG GET maxmemory-policy gave no policy".to_owned(),

@@ -9,8 +9,8 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, OnceLock};
 
-use crate::credentials::{Credentials, Secret};
-use crate::sign::{SignatureMethod, SigningKey};
+use crate::pipeline::credentials::{Credentials, Secret};
+use crate::pipeline::sign::{SignatureMethod, SigningKey};
 /// The future a [`SecretSource`] returns.
 pub type SecretFuture<'a> = Pin<Box<dyn Future<Output = Result<Lookup, SecretsError>> + Send + 'a>>;
 
@@ -120,7 +120,8 @@ impl Secrets {
     /// holds no RSA public key.
     #[cfg(feature = "rsa")]
     pub fn with_rsa_public_key_pem(mut self, pem: &str) -> Result<Secrets, crate::Error> {
-        Arc::make_mut(&mut self.keys).rsa_public_key = Some(crate::pem::read_rsa_public_key(pem)?);
+        Arc::make_mut(&mut self.keys).rsa_public_key =
+            Some(crate::pipeline::pem::read_rsa_public_key(pem)?);
         Ok(self)
     }
 

@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use crate::error::Error;
-use crate::url::parse_authority;
+use crate::pipeline::url::parse_authority;
 use crate::verify::reason::Reason;
 use crate::verify::received::{Forwarded, Received};
 use crate::verify::verifier::Verifier;

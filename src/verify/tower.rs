@@ -25,7 +25,7 @@ use http_body::{Body, Frame, SizeHint};
 use http_body_util::BodyExt as _;
 
 use crate::error::Error;
-use crate::header::check_realm;
+use crate::pipeline::header::check_realm;
 use crate::verify::nonce::NonceStore;
 use crate::verify::reason::Rejection;
 use crate::verify::received::Received;
@@ -99,7 +99,7 @@ impl<S, N> VerifyLayer<S, N> {
     /// The realm named in `WWW-Authenticate` (RFC 5849 §3.5.1).
     ///
     /// # Errors
-    /// A realm that [`check_realm`](crate::check_realm) refuses.
+    /// A realm that [`check_realm`](crate::pipeline::check_realm) refuses.
     pub fn realm(mut self, realm: &str) -> Result<Self, Error> {
         check_realm(realm)?;
         self.realm = realm.into();

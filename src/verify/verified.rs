@@ -2,9 +2,9 @@
 //! from the one model of its protocol parameters ([`Protocol`]) and the
 //! base string that verified.
 
-use crate::decode::percent_decode;
-use crate::protocol::Protocol;
-use crate::sign::SignatureMethod;
+use crate::pipeline::protocol::Protocol;
+use crate::pipeline::sign::SignatureMethod;
+use crate::text::decode::percent_decode;
 
 /// A request that passed: what was verified.
 #[derive(Clone, Debug)]

@@ -21,13 +21,13 @@ use std::fmt;
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
-use crate::base_string::{BaseString, BaseStringUri};
-use crate::body_hash::BodyHash;
-use crate::params::Params;
-use crate::protocol::{Name, Protocol, Transmission};
-use crate::quirks::{mastercard_base_string, ParameterStyle};
-use crate::sign::SignatureMethod;
-use crate::url::{sent_url, RequestUrl};
+use crate::pipeline::base_string::{BaseString, BaseStringUri};
+use crate::pipeline::body_hash::BodyHash;
+use crate::pipeline::params::Params;
+use crate::pipeline::protocol::{Name, Protocol, Transmission};
+use crate::pipeline::sign::SignatureMethod;
+use crate::pipeline::url::{sent_url, RequestUrl};
+use crate::provider::style::{mastercard_base_string, ParameterStyle};
 use crate::verify::checks::{
     check_body_hash, check_protocol, check_timestamp, has_rsa_public_key, signature_matches,
 };

@@ -41,7 +41,8 @@ use std::fmt::Debug;
 use std::path::PathBuf;
 
 use oauth1_signer::{
-    parse_authorization_header, Credentials, OAuthRequest, SignatureMethod, Signer, SignerBuilder,
+    pipeline::parse_authorization_header, Credentials, OAuthRequest, SignatureMethod, Signer,
+    SignerBuilder,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -233,7 +234,7 @@ impl RequestInputs {
             .rsa_private_key
             .as_deref()
             .ok_or(format!("{method} without rsa_private_key"))?;
-        let key = oauth1_signer::SigningKey::rsa_pem(method, pem)
+        let key = oauth1_signer::pipeline::SigningKey::rsa_pem(method, pem)
             .map_err(|e| format!("SigningKey::rsa_pem: {e}"))?;
         Ok(signer.with_key(key))
     }

@@ -13,7 +13,7 @@
 use base64::alphabet::{Alphabet, STANDARD, URL_SAFE};
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use base64::{DecodeError, Engine as _};
-use oauth1_signer::{percent_decode, SignatureMethod, SigningKey};
+use oauth1_signer::{pipeline::SigningKey, text::percent_decode, SignatureMethod};
 use serde::Serialize;
 
 use crate::render::{hex, Hint, Spot};

@@ -5,7 +5,8 @@
 //! where strictness surprises.
 
 use oauth1_signer::{
-    escape_controls, form_decode, percent_decode, percent_encode_str, Decoded, Error,
+    text::escape_controls, text::form_decode, text::percent_decode, text::percent_encode_str,
+    text::Decoded, Error,
 };
 use serde::Serialize;
 use unicode_normalization::char::is_combining_mark;

@@ -13,7 +13,7 @@
 //! wherever a parameter travels (§3.4.1.3.1).
 
 use oauth1_signer::{
-    form_decode, percent_encode_str, Credentials, Error, ErrorKind, OAuthRequest, Part,
+    text::form_decode, text::percent_encode_str, Credentials, Error, ErrorKind, OAuthRequest, Part,
     SignatureMethod, Signer, Transmission,
 };
 use serde::{Deserialize, Serialize};

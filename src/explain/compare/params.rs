@@ -9,14 +9,14 @@
 use std::collections::{HashMap, HashSet};
 
 use super::matching::{Match, Matching};
-use crate::encode::percent_encode;
 use crate::explain::catalogue::{encoder_causes, is_encoder, rule_causes, value_cause, Cause};
 use crate::explain::finding::{Component, Finding};
 use crate::explain::lenient::{show, Pair, Parsed};
 use crate::explain::model::{Model, Source};
 use crate::explain::tried::EncodingLevel;
 use crate::explain::variant::explaining_rule;
-use crate::protocol::is_protocol_name;
+use crate::pipeline::protocol::is_protocol_name;
+use crate::text::encode::percent_encode;
 
 /// Matches their pairs with ours and names why each one differs: causes
 /// of the protocol parameters go to `protocol` (they come first), the rest

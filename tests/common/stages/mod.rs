@@ -21,8 +21,9 @@ use super::{
     EncodingInputs, Fixture, NormalizeInputs, ParseInputs, PrimitiveInputs, UriInputs, Vector,
 };
 use oauth1_signer::{
-    authorization_header, base_string_uri, key_string, parse_authorization_header, percent_decode,
-    percent_encode, percent_encode_str, Params, SignatureMethod,
+    pipeline::authorization_header, pipeline::base_string_uri, pipeline::key_string,
+    pipeline::parse_authorization_header, pipeline::Params, text::percent_decode,
+    text::percent_encode, text::percent_encode_str, SignatureMethod,
 };
 use published::check_published;
 use request::{check_request, prepare_key};

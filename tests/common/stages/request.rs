@@ -11,8 +11,9 @@ use super::Outcome;
 use crate::common::refused::refused_by_signer;
 use crate::common::{byte_multiset, header_multiset, Checker, RequestInputs, Vector};
 use oauth1_signer::{
-    authorization_header, key_string, BaseString, BaseStringUri, Params, RequestUrl,
-    SignatureMethod, SigningKey, Trace,
+    pipeline::authorization_header, pipeline::key_string, pipeline::BaseString,
+    pipeline::BaseStringUri, pipeline::Params, pipeline::RequestUrl, pipeline::SigningKey,
+    SignatureMethod, Trace,
 };
 
 pub fn check_request(c: &mut Checker<'_>, v: &Vector) -> Outcome {

@@ -1,0 +1,714 @@
+//! Sending the protocol parameters ([RFC 5849 §3.5]): the `Authorization`
+//! header (§3.5.1), building and parsing it, and the other two transmissions,
+//! the form body (§3.5.2) and the query string (§3.5.3).
+//!
+//! The header is `OAuth `, then an optional `realm="..."`, then the protocol
+//! parameters as `name="value"` joined by `, `, names and values
+//! percent-encoded (§3.6). The realm is a plain quoted-string: a realm holding
+//! `"`, `\`, CR, LF or any other control character is refused, never written,
+//! so no header can be broken or injected through it.
+//!
+//! [RFC 5849 §3.5]: https://www.rfc-editor.org/rfc/rfc5849#section-3.5
+
+use std::borrow::Cow;
+
+use crate::error::{Error, ErrorKind, Part};
+use crate::pipeline::protocol::{Form, Protocol, ProtocolParam, ProtocolParams, Transmission};
+use crate::text::decode::percent_decode;
+use crate::text::encode::encode_into;
+use crate::text::encode::escape_str;
+use crate::text::scan::is_unreserved;
+use crate::text::scan::{find_quoted_end, is_tchar};
+use crate::text::sink::Writer;
+
+/// Checks that `realm` can be written as a quoted-string in a header.
+///
+/// A realm is printable ASCII (space to `~`) other than `"` and `\`: RFC 7230
+/// §3.2.6 would allow more, but control characters break or inject headers,
+/// and bytes past ASCII are read differently by different servers.
+///
+/// # Errors
+/// [`ErrorKind::InvalidByte`] naming the first byte that is not allowed.
+pub fn check_realm(realm: &str) -> Result<(), Error> {
+    match realm
+        .bytes()
+        .position(|b| b == b'"' || b == b'\\' || !(b' '..=b'~').contains(&b))
+    {
+        Some(i) => Err(Error::invalid_byte(
+            Part::Realm,
+            i,
+            realm.as_bytes()[i],
+            "a realm is printable ASCII other than '\"' and '\\'",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Where the header is written: the `String` it goes into, or a count of
+/// its bytes, so that it is sized by the very writer that writes it.
+trait Out {
+    fn push(&mut self, text: &str);
+
+    /// Writes `text` percent-encoded.
+    #[inline]
+    fn push_encoded(&mut self, text: &str) {
+        push_encoded(self, text);
+    }
+}
+
+impl Out for String {
+    #[inline]
+    fn push(&mut self, text: &str) {
+        // The quotes and separators byte by byte: cheaper than a copy.
+        if text.len() <= 2 && text.is_ascii() {
+            for b in text.bytes() {
+                String::push(self, char::from(b));
+            }
+        } else {
+            self.push_str(text);
+        }
+    }
+}
+
+/// Counts the bytes written.
+struct Len(usize);
+
+impl Out for Len {
+    #[inline]
+    fn push(&mut self, text: &str) {
+        self.0 += text.len();
+    }
+
+    /// Every byte that is not unreserved takes three: its `%XX`.
+    #[inline]
+    fn push_encoded(&mut self, text: &str) {
+        self.0 += text.len() + 2 * text.bytes().filter(|&b| !is_unreserved(b)).count();
+    }
+}
+
+/// Appends `text` percent-encoded: runs of unreserved bytes as slices of
+/// it, other bytes as their escapes (a signature is short and mostly
+/// unreserved).
+fn push_encoded(out: &mut (impl Out + ?Sized), text: &str) {
+    let mut run = 0;
+    for (i, &b) in text.as_bytes().iter().enumerate() {
+        if !is_unreserved(b) {
+            // A run holds unreserved (ASCII) bytes only, so a non-empty one
+            // is whole text; an empty one may sit inside a character, where
+            // `get` gives nothing.
+            out.push(text.get(run..i).unwrap_or_default());
+            out.push(escape_str(b));
+            run = i + 1;
+        }
+    }
+    out.push(text.get(run..).unwrap_or_default());
+}
+
+/// Writes one protocol parameter as `name="value"`, both percent-encoded
+/// (§3.5.1); `signature` is the value of `oauth_signature`'s place.
+fn push_param(out: &mut impl Out, p: &ProtocolParam<'_>, signature: &str) {
+    match p.form {
+        Form::Clean => {
+            out.push(p.name);
+            out.push("=\"");
+            out.push(p.value);
+        }
+        Form::Encode => {
+            out.push_encoded(p.name);
+            out.push("=\"");
+            out.push_encoded(p.value);
+        }
+        Form::Signature => {
+            out.push("oauth_signature=\"");
+            out.push_encoded(signature);
+        }
+    }
+    out.push("\"");
+}
+
+/// The header: `OAuth realm="...", name="value", ...`, the parameters in the
+/// order given, `signature` where `oauth_signature`'s place is.
+fn write_header(
+    out: &mut impl Out,
+    realm: Option<&str>,
+    params: &ProtocolParams<'_>,
+    signature: &str,
+) {
+    out.push("OAuth ");
+    let mut first = true;
+    if let Some(realm) = realm {
+        out.push("realm=\"");
+        out.push(realm);
+        out.push("\"");
+        first = false;
+    }
+    for p in params.as_slice() {
+        if !std::mem::replace(&mut first, false) {
+            out.push(", ");
+        }
+        push_param(out, p, signature);
+    }
+}
+
+/// The header (see `write_header`) in a `String` allocated once at its exact
+/// length, counted first by the same writer. The realm must have passed
+/// [`check_realm`].
+pub(crate) fn header_string(
+    realm: Option<&str>,
+    params: &ProtocolParams<'_>,
+    signature: &str,
+) -> String {
+    let mut len = Len(0);
+    write_header(&mut len, realm, params, signature);
+    let mut out = String::with_capacity(len.0);
+    write_header(&mut out, realm, params, signature);
+    out
+}
+
+/// Builds an `Authorization` header value from protocol parameters, in the
+/// order given (a [`Signer`](crate::Signer) gives them sorted by name).
+///
+/// ```
+/// use oauth1_signer::pipeline::authorization_header;
+///
+/// let h = authorization_header(Some("Example"), [("oauth_consumer_key", "9djdj82h48djs9d2"), ("oauth_signature", "r6/TJjbCOr97/+UU0NsvSne7s5g=")])?;
+/// assert_eq!(h, r#"OAuth realm="Example", oauth_consumer_key="9djdj82h48djs9d2", oauth_signature="r6%2FTJjbCOr97%2F%2BUU0NsvSne7s5g%3D""#);
+/// assert!(authorization_header(Some("a\"b"), []).is_err());
+/// # Ok::<(), oauth1_signer::Error>(())
+/// ```
+///
+/// # Errors
+/// A realm that [`check_realm`] refuses; an empty parameter name (a header
+/// parameter needs a name), as [`ErrorKind::InvalidByte`] at the `=` where
+/// the name should have been.
+pub fn authorization_header<'a>(
+    realm: Option<&str>,
+    params: impl IntoIterator<Item = (&'a str, &'a str)> + Clone,
+) -> Result<String, Error> {
+    if let Some(r) = realm {
+        check_realm(r)?;
+    }
+    if let Some(i) = params
+        .clone()
+        .into_iter()
+        .position(|(name, _)| name.is_empty())
+    {
+        // The offset the '=' would have had in the header.
+        let mut before = Len(0);
+        let given = ProtocolParams::from_pairs(params.clone().into_iter().take(i));
+        write_header(&mut before, realm, &given, "");
+        let before = before.0;
+        let at = before + usize::from(i > 0 || realm.is_some()) * ", ".len();
+        return Err(Error::invalid_byte(
+            Part::Header,
+            at,
+            b'=',
+            "a parameter name (names cannot be empty)",
+        ));
+    }
+    Ok(header_string(
+        realm,
+        &ProtocolParams::from_pairs(params),
+        "",
+    ))
+}
+
+/// Protocol parameters as an `application/x-www-form-urlencoded` string, for
+/// the form-body (§3.5.2) and query-string (§3.5.3) transmissions.
+///
+/// ```
+/// use oauth1_signer::pipeline::encode_pairs;
+///
+/// assert_eq!(encode_pairs([("oauth_signature", "a+b/c="), ("oauth_nonce", "n")]), "oauth_signature=a%2Bb%2Fc%3D&oauth_nonce=n");
+/// ```
+pub fn encode_pairs<'a>(params: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut out = String::new();
+    let mut w = Writer::new(&mut out);
+    for (i, (name, value)) in params.into_iter().enumerate() {
+        if i > 0 {
+            w.put(b"&");
+        }
+        encode_into(name.as_bytes(), &mut w);
+        w.put(b"=");
+        encode_into(value.as_bytes(), &mut w);
+    }
+    w.finish();
+    out
+}
+
+/// Appends the protocol parameters to a URL's query (§3.5.3), keeping any
+/// fragment at the end.
+///
+/// ```
+/// use oauth1_signer::pipeline::append_to_query;
+///
+/// assert_eq!(append_to_query("https://h/p?a=1#f", [("oauth_nonce", "n n")]), "https://h/p?a=1&oauth_nonce=n%20n#f");
+/// assert_eq!(append_to_query("https://h/p", [("oauth_nonce", "n")]), "https://h/p?oauth_nonce=n");
+/// ```
+pub fn append_to_query<'a>(
+    url: &str,
+    params: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> String {
+    let (head, fragment) = match url.find('#') {
+        Some(i) => url.split_at(i),
+        None => (url, ""),
+    };
+    let encoded = encode_pairs(params);
+    let sep = match head.find('?') {
+        None => "?",
+        Some(i) if i + 1 == head.len() || head.ends_with('&') => "",
+        Some(_) => "&",
+    };
+    let sep = if encoded.is_empty() { "" } else { sep };
+    format!("{head}{sep}{encoded}{fragment}")
+}
+
+fn is_ows(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// Parses an `Authorization: OAuth ...` header value into decoded
+/// `(name, value)` pairs, in order, `realm` included (its value is a plain
+/// quoted-string, not percent-decoded; its name matches in any case and is
+/// returned as `realm`).
+///
+/// Whitespace after commas is optional (RFC 2617 allows line breaks there, as
+/// RFC 5849 §3.5.1 prints them); a quoted-pair (`\"`) is understood. Duplicate
+/// names are returned as they are: whether they are allowed is the verifier's
+/// question, not the parser's.
+///
+/// ```
+/// use oauth1_signer::pipeline::parse_authorization_header;
+///
+/// let params = parse_authorization_header(r#"OAuth realm="Example", oauth_signature="wOJIO9A2W5mFwDgiDvZbTSMK%2FPY%3D""#)?;
+/// assert_eq!(params, [("realm".into(), "Example".into()), ("oauth_signature".into(), "wOJIO9A2W5mFwDgiDvZbTSMK/PY=".into())]);
+/// # Ok::<(), oauth1_signer::Error>(())
+/// ```
+///
+/// # Errors
+/// [`ErrorKind::InvalidByte`] (with the offset in the header) for a header
+/// that is not `OAuth` followed by `name="value"` pairs, or whose decoded
+/// names or values are not UTF-8; [`ErrorKind::UnexpectedEnd`] for one cut
+/// off (inside a quoted value, say); [`ErrorKind::Empty`] for an empty or
+/// blank one; [`ErrorKind::MalformedEscape`] for a bad `%`.
+pub fn parse_authorization_header(header: &str) -> Result<Vec<(String, String)>, Error> {
+    Ok(parse_header_params(header, Escapes::Decode)?
+        .into_iter()
+        .map(|p| (p.name.into_owned(), p.value.into_owned()))
+        .collect())
+}
+
+impl<'a> Protocol<'a> {
+    /// The protocol parameters of an `Authorization` header (§3.5.1): the
+    /// header parsed as [`parse_authorization_header`] does, its `realm`
+    /// (any case) beside them, every other name `oauth_*`, each once.
+    ///
+    /// # Errors
+    /// As [`parse_authorization_header`]; then
+    /// [`ErrorKind::NotAProtocolParameter`] for a name that is neither
+    /// `realm` nor `oauth_*`, [`ErrorKind::DuplicateProtocolParameter`] at
+    /// the second of a name given twice (`realm` too), with its offset.
+    pub fn from_header(header: &'a str) -> Result<Protocol<'a>, Error> {
+        let mut realm = None;
+        let mut realm_twice = None;
+        let rest = parse_header_params(header, Escapes::Decode)?
+            .into_iter()
+            .filter_map(|p| {
+                if p.name != "realm" {
+                    return Some((p.name, p.value, p.at));
+                }
+                match realm {
+                    None => realm = Some(p.value),
+                    Some(_) => realm_twice = realm_twice.or(Some(p.at)),
+                }
+                None
+            });
+        let protocol = Protocol::from_params(Transmission::Header, None, rest);
+        if let Some(at) = realm_twice {
+            return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
+                name: "realm".into(),
+                at: Some((Part::Header, at)),
+            }));
+        }
+        Ok(protocol?.with_realm(realm))
+    }
+}
+
+/// One parameter of a parsed `Authorization` header: decoded name and value
+/// (borrowed from the header where decoding changes nothing), and the byte
+/// offset of the name in the header (for a verifier's errors).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct HeaderParam<'h> {
+    pub(crate) name: Cow<'h, str>,
+    pub(crate) value: Cow<'h, str>,
+    pub(crate) at: usize,
+}
+
+/// How a header's names and values are read once unquoted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Escapes {
+    /// Percent-decoded (RFC 5849 §3.5.1).
+    Decode,
+    /// As written: a style whose signers write values raw (Mastercard's).
+    AsWritten,
+}
+
+/// [`parse_authorization_header`], each parameter with its offset, its
+/// names and values read as `escapes` says.
+pub(crate) fn parse_header_params(
+    header: &str,
+    escapes: Escapes,
+) -> Result<Vec<HeaderParam<'_>>, Error> {
+    fn decode(escapes: Escapes, raw: &str, at: usize) -> Result<Cow<'_, str>, Error> {
+        match escapes {
+            Escapes::Decode => decode_text(raw, at),
+            Escapes::AsWritten => Ok(Cow::Borrowed(raw)),
+        }
+    }
+    let b = header.as_bytes();
+    // At the end of the header, no byte is wrong: it was cut off (or empty).
+    let err = |at: usize, expected: &'static str| match b.get(at) {
+        Some(&byte) => Error::invalid_byte(Part::Header, at, byte, expected),
+        None => Error::new(ErrorKind::UnexpectedEnd {
+            part: Part::Header,
+            offset: at,
+            expected,
+        }),
+    };
+    if header.bytes().all(is_ows) {
+        return Err(Error::new(ErrorKind::Empty { part: Part::Header }));
+    }
+    let mut i = b.iter().position(|&c| !is_ows(c)).unwrap_or(b.len());
+    let scheme_end = i + b[i..]
+        .iter()
+        .position(|&c| !is_tchar(c))
+        .unwrap_or(b.len() - i);
+    if !header[i..scheme_end].eq_ignore_ascii_case("OAuth") {
+        return Err(err(i, "the scheme 'OAuth'"));
+    }
+    i = scheme_end;
+    let mut params = Vec::with_capacity(8);
+    loop {
+        let ws = i;
+        while i < b.len() && (is_ows(b[i]) || b[i] == b',') {
+            i += 1;
+        }
+        if i == b.len() {
+            return Ok(params);
+        }
+        if i == ws {
+            return Err(err(i, "whitespace or ',' between parameters"));
+        }
+        let name_start = i;
+        while i < b.len() && is_tchar(b[i]) && b[i] != b'=' {
+            i += 1;
+        }
+        if i == name_start {
+            return Err(err(i, "a parameter name"));
+        }
+        // Cut at ASCII bytes, so text still: no UTF-8 check needed.
+        let name_raw = &header[name_start..i];
+        if b.get(i) != Some(&b'=') {
+            return Err(err(i, "'=' after the parameter name"));
+        }
+        i += 1;
+        if b.get(i) != Some(&b'"') {
+            return Err(err(i, "a '\"' opening the parameter value"));
+        }
+        i += 1;
+        let value_start = i;
+        // The value's bytes once quoted-pairs are undone: a slice of the
+        // header unless it has one.
+        let mut unquoted: Option<Vec<u8>> = None;
+        let control = |c: u8| c.is_ascii_control() && c != b'\t';
+        loop {
+            // A run of plain bytes at once, then what ends it.
+            let run = find_quoted_end(&b[i..]).map_or(b.len(), |n| i + n);
+            if let Some(v) = unquoted.as_mut() {
+                v.extend_from_slice(&b[i..run]);
+            }
+            i = run;
+            match b.get(i) {
+                None => return Err(err(i, "a '\"' closing the parameter value")),
+                Some(b'"') => break,
+                Some(b'\\') => match b.get(i + 1) {
+                    Some(&c) if !control(c) => {
+                        unquoted
+                            .get_or_insert_with(|| b[value_start..i].to_vec())
+                            .push(c);
+                        i += 2;
+                    }
+                    _ => return Err(err(i + 1, "a character after '\\'")),
+                },
+                Some(_) => return Err(err(i, "no control characters inside a quoted value")),
+            }
+        }
+        let raw = &header[value_start..i];
+        i += 1;
+        let name = decode(escapes, name_raw, name_start)?;
+        // RFC 7235 §2.1: auth-param names are case-insensitive, so `Realm`
+        // is the realm; it is returned as `realm` so callers match one name.
+        let (name, value) = if name.eq_ignore_ascii_case("realm") {
+            let value = match unquoted {
+                None => Some(Cow::Borrowed(raw)),
+                Some(v) => String::from_utf8(v).map(Cow::Owned).ok(),
+            };
+            (
+                Cow::Borrowed("realm"),
+                value.ok_or_else(|| err(value_start, "UTF-8 text"))?,
+            )
+        } else {
+            let value = match unquoted {
+                None => decode(escapes, raw, value_start)?,
+                Some(v) => {
+                    // Text less its quoting backslashes: text still.
+                    let v = String::from_utf8(v).map_err(|_| err(value_start, "UTF-8 text"))?;
+                    Cow::Owned(decode(escapes, &v, value_start)?.into_owned())
+                }
+            };
+            (name, value)
+        };
+        params.push(HeaderParam {
+            name,
+            value,
+            at: name_start,
+        });
+    }
+}
+
+/// Percent-decodes a header name or value; offsets of errors are shifted to
+/// count from the start of the header.
+fn decode_text(raw: &str, at: usize) -> Result<Cow<'_, str>, Error> {
+    let decoded = percent_decode(raw.as_bytes()).map_err(|e| {
+        let e = e.shifted(at);
+        match e.kind().clone() {
+            ErrorKind::MalformedEscape { offset, found, .. } => {
+                Error::new(ErrorKind::MalformedEscape {
+                    part: Part::Header,
+                    offset,
+                    found,
+                })
+            }
+            _ => e,
+        }
+    })?;
+    let not_text = || {
+        Error::invalid_byte(
+            Part::Header,
+            at,
+            raw.bytes().next().unwrap_or(0),
+            "percent-escapes that decode to UTF-8 text",
+        )
+    };
+    match decoded.into_bytes() {
+        // Nothing to decode: `raw` as it is, text already.
+        Cow::Borrowed(_) => Ok(Cow::Borrowed(raw)),
+        Cow::Owned(b) => String::from_utf8(b).map(Cow::Owned).map_err(|_| not_text()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
+        v.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn build_then_parse_round_trips() {
+        let params = [("oauth_consumer_key", "k y"), ("oauth_signature", "a+b/c=")];
+        let h = authorization_header(Some("Photos"), params).unwrap();
+        assert_eq!(h.capacity(), h.len());
+        let mut want = pairs(&params);
+        want.insert(0, ("realm".into(), "Photos".into()));
+        assert_eq!(parse_authorization_header(&h).unwrap(), want);
+    }
+
+    #[test]
+    fn the_header_is_allocated_at_the_length_its_writer_counts() {
+        // Escapes in names, values and the signature, a realm, a clean copy.
+        let run = ProtocolParams::from_iter([
+            ProtocolParam {
+                name: "oauth_a b",
+                value: "é\"",
+                form: Form::Encode,
+            },
+            ProtocolParam {
+                name: "oauth_signature",
+                value: "",
+                form: Form::Signature,
+            },
+            ProtocolParam {
+                name: "oauth_c",
+                value: "1",
+                form: Form::Clean,
+            },
+        ]);
+        let h = header_string(Some("R"), &run, "a+b/=");
+        assert_eq!(
+            h,
+            "OAuth realm=\"R\", oauth_a%20b=\"%C3%A9%22\", \
+             oauth_signature=\"a%2Bb%2F%3D\", oauth_c=\"1\""
+        );
+        assert_eq!(h.capacity(), h.len());
+    }
+
+    #[test]
+    fn realm_cannot_inject() {
+        for (realm, at) in [
+            ("a\"b", 1),
+            ("a\\", 1),
+            ("x\r\nX-Evil: 1", 1),
+            ("\n", 0),
+            ("t\x7f", 1),
+            // Outside printable ASCII: NEL, LINE SEPARATOR, and plain 'é'
+            // were written raw before (offsets are of their first byte).
+            ("a\u{85}b", 1),
+            ("\u{2028}", 0),
+            ("café", 3),
+        ] {
+            assert_eq!(
+                check_realm(realm).unwrap_err().offset(),
+                Some((Part::Realm, at)),
+                "{realm:?}"
+            );
+        }
+        assert!(check_realm("http://sp.example.com/").is_ok());
+    }
+
+    #[test]
+    fn parse_accepts_rfc_line_breaks_and_no_spaces() {
+        let h = "OAuth realm=\"Example\",\n   oauth_a=\"1\",oauth_b=\"%7E\"";
+        assert_eq!(
+            parse_authorization_header(h).unwrap(),
+            pairs(&[("realm", "Example"), ("oauth_a", "1"), ("oauth_b", "~")])
+        );
+        assert_eq!(parse_authorization_header("oauth").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn parse_rejects_malformed_headers_with_offsets() {
+        for (h, at) in [
+            ("Basic abc", 0),
+            ("OAuth a=b", 8),
+            ("OAuth a=\"b", 10),
+            ("OAuth a", 7),
+            ("OAuth a=\"1\"b=\"2\"", 11),
+            ("OAuth a=\"%2G\"", 9),
+            ("OAuth a=\"x\ny\"", 10),
+        ] {
+            let e = parse_authorization_header(h).unwrap_err();
+            assert_eq!(e.offset(), Some((Part::Header, at)), "{h:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn realm_name_is_case_insensitive() {
+        // RFC 7235 §2.1: auth-param names match case-insensitively, so these
+        // are the realm, whose value is not percent-decoded.
+        for h in [
+            r#"OAuth Realm="a%20b", oauth_a="%20""#,
+            r#"OAuth REALM="a%20b", oauth_a="%20""#,
+        ] {
+            assert_eq!(
+                parse_authorization_header(h).unwrap(),
+                pairs(&[("realm", "a%20b"), ("oauth_a", " ")]),
+                "{h}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_cut_off_or_empty_header_says_so_and_names_no_byte() {
+        // Cut inside a value: `OAuth oauth_nonce="abc` is 22 bytes.
+        let e = parse_authorization_header("OAuth oauth_nonce=\"abc").unwrap_err();
+        assert_eq!(
+            e.kind(),
+            &ErrorKind::UnexpectedEnd {
+                part: Part::Header,
+                offset: 22,
+                expected: "a '\"' closing the parameter value"
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "the Authorization header ends at byte 22, cut off before a '\"' closing the parameter value"
+        );
+        // Cut after a name, and after the scheme's name.
+        let e = parse_authorization_header("OAuth oauth_nonce").unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::UnexpectedEnd { offset: 17, .. }),
+            "{e}"
+        );
+        let e = parse_authorization_header("OAu").unwrap_err();
+        assert!(
+            matches!(
+                e.kind(),
+                ErrorKind::InvalidByte {
+                    offset: 0,
+                    byte: b'O',
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        for blank in ["", "  ", "\t"] {
+            let e = parse_authorization_header(blank).unwrap_err();
+            assert_eq!(
+                e.kind(),
+                &ErrorKind::Empty { part: Part::Header },
+                "{blank:?}"
+            );
+            assert!(!e.to_string().contains("0x00"), "{e}");
+        }
+    }
+
+    #[test]
+    fn quoted_pairs_are_unescaped() {
+        assert_eq!(
+            parse_authorization_header(r#"OAuth realm="a\"b\\c""#).unwrap(),
+            pairs(&[("realm", "a\"b\\c")])
+        );
+        assert_eq!(
+            parse_authorization_header(r#"OAuth oauth_a="\"x\\%41""#).unwrap(),
+            pairs(&[("oauth_a", "\"x\\A")])
+        );
+        // O0 A1 u2 t3 h4 (space)5 a6 =7 "8 x9 \10: the escaped byte would be at 11.
+        let e = parse_authorization_header("OAuth a=\"x\\").unwrap_err();
+        assert_eq!(e.offset(), Some((Part::Header, 11)), "{e}");
+        // `\` before a control byte: the control byte (at 11) is named.
+        let e = parse_authorization_header("OAuth a=\"x\\\n\"").unwrap_err();
+        assert_eq!(e.offset(), Some((Part::Header, 11)), "{e}");
+    }
+
+    #[test]
+    fn empty_names_are_refused_where_they_would_stand() {
+        let e = authorization_header(None, [("a", "1"), ("", "2")]).unwrap_err();
+        // `OAuth a="1", ` is 13 bytes, so the `=` would be at offset 13.
+        assert_eq!(e.offset(), Some((Part::Header, 13)));
+        let e = authorization_header(Some("r"), [("", "2")]).unwrap_err();
+        assert_eq!(e.offset(), Some((Part::Header, 17)));
+        // First, with no realm: right after `OAuth ` (6 bytes), no ", " before it.
+        let e = authorization_header(None, [("", "1")]).unwrap_err();
+        assert_eq!(e.offset(), Some((Part::Header, 6)));
+        // After a realm and a pair: `OAuth realm="r", a="1", ` is 24 bytes.
+        let e = authorization_header(Some("r"), [("a", "1"), ("", "2")]).unwrap_err();
+        assert_eq!(e.offset(), Some((Part::Header, 24)));
+        // The pairs before it are counted encoded: `OAuth a%20b="%22", ` is 19 bytes.
+        let e = authorization_header(None, [("a b", "\""), ("", "2")]).unwrap_err();
+        assert_eq!(e.offset(), Some((Part::Header, 19)));
+        match e.kind() {
+            ErrorKind::InvalidByte { byte: b'=', .. } => {}
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn query_transmission_keeps_the_fragment() {
+        assert_eq!(append_to_query("http://h/?", [("a", "b")]), "http://h/?a=b");
+        assert_eq!(append_to_query("http://h/", []), "http://h/");
+    }
+}

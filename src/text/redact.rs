@@ -1,0 +1,266 @@
+//! What never reaches a log or an output unasked: a secret in any spelling
+//! a request or a mistaken client can give it, a signature a server could
+//! be replayed with, and the user information of a URL. The one rule for
+//! the explainer's findings, `oauth1 verify`, `oauth1 explain` and
+//! `oauth1 serve`'s log.
+//!
+//! A secret is found however it is written: each of its bytes as itself,
+//! as a percent-escape in either case of hex (`%2a`, `%2A`), escaped twice
+//! (`%252A`), or a space as `+`. So `cs%26ts`, `Cs%2fx` written `cs%2Fx`,
+//! and a key string with lower-case escapes are all found.
+
+use std::borrow::Cow;
+
+use crate::text::decode::percent_decode;
+
+/// What a redacted span is replaced with.
+pub const REDACTED: &str = "<redacted>";
+
+/// Secrets shorter than this are redacted only where they stand alone
+/// (not inside a longer run of letters, digits and `_`): a short secret
+/// would otherwise blank every word that holds its letters.
+const ANYWHERE_FROM: usize = 8;
+
+/// Secrets shorter than this (a test's `s`) are found only as the whole
+/// text: in running text they would blank every `5 s` of a message. No
+/// real secret is that short.
+const IN_TEXT_FROM: usize = 4;
+
+/// The value of a hex digit, either case.
+fn hex(b: u8) -> Option<u8> {
+    (b as char).to_digit(16).and_then(|d| u8::try_from(d).ok())
+}
+
+/// How many bytes at `text[i..]` spell the byte `want`: an escape of it
+/// (`%XX`, either case of hex), the escape escaped (`%25XX`), `+` for a
+/// space, or the byte itself; an escape is preferred, so that a `%` of the
+/// secret written `%25` is read as one.
+fn spells(text: &[u8], i: usize, want: u8) -> Option<usize> {
+    let pair = |j: usize| Some(hex(*text.get(j)?)? * 16 + hex(*text.get(j + 1)?)?);
+    let got = *text.get(i)?;
+    if got == b'%' {
+        match pair(i + 1) {
+            Some(b) if b == want => return Some(3),
+            Some(b'%') if pair(i + 3) == Some(want) => return Some(5),
+            _ => {}
+        }
+    }
+    (got == want || (want == b' ' && got == b'+')).then_some(1)
+}
+
+/// How many bytes of `text` from `at` spell `secret` (see the module
+/// documentation), if they do.
+fn spelled_at(text: &[u8], at: usize, secret: &[u8]) -> Option<usize> {
+    let mut i = at;
+    for &want in secret {
+        i += spells(text, i, want)?;
+    }
+    Some(i - at)
+}
+
+/// Whether `text[at..end]` stands alone: no letter or digit just before
+/// or just after it.
+fn alone(text: &[u8], at: usize, end: usize) -> bool {
+    let word = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_');
+    !word(at.checked_sub(1).and_then(|j| text.get(j))) && !word(text.get(end))
+}
+
+/// The spans of `text` where any of `secrets` is spelled, in order, not
+/// overlapping (the longest at each place).
+fn spans(text: &[u8], secrets: &[&str]) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        let longest = secrets
+            .iter()
+            .filter(|s| !s.is_empty())
+            .filter_map(|s| {
+                let len = spelled_at(text, at, s.as_bytes())?;
+                let whole = at == 0 && len == text.len();
+                let shown = s.len() >= ANYWHERE_FROM
+                    || (s.len() >= IN_TEXT_FROM && alone(text, at, at + len));
+                (whole || shown).then_some(len)
+            })
+            .max();
+        match longest {
+            Some(len) => {
+                found.push((at, at + len));
+                at += len;
+            }
+            None => at += 1,
+        }
+    }
+    found
+}
+
+/// Whether `text` holds any of `secrets`, in any spelling.
+pub(crate) fn holds_secret(text: &str, secrets: &[&str]) -> bool {
+    !spans(text.as_bytes(), secrets).is_empty()
+}
+
+/// `text` with every spelling of each of `secrets` replaced by
+/// `<redacted>` (borrowed when there is none). A secret of fewer than 8
+/// bytes is replaced only where it stands alone (not inside a longer run of
+/// letters, digits and `_`), one of fewer than 4 only when it is the whole
+/// text.
+///
+/// ```
+/// use oauth1_signer::text::redact_secrets;
+///
+/// let secrets = ["kAcSOqF21Fu85e7z*", "LswwdoUa"];
+/// assert_eq!(
+///     redact_secrets("sig=kacs%2a kAcSOqF21Fu85e7z%2a%26LswwdoUa", &secrets),
+///     "sig=kacs%2a <redacted>%26<redacted>"
+/// );
+/// assert_eq!(redact_secrets("tok+a&x", &["tok a"]), "<redacted>&x");
+/// assert_eq!(redact_secrets("docs&csec", &["csec"]), "docs&<redacted>");
+/// ```
+pub fn redact_secrets<'t>(text: &'t str, secrets: &[&str]) -> Cow<'t, str> {
+    let found = spans(text.as_bytes(), secrets);
+    if found.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for (start, end) in found {
+        // Spans start and end at ASCII bytes or at a secret's own
+        // boundaries, which are char boundaries of `text` when the secret
+        // is text; fall back to a lossy copy otherwise.
+        out.push_str(text.get(last..start).unwrap_or_default());
+        out.push_str(REDACTED);
+        last = end;
+    }
+    out.push_str(text.get(last..).unwrap_or_default());
+    Cow::Owned(out)
+}
+
+/// A URL or request target with the value of every `oauth_signature` in
+/// its query (however its name is spelt: `oauth%5Fsignature`) replaced by
+/// `<redacted>`, and its user information (`user:password@`) too: a
+/// signature in a log can be replayed while its nonce is fresh, and a
+/// PLAINTEXT one is the secrets themselves.
+///
+/// ```
+/// use oauth1_signer::text::redact_url;
+///
+/// assert_eq!(
+///     redact_url("/r?a=1&oauth%5Fsignature=cs%26ts&b=2"),
+///     "/r?a=1&oauth%5Fsignature=<redacted>&b=2"
+/// );
+/// assert_eq!(redact_url("rediss://:hunter2@cache:6380/0"), "rediss://<redacted>@cache:6380/0");
+/// assert_eq!(redact_url("/plain?x=1"), "/plain?x=1");
+/// ```
+pub fn redact_url(url: &str) -> Cow<'_, str> {
+    let mut out = Cow::Borrowed(url);
+    // User information: between `://` and the first `@` before the path.
+    if let Some(scheme_end) = url.find("://") {
+        let authority_start = scheme_end + 3;
+        let authority_end = url[authority_start..]
+            .find(['/', '?', '#'])
+            .map_or(url.len(), |i| authority_start + i);
+        if let Some(at) = url[authority_start..authority_end].rfind('@') {
+            out = Cow::Owned(format!(
+                "{}{REDACTED}{}",
+                &url[..authority_start],
+                &url[authority_start + at..]
+            ));
+        }
+    }
+    let Some(q) = out.find('?') else {
+        return out;
+    };
+    let end = out[q..].find('#').map_or(out.len(), |i| q + i);
+    let mut query = String::with_capacity(end - q);
+    let mut changed = false;
+    for (n, pair) in out[q + 1..end].split('&').enumerate() {
+        if n > 0 {
+            query.push('&');
+        }
+        let (name, _) = pair.split_once('=').unwrap_or((pair, ""));
+        let decoded = percent_decode(name.replace('+', " ").as_bytes())
+            .map(|d| d.as_bytes() == b"oauth_signature")
+            .unwrap_or(false);
+        if decoded && pair.contains('=') {
+            query.push_str(name);
+            query.push('=');
+            query.push_str(REDACTED);
+            changed = true;
+        } else {
+            query.push_str(pair);
+        }
+    }
+    if !changed {
+        return out;
+    }
+    Cow::Owned(format!("{}{query}{}", &out[..=q], &out[end..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_secret_is_found_in_every_spelling() {
+        let s = "kAcSOq F21/Fu85e7z";
+        for spelled in [
+            "kAcSOq F21/Fu85e7z",
+            "kAcSOq+F21/Fu85e7z",
+            "kAcSOq%20F21%2FFu85e7z",
+            "kAcSOq%20F21%2fFu85e7z",
+            "%6BAcSOq%20F21%2FFu85e7z",
+            "kAcSOq%2520F21%252fFu85e7z",
+        ] {
+            let text = format!("x={spelled}&y");
+            assert_eq!(redact_secrets(&text, &[s]), "x=<redacted>&y", "{spelled}");
+            assert!(holds_secret(&text, &[s]));
+        }
+        // Not a spelling: another byte, or the case of the secret's letters.
+        for other in [
+            "kacsoq F21/Fu85e7z",
+            "kAcSOq%21F21/Fu85e7z",
+            "kAcSOq F21/Fu85e7",
+        ] {
+            assert!(!holds_secret(other, &[s]), "{other}");
+        }
+    }
+
+    #[test]
+    fn a_short_secret_is_redacted_only_where_it_stands_alone() {
+        let short = ["csec", "tsec"];
+        assert_eq!(redact_secrets("csec&tsec", &short), "<redacted>&<redacted>");
+        assert_eq!(
+            redact_secrets("docsec tsecs a_csec", &short),
+            "docsec tsecs a_csec"
+        );
+        assert_eq!(redact_secrets("\"csec\"", &short), "\"<redacted>\"");
+        // Shorter still: only as the whole text.
+        assert_eq!(redact_secrets("5 s", &["s"]), "5 s");
+        assert_eq!(redact_secrets("s", &["s"]), "<redacted>");
+        // The longest secret at a place wins.
+        assert_eq!(
+            redact_secrets("abcdefghij", &["abcdefgh", "abcdefghij"]),
+            "<redacted>"
+        );
+        assert_eq!(redact_secrets("none here", &[""]), "none here");
+    }
+
+    #[test]
+    fn signatures_and_user_information_leave_urls() {
+        for (url, want) in [
+            ("/r?oauth_signature=abc", "/r?oauth_signature=<redacted>"),
+            ("/r?OAUTH_SIGNATURE=abc", "/r?OAUTH_SIGNATURE=abc"),
+            ("/r?oauth_signature", "/r?oauth_signature"),
+            (
+                "/r?x=1&oauth%5fsignature=a#f",
+                "/r?x=1&oauth%5fsignature=<redacted>#f",
+            ),
+            (
+                "https://u:p@h/p?oauth_signature=s",
+                "https://<redacted>@h/p?oauth_signature=<redacted>",
+            ),
+            ("https://h/p?next=a@b", "https://h/p?next=a@b"),
+        ] {
+            assert_eq!(redact_url(url), want, "{url}");
+        }
+    }
+}
