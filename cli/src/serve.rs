@@ -82,7 +82,8 @@ line per request on stderr (the true reason, for you), and stops on SIGINT or SI
 10 seconds.
 
 Nonce stores: memory (default; --nonce-capacity unexpired nonces at most, refused when full),
-redis://HOST:PORT (shared by every `serve` using it; its maxmemory-policy must be noeviction),
+redis://HOST:PORT (shared by every `serve` using it; its maxmemory-policy must be noeviction,
+read at start and with every request: 503 naming it while it is not),
 redis+cluster://HOST:PORT,HOST:PORT,...
 
 Examples:
