@@ -29,7 +29,7 @@ use oauth1_signer::verify::{
     MemoryNonceStore, NonceStore, Received, RedisClusterNonceStore, RedisNonceStore, RedisOptions,
     Rejection,
 };
-use oauth1_signer::{json::RequestSpec, BodyHash, Provider, SignatureMethod};
+use oauth1_signer::{json::RequestSpec, redact_url, BodyHash, Provider, SignatureMethod};
 use serde_json::json;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::Semaphore;
@@ -529,9 +529,10 @@ async fn nonce_store(name: &str, capacity: usize) -> Result<Arc<dyn NonceStore>,
             .map_err(|e| Failure::Io(format!("--nonce-store: {e}")))?;
         return Ok(Arc::new(store));
     }
+    // Never the password of a URL (`rediss://:PASSWORD@host`).
     Err(Failure::input(format!(
         "--nonce-store {}: expected memory, redis://HOST:PORT or redis+cluster://HOST:PORT,...",
-        printable(name.as_bytes())
+        printable(redact_url(name).as_bytes())
     )))
 }
 
@@ -612,6 +613,11 @@ impl Server {
     ) -> Response<Full<Bytes>> {
         let (parts, body) = request.into_parts();
         let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+        // Never a signature (replayable while its nonce is fresh; a
+        // PLAINTEXT one is the secrets) nor a secret in any spelling.
+        let target = self
+            .checker
+            .without_secrets(redact_url(target).into_owned());
         let answer = self.verdict(&parts, body).await;
         eprintln!(
             "{peer} {} {} {} {}",
