@@ -154,6 +154,9 @@ fn report(name: &str, (times, wall): (Vec<Duration>, Duration)) {
 }
 
 fn main() {
+    // The load generator's reqwest has no cryptography of its own (the CLI
+    // takes `rustls-no-provider` and installs ring at start, as here).
+    let _ = rustls::crypto::ring::default_provider().install_default();
     // `cargo bench` passes `--bench`; the numbers, if given, come after `--`.
     let args: Vec<usize> = std::env::args()
         .skip(1)

@@ -7,9 +7,14 @@
 //! after the requests in flight are answered.
 
 use std::convert::Infallible;
+use std::future::Future as _;
+use std::io;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use clap::Args;
@@ -24,9 +29,11 @@ use oauth1_signer::verify::{
     MemoryNonceStore, NonceStore, Received, RedisClusterNonceStore, RedisNonceStore, RedisOptions,
     Rejection,
 };
-use oauth1_signer::{json::RequestSpec, BodyHash, Provider, SignatureMethod};
+use oauth1_signer::{json::RequestSpec, redact_url, BodyHash, Provider, SignatureMethod};
 use serde_json::json;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::Semaphore;
+use tokio::time::Sleep;
 
 use crate::caret::printable;
 use crate::explain::terminal_safe_json;
@@ -63,7 +70,11 @@ among them) it says so. It is skipped for a request over 16 KiB or 256 parameter
 another diagnosis runs. `oauth1 verify`, run by the key's owner, shows both sides.
 
 Limits: a request's headers, and its body, must each arrive within --read-timeout (an idle
-keep-alive connection is closed after it too); at most --max-connections connections are open
+keep-alive connection is closed after it too), and its line and headers hold 64 KiB at most
+(431 beyond); the client must take each answer within --write-timeout of the last byte it
+took, or the connection is closed (a client that pipelines requests and never reads the
+answers cannot hold one); a connection carries at most --max-requests-per-connection requests
+(the last answer says Connection: close); at most --max-connections connections are open
 (others wait to be accepted).
 
 It prints \"listening on http://ADDR\" when ready (--listen 127.0.0.1:0 picks a free port), one
@@ -71,7 +82,8 @@ line per request on stderr (the true reason, for you), and stops on SIGINT or SI
 10 seconds.
 
 Nonce stores: memory (default; --nonce-capacity unexpired nonces at most, refused when full),
-redis://HOST:PORT (shared by every `serve` using it; its maxmemory-policy must be noeviction),
+redis://HOST:PORT (shared by every `serve` using it; its maxmemory-policy must be noeviction,
+read at start and with every request: 503 naming it while it is not),
 redis+cluster://HOST:PORT,HOST:PORT,...
 
 Examples:
@@ -95,6 +107,12 @@ const DIAGNOSE_MAX_PARAMS: usize = 256;
 /// How long a 401 waits for its diagnosis before it goes without.
 const DIAGNOSIS_DEADLINE: Duration = Duration::from_secs(2);
 
+/// The most a request's line and headers may hold (431 beyond), and what
+/// hyper buffers for one connection, each way: a client that pipelines
+/// requests without reading the answers costs this much, not hyper's
+/// default 400 KB.
+const CONNECTION_BUFFER: usize = 64 * 1024;
+
 #[derive(Args, Debug)]
 pub(crate) struct ServeArgs {
     /// Where to listen, HOST:PORT (port 0: any free port, printed)
@@ -117,9 +135,17 @@ pub(crate) struct ServeArgs {
     #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
     read_timeout: u64,
 
+    /// Seconds an answer may wait for the client to read it; past it the connection is closed
+    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    write_timeout: u64,
+
     /// The most connections open at once
     #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
     max_connections: u64,
+
+    /// The most requests one connection carries; the last answer says Connection: close
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_requests_per_connection: u64,
 
     #[command(flatten)]
     credentials: Credentials,
@@ -186,6 +212,8 @@ async fn run(
         body_hash,
     )?;
     let read_timeout = Duration::from_secs(args.read_timeout);
+    let write_timeout = Duration::from_secs(args.write_timeout);
+    let max_requests = args.max_requests_per_connection;
     let server = Arc::new(Server {
         checker: Arc::new(checker),
         read_timeout,
@@ -240,10 +268,19 @@ async fn run(
             }
         };
         let (server, in_flight) = (server.clone(), in_flight.clone());
+        let served = AtomicU64::new(0);
         let service = hyper::service::service_fn(move |request| {
             let (server, guard) = (server.clone(), in_flight.enter());
+            // Pipelined requests are answered one by one, in order: the
+            // count is this connection's, and its last answer closes it.
+            let last = served.fetch_add(1, Ordering::Relaxed).saturating_add(1) >= max_requests;
             async move {
-                let response = server.answer(peer, request).await;
+                let mut response = server.answer(peer, request).await;
+                if last {
+                    response
+                        .headers_mut()
+                        .insert(CONNECTION, HeaderValue::from_static("close"));
+                }
                 drop(guard);
                 Ok::<_, Infallible>(response)
             }
@@ -253,10 +290,25 @@ async fn run(
             // Each request's head (and an idle keep-alive connection's next
             // one) within the read timeout, or the connection is closed.
             .header_read_timeout(read_timeout)
-            .serve_connection(TokioIo::new(stream), service);
+            .max_header_size(CONNECTION_BUFFER)
+            .max_buf_size(CONNECTION_BUFFER)
+            // hyper reads no more requests while an answer waits to be
+            // written, so only a write deadline frees a connection whose
+            // client never reads.
+            .serve_connection(
+                TokioIo::new(WriteDeadline::new(stream, write_timeout)),
+                service,
+            );
         let conn = graceful.watch(conn);
         tokio::spawn(async move {
-            let _ = conn.await;
+            if let Err(e) = conn.await {
+                if WriteStalled::ended(&e) {
+                    eprintln!(
+                        "{peer} closed: an answer was not read within {write_timeout:?} \
+                         (--write-timeout)"
+                    );
+                }
+            }
             drop(permit);
         });
     }
@@ -273,6 +325,129 @@ async fn run(
         eprintln!("some requests were still open after {DRAIN:?}; stopped all the same");
     }
     Ok(())
+}
+
+/// A connection whose writes must make progress: a write (or flush) that
+/// has waited `timeout` for the peer to take a byte fails with
+/// [`io::ErrorKind::TimedOut`], and hyper closes the connection. Any
+/// progress starts the wait afresh, so a slow reader that keeps reading
+/// is never cut off, however long the answer.
+struct WriteDeadline<S> {
+    inner: S,
+    timeout: Duration,
+    /// Armed by the first write that waits; reset by one that progresses.
+    stalled: Pin<Box<Sleep>>,
+    armed: bool,
+}
+
+/// The error of a write past its deadline (inside an `io::Error`).
+#[derive(Debug)]
+struct WriteStalled(Duration);
+
+impl std::fmt::Display for WriteStalled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the peer read nothing for {:?}", self.0)
+    }
+}
+
+impl std::error::Error for WriteStalled {}
+
+impl WriteStalled {
+    /// Whether a connection ended because a write passed its deadline.
+    fn ended(e: &hyper::Error) -> bool {
+        let mut source = std::error::Error::source(e);
+        while let Some(cause) = source {
+            if let Some(io) = cause.downcast_ref::<io::Error>() {
+                return io.get_ref().is_some_and(|inner| inner.is::<WriteStalled>());
+            }
+            source = cause.source();
+        }
+        false
+    }
+}
+
+impl<S> WriteDeadline<S> {
+    fn new(inner: S, timeout: Duration) -> WriteDeadline<S> {
+        WriteDeadline {
+            inner,
+            timeout,
+            stalled: Box::pin(tokio::time::sleep(timeout)),
+            armed: false,
+        }
+    }
+
+    /// `poll`, a write's outcome, with the deadline applied: a write that
+    /// waits arms it (once), and fails once it has passed.
+    fn deadline<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        poll: Poll<io::Result<T>>,
+    ) -> Poll<io::Result<T>> {
+        if poll.is_ready() {
+            self.armed = false;
+            return poll;
+        }
+        if !self.armed {
+            self.armed = true;
+            let at = tokio::time::Instant::now() + self.timeout;
+            self.stalled.as_mut().reset(at);
+        }
+        match self.stalled.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                WriteStalled(self.timeout),
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for WriteDeadline<S> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for WriteDeadline<S> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let poll = Pin::new(&mut this.inner).poll_write(cx, buf);
+        this.deadline(cx, poll)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let poll = Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
+        this.deadline(cx, poll)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let poll = Pin::new(&mut this.inner).poll_flush(cx);
+        this.deadline(cx, poll)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let poll = Pin::new(&mut this.inner).poll_shutdown(cx);
+        this.deadline(cx, poll)
+    }
 }
 
 /// The requests being answered, to wait for at shutdown.
@@ -354,9 +529,10 @@ async fn nonce_store(name: &str, capacity: usize) -> Result<Arc<dyn NonceStore>,
             .map_err(|e| Failure::Io(format!("--nonce-store: {e}")))?;
         return Ok(Arc::new(store));
     }
+    // Never the password of a URL (`rediss://:PASSWORD@host`).
     Err(Failure::input(format!(
         "--nonce-store {}: expected memory, redis://HOST:PORT or redis+cluster://HOST:PORT,...",
-        printable(name.as_bytes())
+        printable(redact_url(name).as_bytes())
     )))
 }
 
@@ -437,6 +613,11 @@ impl Server {
     ) -> Response<Full<Bytes>> {
         let (parts, body) = request.into_parts();
         let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+        // Never a signature (replayable while its nonce is fresh; a
+        // PLAINTEXT one is the secrets) nor a secret in any spelling.
+        let target = self
+            .checker
+            .without_secrets(redact_url(target).into_owned());
         let answer = self.verdict(&parts, body).await;
         eprintln!(
             "{peer} {} {} {} {}",
@@ -582,4 +763,80 @@ async fn discard(mut body: Incoming) -> Result<(), ()> {
         frame.map_err(|_| ())?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    /// A connected pair on 127.0.0.1: ours, behind a write deadline, and
+    /// the peer's.
+    async fn pair(
+        timeout: Duration,
+    ) -> (WriteDeadline<tokio::net::TcpStream>, std::net::TcpStream) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let peer = std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let (ours, _) = listener.accept().await.unwrap();
+        (WriteDeadline::new(ours, timeout), peer)
+    }
+
+    async fn write(
+        ours: &mut WriteDeadline<tokio::net::TcpStream>,
+        buf: &[u8],
+    ) -> io::Result<usize> {
+        std::future::poll_fn(|cx| Pin::new(&mut *ours).poll_write(cx, buf)).await
+    }
+
+    #[tokio::test]
+    async fn a_write_the_peer_never_takes_fails_once_the_deadline_passes() {
+        let (mut ours, _peer) = pair(Duration::from_millis(200)).await;
+        let chunk = vec![b'x'; 64 * 1024];
+        let written = tokio::time::timeout(Duration::from_secs(20), async {
+            loop {
+                if let Err(e) = write(&mut ours, &chunk).await {
+                    return e;
+                }
+            }
+        })
+        .await
+        .expect("the kernel's buffers fill, and the deadline ends the write");
+        assert_eq!(written.kind(), io::ErrorKind::TimedOut);
+        assert!(written.get_ref().is_some_and(|e| e.is::<WriteStalled>()));
+    }
+
+    #[tokio::test]
+    async fn a_peer_that_keeps_reading_is_never_cut_off() {
+        // 24 MiB read at about 10 MB/s in pauses of 50 ms: the writes wait
+        // for the reader over and over, far longer than the deadline in
+        // all, never as long at once.
+        const TOTAL: usize = 24 << 20;
+        let (mut ours, mut peer) = pair(Duration::from_secs(1)).await;
+        let reader = std::thread::spawn(move || {
+            let mut buf = vec![0u8; 512 * 1024];
+            let mut read = 0;
+            while read < TOTAL {
+                std::thread::sleep(Duration::from_millis(50));
+                match std::io::Read::read(&mut peer, &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => read += n,
+                }
+            }
+            read
+        });
+        let chunk = vec![b'x'; 64 * 1024];
+        let mut sent = 0;
+        while sent < TOTAL {
+            let n = write(&mut ours, &chunk[..chunk.len().min(TOTAL - sent)])
+                .await
+                .unwrap_or_else(|e| panic!("cut off after {sent} bytes: {e}"));
+            sent += n;
+        }
+        assert_eq!(
+            tokio::task::spawn_blocking(move || reader.join().unwrap())
+                .await
+                .unwrap(),
+            TOTAL
+        );
+    }
 }

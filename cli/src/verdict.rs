@@ -177,6 +177,12 @@ impl Checker {
         })
     }
 
+    /// `text` with our secrets, in any spelling, redacted: for what is
+    /// logged of a request.
+    pub(crate) fn without_secrets(&self, text: String) -> String {
+        crate::output::without_secrets(text, &self.credentials, false)
+    }
+
     /// Whether verifying a request with this head needs its body
     /// ([`Verifier::needs_body`]).
     pub(crate) fn needs_body(&self, head: &Received<'_>) -> Result<bool, Rejection> {

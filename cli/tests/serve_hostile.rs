@@ -597,3 +597,86 @@ fn sigterm_with_idle_connections_stops_it_within_ten_seconds() {
     // 10 seconds at most in any case.
     assert!(took < Duration::from_secs(10), "stopped after {took:?}");
 }
+
+#[test]
+fn a_body_whose_type_only_looks_like_a_form_is_refused_with_415() {
+    // Signed with no body, replayed with a body a framework testing a
+    // prefix would parse as a form.
+    let serve = start(&[]);
+    let url = serve.url("/transfer");
+    let signer = Signer::new(Credentials::new(KEY, SECRET).with_token(TOKEN, TOKEN_SECRET));
+    for content_type in [
+        "application/x-www-form-urlencodedX",
+        "application/x-www-form-urlencoded+json; charset=utf-8",
+        "application/x-www-form-urlencoded/x",
+    ] {
+        let header = signer
+            .authorization_header(&OAuthRequest::post(&url))
+            .unwrap();
+        let body = "to=mallory&amount=1000000";
+        let mut conn = TcpStream::connect(("127.0.0.1", serve.port)).unwrap();
+        conn.set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        write!(
+            conn,
+            "POST /transfer HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: {header}\r\n\
+             Content-Type: {content_type}\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut raw = String::new();
+        conn.read_to_string(&mut raw).unwrap();
+        assert!(raw.starts_with("HTTP/1.1 415 "), "{content_type}: {raw}");
+        assert!(
+            raw.contains("looks like application/x-www-form-urlencoded"),
+            "{raw}"
+        );
+        assert!(!raw.contains("mallory"), "{raw}");
+    }
+}
+
+#[test]
+fn the_log_holds_no_signature_and_no_secret_in_any_spelling() {
+    let serve = start(&[]);
+    // A PLAINTEXT signature in the query is the secrets; an HMAC one is
+    // replayable while its nonce is fresh; a secret elsewhere, encoded.
+    let plaintext = format!(
+        "/r?oauth_consumer_key={KEY}&oauth_signature_method=PLAINTEXT&oauth_signature={}%2526{}",
+        percent_encode_str(SECRET),
+        percent_encode_str(TOKEN_SECRET)
+    );
+    let replayable = "/r?a=1&oauth%5Fsignature=wOJIO9A2W5mFwDgiDvZbTSMK%2FPY%3D";
+    let elsewhere = format!("/r?note={}", SECRET.replace('-', "%2d"));
+    for target in [plaintext.as_str(), replayable, elsewhere.as_str()] {
+        let a = send(serve.port, "GET", target, None, None);
+        assert_eq!(a.status, 401, "{target}");
+    }
+    let (_, log) = serve.stop("TERM");
+    for never in [SECRET, TOKEN_SECRET, "wOJIO9A2W5mFwDgiDvZbTSMK", "%2d"] {
+        assert!(!log.contains(never), "{never} in {log}");
+    }
+    assert!(log.contains("oauth_signature=<redacted>"), "{log}");
+    assert!(log.contains("oauth%5Fsignature=<redacted>"), "{log}");
+}
+
+#[test]
+fn a_nonce_store_url_s_password_is_never_printed() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_oauth1"))
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--nonce-store",
+            "rediss://:hunter2-secret@cache.example:6380/0",
+        ])
+        .args(FLAGS)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(!stderr.contains("hunter2"), "{stderr}");
+    assert!(
+        stderr.contains("rediss://<redacted>@cache.example:6380/0"),
+        "{stderr}"
+    );
+}

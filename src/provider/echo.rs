@@ -170,8 +170,8 @@ mod tests {
             (format!("{ok}\r\nX-Injected: 1"), ok.len()),
             (format!("{ok}\r\n"), ok.len()),
             (format!("{ok}\n"), ok.len()),
-            (format!("OAuth oauth_consumer_key=\"c\0k\""), 27),
-            (format!("OAuth\x0boauth_consumer_key=\"ck\""), 5),
+            ("OAuth oauth_consumer_key=\"c\0k\"".to_owned(), 27),
+            ("OAuth\x0boauth_consumer_key=\"ck\"".to_owned(), 5),
         ] {
             let e = EchoHeaders::trusted(URL, &bad, &[URL]).unwrap_err();
             assert_eq!(e.offset(), Some((Part::Header, at)), "{bad:?}: {e}");

@@ -26,9 +26,18 @@
 //! Redis must never evict a nonce before it expires, or a replay of it is
 //! accepted: [`connect`](RedisNonceStore::connect) reads the server's
 //! `maxmemory-policy` (on every primary of a cluster) and refuses any
-//! policy but `noeviction`. Nothing can guard against `FLUSHALL`,
-//! `FLUSHDB`, or a restart without persistence: each forgets the nonces of
-//! the current window.
+//! policy but `noeviction`, and every check reads it again, pipelined
+//! after its `SET` in the same round trip and on the same connection (in
+//! a cluster, the node of the key's slot): `CONFIG GET maxmemory-policy`.
+//! A policy changed by `CONFIG SET`, or a server the connection silently
+//! reconnected to (restarted, or failed over) that may evict, is refused
+//! from the next check on: the check fails closed, naming the policy, and
+//! releases the nonce it wrote; it works again once the policy is
+//! `noeviction`. What no check can undo: nonces recorded before the policy
+//! changed may be evicted while it evicts, and their replays are accepted
+//! once it is `noeviction` again, as after `FLUSHALL`, `FLUSHDB`, or a
+//! restart without persistence, each of which forgets the nonces of the
+//! current window.
 //!
 //! [RFC 5849 §3.3]: https://www.rfc-editor.org/rfc/rfc5849#section-3.3
 
@@ -96,8 +105,12 @@ impl RedisOptions {
         self
     }
 
-    /// Whether `connect` reads `maxmemory-policy` and refuses a server
-    /// that may evict keys (on by default). Turn it off only for a server
+    /// Whether the store reads `maxmemory-policy` and refuses a server
+    /// that may evict keys (on by default): at `connect` (every primary of
+    /// a cluster), and with every check, in the same round trip as its
+    /// `SET` (one more command for Redis, no more waiting), so that a
+    /// `CONFIG SET` or a reconnection to a server with another policy
+    /// fails closed from the next check on. Turn it off only for a server
     /// whose `CONFIG` command is disabled (some managed services rename
     /// it) and whose policy you know to be `noeviction`: an evicted nonce
     /// is a replay accepted.
@@ -145,11 +158,15 @@ impl Checks {
         StoreError::new(format!("redis {}: {what}: {e}", self.target))
     }
 
-    /// One `SET key value NX GET PX ttl`, bounded by the deadline; when it
-    /// fails, the release of what it may yet have written.
+    /// One `SET key value NX GET PX ttl` and, in the same round trip,
+    /// `CONFIG GET maxmemory-policy` (unless the eviction check is off),
+    /// bounded by the deadline; when it fails, or the server may evict,
+    /// the release of what it may have written. `node` names, in errors,
+    /// the server that answers (empty for a standalone store).
     async fn remember<C: ConnectionLike + Send + 'static>(
         &self,
         mut conn: C,
+        node: &str,
         key: &NonceKey,
         keep_for: Duration,
     ) -> Result<Freshness, StoreError> {
@@ -167,20 +184,31 @@ impl Checks {
             .as_nanos()
             .div_ceil(1_000_000)
             .clamp(1, u128::from(i64::MAX as u64));
-        let mut cmd = ::redis::cmd("SET");
-        cmd.arg(&name)
+        // Error replies come back as values, each judged below: a refused
+        // policy check must not hide whether the SET wrote.
+        let mut pipe = ::redis::pipe();
+        pipe.ignore_errors();
+        pipe.cmd("SET")
+            .arg(&name)
             .arg(&value)
             .arg("NX")
             .arg("GET")
             .arg("PX")
             .arg(ms as u64);
+        // The policy of the server that took the SET, read after it on the
+        // same connection (a cluster routes the pipeline to the key's
+        // node): a CONFIG SET, or a reconnection to a server restarted
+        // with another policy, is seen by the next check.
+        if self.options.eviction_check {
+            pipe.cmd("CONFIG").arg("GET").arg("maxmemory-policy");
+        }
         let reply = tokio::time::timeout(self.options.check_deadline(), async {
-            match cmd.query_async::<Option<Vec<u8>>>(&mut conn).await {
+            match pipe.query_async::<Value>(&mut conn).await {
                 // The connection broke, perhaps after Redis applied the
                 // command: send it once more (on the new connection the
                 // manager makes) with the same value.
                 Err(e) if e.is_io_error() || e.is_connection_dropped() => {
-                    cmd.query_async::<Option<Vec<u8>>>(&mut conn).await
+                    pipe.query_async::<Value>(&mut conn).await
                 }
                 answer => answer,
             }
@@ -193,20 +221,48 @@ impl Checks {
                 self.options.check_deadline()
             ))
         })
-        .and_then(|r| r.map_err(|e| self.error("SET NX GET failed", &e)));
-        let reply = match reply {
-            Ok(reply) => reply,
-            Err(e) => {
-                release(conn, name, value);
-                return Err(e);
+        .and_then(|r| r.map_err(|e| self.error("SET NX GET failed", &e)))
+        .and_then(|reply| self.judge(node, reply, &value));
+        if reply.is_err() {
+            release(conn, name, value);
+        }
+        reply
+    }
+
+    /// The pipeline's replies: the `SET`'s (nil, or what the key held) and,
+    /// with the eviction check, the policy.
+    fn judge(&self, node: &str, reply: Value, value: &str) -> Result<Freshness, StoreError> {
+        let Value::Array(replies) = reply else {
+            return Err(StoreError::new(format!(
+                "redis {}: SET NX GET: unexpected reply",
+                self.target
+            )));
+        };
+        let mut replies = replies.into_iter();
+        let set = match replies.next().map(Value::extract_error) {
+            Some(Ok(set)) => set,
+            Some(Err(e)) => return Err(self.error("SET NX GET failed", &e)),
+            None => {
+                return Err(StoreError::new(format!(
+                    "redis {}: SET NX GET: no reply",
+                    self.target
+                )))
             }
         };
-        Ok(match reply {
-            None => Freshness::Fresh,
+        if self.options.eviction_check {
+            let policy = replies.next().unwrap_or(Value::Nil);
+            check_policy(&self.target, node, &policy)?;
+        }
+        match set {
+            Value::Nil => Ok(Freshness::Fresh),
             // A retry of this very call found what its first try wrote.
-            Some(old) if old == value.as_bytes() => Freshness::Fresh,
-            Some(_) => Freshness::Replayed,
-        })
+            Value::BulkString(old) if old == value.as_bytes() => Ok(Freshness::Fresh),
+            Value::BulkString(_) => Ok(Freshness::Replayed),
+            _ => Err(StoreError::new(format!(
+                "redis {}: SET NX GET: unexpected reply",
+                self.target
+            ))),
+        }
     }
 }
 
@@ -347,7 +403,7 @@ impl RedisNonceStore {
 impl NonceStore for RedisNonceStore {
     fn remember<'a>(&'a self, key: &'a NonceKey, keep_for: Duration) -> StoreFuture<'a> {
         // The manager is a handle: a clone shares its connection.
-        Box::pin(self.checks.remember(self.conn.clone(), key, keep_for))
+        Box::pin(self.checks.remember(self.conn.clone(), "", key, keep_for))
     }
 }
 
@@ -451,7 +507,12 @@ impl RedisClusterNonceStore {
 
 impl NonceStore for RedisClusterNonceStore {
     fn remember<'a>(&'a self, key: &'a NonceKey, keep_for: Duration) -> StoreFuture<'a> {
-        Box::pin(self.checks.remember(self.conn.clone(), key, keep_for))
+        Box::pin(self.checks.remember(
+            self.conn.clone(),
+            " (the node of the key's slot)",
+            key,
+            keep_for,
+        ))
     }
 }
 

@@ -46,7 +46,7 @@ impl RedisServer {
         // A port found free may be taken before redis binds it: try others.
         for _ in 0..10 {
             let port = free_port(cluster);
-            match spawn(port, &dir, cluster) {
+            match spawn(port, &dir, cluster, &[]) {
                 Ok(child) => {
                     return RedisServer {
                         child: Some(child),
@@ -96,10 +96,16 @@ impl RedisServer {
     /// Starts it again on the same port, after [`kill`](Self::kill). Its
     /// data is gone (nothing is persisted).
     pub fn restart(&mut self) {
+        self.restart_with(&[]);
+    }
+
+    /// [`restart`](Self::restart) with more `redis-server` arguments
+    /// (`["--maxmemory-policy", "allkeys-random"]`, say).
+    pub fn restart_with(&mut self, args: &[&str]) {
         self.kill();
         let deadline = Instant::now() + START_DEADLINE;
         loop {
-            match spawn(self.port, &self.dir, self.cluster) {
+            match spawn(self.port, &self.dir, self.cluster, args) {
                 Ok(child) => {
                     self.child = Some(child);
                     return;
@@ -192,8 +198,9 @@ impl RedisCluster {
     }
 }
 
-/// Starts `redis-server` on `port` and waits until it answers PING.
-fn spawn(port: u16, dir: &std::path::Path, cluster: bool) -> Result<Child, String> {
+/// Starts `redis-server` on `port`, with `args` after ours, and waits
+/// until it answers PING.
+fn spawn(port: u16, dir: &std::path::Path, cluster: bool, args: &[&str]) -> Result<Child, String> {
     let log = dir.join(format!("redis-{port}.log"));
     let mut cmd = Command::new("redis-server");
     cmd.args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
@@ -212,6 +219,7 @@ fn spawn(port: u16, dir: &std::path::Path, cluster: bool) -> Result<Child, Strin
             "2000",
         ]);
     }
+    cmd.args(args);
     let mut child = match cmd
         .stdin(Stdio::null())
         .stdout(Stdio::null())
