@@ -3,13 +3,30 @@
 //! every stage in between there to look at when a provider answers `401 Could not authenticate
 //! you`.
 //!
-//! ```text
-//! percent_encode        §3.6      only A-Z a-z 0-9 - . _ ~ stay; everything else %XX, upper-case hex
-//! Params                §3.4.1.3  query + oauth_* + form body (never a JSON body), sorted by encoded name, then value
-//! base_string_uri       §3.4.1.2  scheme and host lower-cased, :80/:443 dropped, path as sent, no query
-//! BaseString            §3.4.1.1  METHOD & enc(uri) & enc(params), streamed straight into the MAC
-//! SigningKey / header   §3.4.2-4, §3.5.1  HMAC-SHA1 → OAuth oauth_consumer_key="...", oauth_signature="..."
+//! ```toml
+//! [dependencies]
+//! oauth1-signer = { version = "0.1", features = ["reqwest"] }   # or "http", "tower", ...
+//! # Only for the reqwest middleware: reqwest needs a TLS feature of your choice, or an
+//! # https call fails at run time with "scheme is not http".
+//! reqwest = { version = "0.13", default-features = false, features = ["rustls"] }
+//! reqwest-middleware = "0.5"
+//! tokio = { version = "1", features = ["macros", "rt-multi-thread"] }
+//! http = "1"
 //! ```
+//!
+//! # Jobs and where they are
+//!
+//! | job | type or function | feature |
+//! |---|---|---|
+//! | sign every request of a reqwest client | [`client::OAuth1Middleware`] | `reqwest` |
+//! | sign an `http::Request` (header, query or form body) | [`client::sign_http_request`], [`client::HttpOptions`] | `http` |
+//! | sign from strings, see every stage | [`Signer`], [`OAuthRequest`], [`Signer::trace`] | |
+//! | a provider's defaults and quirks (NetSuite, WooCommerce, Mastercard, ...) | [`Provider`], [`provider::Profile`] | |
+//! | protect an axum or tower route; the handler reads [`verify::Verified`] | [`verify::VerifyLayer`] | `tower` |
+//! | verify a request by hand, nonces in memory or Redis | [`verify::Verifier`] | (`redis`) |
+//! | log a user in: the three-legged flow | [`flow`] | (`reqwest`) |
+//! | why does my signature not match? | [`explain::Explainer`], `oauth1 explain` | `explain` |
+//! | one stage on its own: encode, collect, normalise, base string, key | [`text`], [`pipeline`] | |
 //!
 //! # Example
 //!
@@ -39,46 +56,46 @@
 //!
 //! [`Signer::new`] takes the defaults (HMAC-SHA1, `oauth_version`, a fresh nonce and
 //! timestamp); [`Signer::builder`] stores each setting and [`SignerBuilder::build`] checks them
-//! all. Every stage is a public item of its own: [`percent_encode`], [`Params`],
-//! [`base_string_uri`], [`BaseString`], [`SigningKey`], [`authorization_header`].
+//! all.
 //!
-//! # One model of the protocol parameters
+//! # The wings
+//!
+//! ```text
+//! text       bytes: percent-encoding and decoding (§3.6), form text, what may reach a terminal
+//! pipeline   §3.4-3.5, a module per stage: URL, parameters, base string, keys, header, Signer
+//! provider   profiles, parameter styles (Mastercard's), OAuth Echo
+//! client     the sending edge: http::Request, the reqwest middleware, redirects
+//! flow       the three-legged flow (§2)
+//! verify     the receiving side: the Verifier, nonce stores, the tower layer
+//! explain    why a signature does not match
+//! json       the request file's schema (serde)
+//! ```
 //!
 //! [`Protocol`] holds a request's protocol parameters, read as well as written: decoded, each
 //! name once, every name `oauth_*`, all in one [`Transmission`], with the realm beside them.
-//! [`Nonce`] and [`Timestamp`] state the one rule for each value. The signer refuses at
-//! `build()` what the verifier would refuse, a [`Signed`] holds what a signer sent, and the
-//! verifier's [`verify::Verified`] and [`verify::Rejection`] hold what it read: what this crate
-//! signs, its own verifier accepts.
-//!
-//! # The edges
-//!
-//! Each is a module: [`http`] signs `http::Request`s (feature `http`); [`middleware`] signs
-//! every request of a `reqwest` client, re-signing retries and same-origin redirects (feature
-//! `reqwest`); [`flow`] is the three-legged flow (RFC 5849 §2); [`explain`] says why a
-//! signature does not match, naming the catalogued mistake (feature `explain`); [`json`] reads
-//! a request in the test vectors' schema (feature `json`); [`verify`] checks requests a server
-//! receives, with memory or Redis nonce stores (feature `redis`) and a tower layer (feature
-//! `tower`).
+//! The signer refuses at `build()` what the verifier would refuse, a [`Signed`] holds what a
+//! signer sent, and the verifier's [`verify::Verified`] and [`verify::Rejection`] hold what it
+//! read: what this crate signs, its own verifier accepts. ARCHITECTURE.md, in the repository,
+//! draws the map and its invariants.
 //!
 //! | feature | what |
 //! |---|---|
 //! | (none) | the pipeline (HMAC-SHA1/256/512, PLAINTEXT), [`flow`]'s parsers, [`verify`] |
 //! | `rsa` | RSA-SHA1 and RSA-SHA256 keys (PEM), to sign and to verify |
 //! | `json` | [`json`]: a request in the fixtures' JSON schema |
-//! | `http` | [`http`]: sign, trace and verify `http::Request`s |
-//! | `reqwest` | [`middleware`] and the flow's senders, over reqwest (whose TLS you choose) |
+//! | `http` | [`client`]: sign and trace `http::Request`s; [`verify::Verifier::verify_http`] |
+//! | `reqwest` | [`client::OAuth1Middleware`] and the flow's senders, over reqwest (whose TLS you choose) |
 //! | `explain` | [`explain`]: why their base string, signature or header differs |
-//! | `tower` | `verify::VerifyLayer` for tower and axum |
-//! | `redis` | `verify::RedisNonceStore`, `verify::RedisClusterNonceStore` |
+//! | `tower` | [`verify::VerifyLayer`] for tower and axum |
+//! | `redis` | [`verify::RedisNonceStore`], [`verify::RedisClusterNonceStore`] |
 //!
 //! # Strictness
 //!
 //! Encoding is RFC 5849 §3.6 exactly. Whatever could make the signed text differ from what is
-//! sent is an [`Error`] naming its byte offset or parameter ([`Error::offset`]); every input
-//! from the other side has a bound; text from outside reaches a terminal only through
-//! [`escape_controls`]; `Debug` never shows a secret. An [`ErrorKind`] and its fields are
-//! stable; the wording of messages is not.
+//! sent, or let a receiver read a request two ways, is an [`Error`] naming its byte offset or
+//! parameter ([`Error::offset`]); every input from the other side has a bound; text from
+//! outside reaches a terminal only through [`text::escape_controls`]; `Debug` never shows a
+//! secret. An [`ErrorKind`] and its fields are stable; the wording of messages is not.
 //!
 //! [RFC 5849]: https://www.rfc-editor.org/rfc/rfc5849
 #![cfg_attr(docsrs, feature(doc_cfg))]

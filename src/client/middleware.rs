@@ -152,9 +152,9 @@ pub fn trace_reqwest_request(
 /// and body as RFC 9110 §15.4 says for each code), up to
 /// [`with_redirect_limit`](OAuth1Middleware::with_redirect_limit) of them;
 /// one to another origin is never signed for nor followed, and comes back as
-/// a [`RedirectError::CrossOrigin`]
+/// a [`RedirectError::CrossOrigin`](crate::client::RedirectError::CrossOrigin)
 /// naming its `Location`. Given a client that follows redirects itself, the
-/// middleware answers [`RedirectError::FollowedByClient`]
+/// middleware answers [`RedirectError::FollowedByClient`](crate::client::RedirectError::FollowedByClient)
 /// rather than a response to a stale (or missing) signature. A request
 /// whose body is a stream is not followed: its 3xx comes back.
 ///
@@ -170,7 +170,7 @@ pub fn trace_reqwest_request(
 /// # let _ = me; Ok(()) }
 /// ```
 ///
-/// [`client_builder`]: crate::client::middleware::client_builder
+/// [`client_builder`]: crate::client::client_builder
 #[derive(Clone)]
 pub struct OAuth1Middleware {
     signer: Option<Signer>,
@@ -217,7 +217,7 @@ impl OAuth1Middleware {
 
     /// Follows up to `limit` redirects to the same origin, each signed
     /// afresh (10 by default); `0` follows none, and a redirect is then a
-    /// [`RedirectError::TooMany`].
+    /// [`RedirectError::TooMany`](crate::client::RedirectError::TooMany).
     pub fn with_redirect_limit(mut self, limit: usize) -> OAuth1Middleware {
         self.redirect_limit = limit;
         self

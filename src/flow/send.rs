@@ -66,7 +66,7 @@ async fn send(
 /// [`FlowError::Redirect`] for a redirect to another origin (a redirect to
 /// the same one is followed, signed afresh), and for a `client` that
 /// follows redirects itself: build it with
-/// [`client_builder`](crate::client::middleware::client_builder).
+/// [`client_builder`](crate::client::client_builder).
 pub async fn request_temporary_credentials(
     client: &reqwest::Client,
     consumer: &Credentials,

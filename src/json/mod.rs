@@ -794,8 +794,11 @@ mod tests {
     #[cfg(feature = "rsa")]
     #[test]
     fn a_private_key_in_the_request_signs_the_published_rsa_vector() {
-        let all: serde_json::Value =
-            serde_json::from_str(include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/signatures.json"))).unwrap();
+        let all: serde_json::Value = serde_json::from_str(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/signatures.json"
+        )))
+        .unwrap();
         let vector = all["vectors"]
             .as_array()
             .unwrap()

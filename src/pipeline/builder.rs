@@ -350,7 +350,10 @@ mod tests {
     #[cfg(feature = "rsa")]
     #[test]
     fn an_rsa_key_must_be_for_the_method_asked_for() {
-        let pem = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/keys/oauth_net_testcases_rsa_pkcs8.pem"));
+        let pem = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/keys/oauth_net_testcases_rsa_pkcs8.pem"
+        ));
         let key = SigningKey::rsa_pem(SignatureMethod::RsaSha1, pem).unwrap();
         let s = builder().with_key(key.clone()).build().unwrap();
         assert_eq!(s.method(), SignatureMethod::RsaSha1);

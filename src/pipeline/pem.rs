@@ -299,15 +299,27 @@ mod tests {
     #[test]
     fn a_public_key_is_read_from_each_form_it_comes_in() {
         use rsa::traits::PublicKeyParts as _;
-        let cert = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/keys/oauth_net_testcases_rsa.cert"));
-        let spki = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/keys/oauthlib_tests_rsa_public.pem"));
+        let cert = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/keys/oauth_net_testcases_rsa.cert"
+        ));
+        let spki = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/keys/oauthlib_tests_rsa_public.pem"
+        ));
         let from_cert = read_rsa_public_key(cert).unwrap();
-        let from_private = read_rsa_private_key(include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/keys/oauth_net_testcases_rsa_pkcs8.pem")))
+        let from_private = read_rsa_private_key(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/keys/oauth_net_testcases_rsa_pkcs8.pem"
+        )))
         .unwrap();
         // The certificate certifies the oauth.net private key's public half.
         assert_eq!(from_cert.n(), from_private.n());
         assert_eq!(read_rsa_public_key(spki).unwrap().n().bit_width(), 1024);
-        let e = read_rsa_public_key(include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/keys/oauthlib_tests_rsa_pkcs1.pem")))
+        let e = read_rsa_public_key(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/keys/oauthlib_tests_rsa_pkcs1.pem"
+        )))
         .unwrap_err();
         assert!(
             e.to_string()

@@ -598,16 +598,25 @@ mod tests {
     fn key_errors_say_what_is_wrong() {
         let e = SigningKey::rsa_pem(SignatureMethod::RsaSha1, "[package]\nname = 'x'").unwrap_err();
         assert!(e.to_string().contains("no PEM block found"), "{e}");
-        let pem = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/keys/oauthlib_tests_rsa_pkcs1.pem"));
+        let pem = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/keys/oauthlib_tests_rsa_pkcs1.pem"
+        ));
         let e = SigningKey::rsa_pem(SignatureMethod::HmacSha1, pem).unwrap_err();
         assert!(e.to_string().contains("not HMAC-SHA1"), "{e}");
         assert!(SigningKey::rsa_pem(SignatureMethod::RsaSha256, pem).is_ok());
     }
 
     #[cfg(feature = "rsa")]
-    const PKCS8: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/keys/oauth_net_testcases_rsa_pkcs8.pem"));
+    const PKCS8: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/keys/oauth_net_testcases_rsa_pkcs8.pem"
+    ));
     #[cfg(feature = "rsa")]
-    const PKCS1: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/keys/oauthlib_tests_rsa_pkcs1.pem"));
+    const PKCS1: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/keys/oauthlib_tests_rsa_pkcs1.pem"
+    ));
 
     /// RSA-SHA1 of `bs` with each test key, from Python `cryptography` 48
     /// (`key.sign(b"bs", padding.PKCS1v15(), hashes.SHA1())`).
@@ -652,7 +661,10 @@ mod tests {
     #[cfg(feature = "rsa")]
     #[test]
     fn pem_keys_are_read_as_openssl_and_python_read_them() {
-        let cert = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/keys/oauth_net_testcases_rsa.cert"));
+        let cert = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/keys/oauth_net_testcases_rsa.cert"
+        ));
         for (pem, want) in SIGNED_BS {
             // The body on one line, and at 76 columns (both read by OpenSSL).
             let begin_end: Vec<&str> = pem.lines().filter(|l| l.starts_with("-----")).collect();
@@ -690,7 +702,10 @@ mod tests {
     #[cfg(feature = "rsa")]
     #[test]
     fn pem_errors_name_the_real_cause() {
-        let encrypted = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/keys/encrypted_pkcs8.pem"));
+        let encrypted = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/keys/encrypted_pkcs8.pem"
+        ));
         let e = pem_error(encrypted);
         assert_eq!(
             e,
@@ -728,7 +743,10 @@ yQkdgcMv11l4KoBkcwIDAQAB
             e.contains("public key (-----BEGIN RSA PUBLIC KEY-----)"),
             "{e}"
         );
-        let cert = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/keys/oauth_net_testcases_rsa.cert"));
+        let cert = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/keys/oauth_net_testcases_rsa.cert"
+        ));
         let e = pem_error(cert);
         assert!(
             e.contains("this is a certificate (-----BEGIN CERTIFICATE-----)"),
