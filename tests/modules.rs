@@ -1,5 +1,6 @@
 //! The library's modules use each other one way: no import circle among the
-//! modules of `src/` (each with its submodules), and inside `src/explain/`
+//! modules of any folder of `src/` (each with its submodules), the wings in
+//! their order from the bottom, and inside `src/explain/`
 //! every module uses only those below it in the explainer's own order; the
 //! protocol parameters use neither of their writers.
 //!
@@ -201,36 +202,75 @@ fn cycle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
         .find_map(|node| visit(node, edges, &mut state, &mut Vec::new()))
 }
 
-#[test]
-fn no_import_circle_among_the_modules() {
+/// The edges between siblings: for each use, the two children of their
+/// deepest common ancestor that hold the user and the used module (a module
+/// using its own ancestor or descendant is no edge: a wing's `mod.rs`
+/// declares and re-exports its modules). Keyed by that ancestor.
+fn sibling_edges() -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
     let modules = modules();
     let all: BTreeSet<String> = modules.keys().cloned().collect();
-    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (module, code) in &modules {
-        if module.is_empty() {
-            continue; // lib.rs: docs and re-exports
+    let path = |m: &str| -> Vec<String> {
+        if m.is_empty() {
+            Vec::new()
+        } else {
+            m.split("::").map(str::to_owned).collect()
         }
+    };
+    let mut out: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for (module, code) in &modules {
         for used in uses(module, code, &all) {
-            let (from, to) = (top(module), top(&used));
-            if !to.is_empty() && from != to {
-                edges
-                    .entry(from.to_owned())
-                    .or_default()
-                    .insert(to.to_owned());
+            let (a, b) = (path(module), path(&used));
+            let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+            if common == a.len() || common == b.len() {
+                continue;
             }
+            let ancestor = a[..common].join("::");
+            let child = |p: &[String]| p[..=common].join("::");
+            out.entry(ancestor)
+                .or_default()
+                .entry(child(&a))
+                .or_default()
+                .insert(child(&b));
         }
     }
-    // The graph was read: the pipeline's first stages are used.
-    assert!(edges["normalize"].contains("params"), "{edges:#?}");
-    assert!(edges["base_string"].contains("normalize"), "{edges:#?}");
-    assert_eq!(cycle(&edges), None, "an import circle");
+    out
+}
+
+#[test]
+fn no_import_circle_anywhere() {
+    let levels = sibling_edges();
+    // The graph was read: the wings use each other, and the pipeline's
+    // first stages are used.
+    let wings = &levels[""];
+    assert!(wings["pipeline"].contains("text"), "{wings:#?}");
+    assert!(levels["pipeline"]["pipeline::normalize"].contains("pipeline::params"));
+    assert!(levels["pipeline"]["pipeline::base_string"].contains("pipeline::normalize"));
+    for (ancestor, edges) in &levels {
+        assert_eq!(cycle(edges), None, "an import circle inside {ancestor:?}");
+    }
+    // The wings, from the bottom: each uses only those below it.
+    const WINGS: [&str; 10] = [
+        "error", "text", "pipeline", "provider", "client", "flow", "verify", "explain", "json", "",
+    ];
+    for (from, used) in wings {
+        let rank = WINGS.iter().position(|w| w == from);
+        let rank = rank.unwrap_or_else(|| panic!("{from} is not a wing"));
+        for to in used {
+            let r = WINGS.iter().position(|w| w == to).unwrap();
+            assert!(r < rank, "the {from} wing uses {to}, which is above it");
+        }
+    }
     // The run of protocol parameters sits below both of its writers, the
     // parameter string and the header, and knows neither format.
-    for writer in ["normalize", "header"] {
-        assert!(edges[writer].contains("protocol"), "{edges:#?}");
+    let pipeline = &levels["pipeline"];
+    for writer in ["pipeline::normalize", "pipeline::header"] {
         assert!(
-            !edges
-                .get("protocol")
+            pipeline[writer].contains("pipeline::protocol"),
+            "{pipeline:#?}"
+        );
+        assert!(
+            !pipeline
+                .get("pipeline::protocol")
                 .is_some_and(|used| used.contains(writer)),
             "protocol uses {writer}, one of its writers"
         );

@@ -35,7 +35,7 @@ use oauth1_signer::verify::{
     MemoryNonceStore, Reason, Received, StaticSecrets, Verified, Verifier, VerifyLayer,
 };
 use oauth1_signer::{
-    pipeline::encode_pairs, provider::ParameterStyle, provider::PROVIDERS, Credentials, ErrorKind,
+    pipeline::encode_pairs, pipeline::ParameterStyle, provider::PROVIDERS, Credentials, ErrorKind,
     OAuthRequest, Provider, Secret, SignatureMethod, Signer, Transmission,
 };
 use proptest::prelude::*;

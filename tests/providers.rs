@@ -191,7 +191,7 @@ fn signed_at() -> u64 {
 /// A stand-in for Mastercard's gateway: RSA-SHA256 with the consumer's
 /// public key, the body hash required, in `style`.
 fn mastercard_gateway(
-    style: oauth1_signer::provider::ParameterStyle,
+    style: oauth1_signer::pipeline::ParameterStyle,
 ) -> Verifier<StaticSecrets, MemoryNonceStore> {
     let secrets = StaticSecrets::new(Credentials::new("ck0001", ""))
         .with_rsa_public_key_pem(PUBLIC_KEY)
@@ -244,7 +244,7 @@ fn mastercard_requests() -> Vec<(&'static str, &'static str, &'static str, Strin
 
 #[test]
 fn mastercard_s_requests_verify_in_its_style_and_tampered_ones_do_not() {
-    use oauth1_signer::provider::ParameterStyle;
+    use oauth1_signer::pipeline::ParameterStyle;
     use oauth1_signer::verify::Reason;
     for (method, url, body, header) in mastercard_requests() {
         let received = |body: &'static str| {
@@ -275,7 +275,7 @@ mod layer {
     use axum::body::{to_bytes, Body};
     use axum::routing::any;
     use axum::{Extension, Router};
-    use oauth1_signer::provider::ParameterStyle;
+    use oauth1_signer::pipeline::ParameterStyle;
     use oauth1_signer::verify::{Verified, VerifyLayer};
     use std::sync::Arc;
     use tower::ServiceExt as _;

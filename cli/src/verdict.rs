@@ -16,7 +16,7 @@ use oauth1_signer::verify::{
 use oauth1_signer::{
     explain::{Explainer, Finding},
     json::RequestSpec,
-    provider::ParameterStyle,
+    pipeline::ParameterStyle,
     BodyHash, Credentials, Name, Protocol, Secret, SignatureMethod,
 };
 use serde_json::{json, Value};

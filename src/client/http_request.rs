@@ -31,8 +31,9 @@ use crate::pipeline::protocol::{Name, Transmission};
 use crate::pipeline::request::{is_form_media_type, OAuthRequest};
 use crate::pipeline::signed::{Signed, Trace};
 use crate::pipeline::signer::Signer;
+use crate::pipeline::style::{ParameterStyle, MASTERCARD_HEADER_ONLY};
 use crate::pipeline::url::sent_url;
-use crate::provider::style::{ParameterStyle, MASTERCARD_HEADER_ONLY};
+use crate::provider::Profile;
 
 /// A request body whose bytes can be read without consuming it.
 ///
@@ -127,6 +128,21 @@ impl HttpOptions {
     /// The default options.
     pub fn new() -> HttpOptions {
         HttpOptions::default()
+    }
+
+    /// A provider profile's options: its transmission and body hash.
+    ///
+    /// ```
+    /// use oauth1_signer::client::HttpOptions;
+    /// use oauth1_signer::{Provider, Transmission};
+    ///
+    /// let options = HttpOptions::for_profile(&Provider::WooCommerce.profile());
+    /// assert_eq!(options.transmission(), Transmission::Query);
+    /// ```
+    pub fn for_profile(profile: &Profile) -> HttpOptions {
+        HttpOptions::new()
+            .with_transmission(profile.transmission)
+            .with_body_hash(profile.body_hash)
     }
 
     /// When to send `oauth_body_hash` and which hash (the [OAuth Request

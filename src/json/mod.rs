@@ -72,8 +72,8 @@ use crate::pipeline::request::OAuthRequest;
 use crate::pipeline::sign::{SignatureMethod, SigningKey};
 use crate::pipeline::signed::{Signed, Trace};
 use crate::pipeline::signer::Signer;
+use crate::pipeline::style::{ParameterStyle, MASTERCARD_HEADER_ONLY};
 use crate::provider::profile::{Profile, Provider};
-use crate::provider::style::{ParameterStyle, MASTERCARD_HEADER_ONLY};
 
 /// The media type of a form body.
 const FORM_URLENCODED: &str = "application/x-www-form-urlencoded";

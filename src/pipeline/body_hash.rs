@@ -39,7 +39,7 @@ pub enum BodyHashPolicy {
     /// On every request, a form-encoded body's too, and a verifier refuses
     /// a request without it: Mastercard's signers, whose parameter string
     /// does not sign a form's parameters
-    /// ([`ParameterStyle::body_hash`](crate::provider::ParameterStyle::body_hash)
+    /// ([`ParameterStyle::body_hash`](crate::pipeline::ParameterStyle::body_hash)
     /// makes it that style's rule).
     Always,
 }

@@ -14,7 +14,7 @@ use crate::pipeline::header::check_realm;
 use crate::pipeline::protocol::{Nonce, Timestamp};
 use crate::pipeline::sign::{SignatureMethod, SigningKey};
 use crate::pipeline::signer::{Fill, Signer};
-use crate::provider::style::ParameterStyle;
+use crate::pipeline::style::ParameterStyle;
 
 /// A signer's two ways in: its defaults, or a builder. They live here, with
 /// the settings they start from, so that `signer` never imports `builder`.

@@ -40,6 +40,7 @@ pub(crate) mod request;
 pub(crate) mod sign;
 pub(crate) mod signed;
 pub(crate) mod signer;
+pub(crate) mod style;
 pub(crate) mod url;
 pub(crate) mod warnings;
 
@@ -59,4 +60,5 @@ pub use request::{is_form_urlencoded, OAuthRequest};
 pub use sign::{key_string, Signature, SignatureMethod, SigningKey};
 pub use signed::{Signed, Trace, Warning};
 pub use signer::Signer;
+pub use style::ParameterStyle;
 pub use url::RequestUrl;

@@ -10,7 +10,7 @@ use crate::pipeline::credentials::Secret;
 use crate::pipeline::header::{append_to_query, encode_pairs, header_string};
 use crate::pipeline::protocol::{Protocol, ProtocolParams};
 use crate::pipeline::sign::Signature;
-use crate::provider::style::{mastercard_header, ParameterStyle};
+use crate::pipeline::style::{mastercard_header, ParameterStyle};
 
 /// The signed protocol parameters of one request (from [`Signer::sign`](crate::Signer::sign)).
 ///

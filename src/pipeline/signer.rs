@@ -25,12 +25,12 @@ use crate::pipeline::protocol::{
 use crate::pipeline::request::{is_form_urlencoded, OAuthRequest};
 use crate::pipeline::sign::{SignatureMethod, SigningKey};
 use crate::pipeline::signed::{Signed, Trace, Warning};
-use crate::pipeline::url::RequestUrl;
-use crate::pipeline::warnings::{not_utf8, risky};
-use crate::provider::style::{
+use crate::pipeline::style::{
     check_mastercard, mastercard_base_string, mastercard_header, mastercard_parameter_string,
     ParameterStyle,
 };
+use crate::pipeline::url::RequestUrl;
+use crate::pipeline::warnings::{not_utf8, risky};
 use crate::text::sink::decimal;
 
 /// How the signer fills `oauth_nonce` or `oauth_timestamp`.

@@ -1,7 +1,9 @@
 //! Providers: the defaults each OAuth 1.0a provider expects ([`Profile`],
-//! named by [`Provider`](crate::Provider)), the parameter strings of the
-//! implementations that deviate from RFC 5849 ([`ParameterStyle`]), and
-//! OAuth Echo ([`echo`]).
+//! named by [`Provider`](crate::Provider): its method, transmission, body
+//! hash, realm, parameter style and flow quirks), and OAuth Echo
+//! ([`echo`]). The parameter styles themselves are the pipeline's
+//! ([`ParameterStyle`](crate::pipeline::ParameterStyle)): how a base string
+//! is written is a stage of signing.
 //!
 //! It imports the [`pipeline`](crate::pipeline) and [`text`](crate::text)
 //! wings; the pipeline asks it nothing but the style a signer was built with.
@@ -16,7 +18,5 @@
 
 pub mod echo;
 pub(crate) mod profile;
-pub(crate) mod style;
 
 pub use profile::{FlowQuirks, Profile, RealmRule, PROVIDERS};
-pub use style::ParameterStyle;

@@ -24,7 +24,7 @@ use crate::pipeline::credentials::Credentials;
 use crate::pipeline::protocol::Transmission;
 use crate::pipeline::sign::SignatureMethod;
 use crate::pipeline::signer::Signer;
-use crate::provider::style::ParameterStyle;
+use crate::pipeline::style::ParameterStyle;
 
 /// A provider still on OAuth 1.0a.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -298,13 +298,5 @@ impl Profile {
                 (!label.is_empty()).then(|| label.replace('-', "_").to_ascii_uppercase())
             }
         }
-    }
-
-    /// The HTTP edge's options: the profile's transmission and body hash.
-    #[cfg(feature = "http")]
-    pub fn http_options(&self) -> crate::client::http_request::HttpOptions {
-        crate::client::http_request::HttpOptions::new()
-            .with_transmission(self.transmission)
-            .with_body_hash(self.body_hash)
     }
 }

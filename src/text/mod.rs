@@ -9,7 +9,7 @@
 //! ```
 //! use oauth1_signer::text::{percent_decode, percent_encode_str};
 //!
-//! assert_eq!(percent_encode_str("Ladies + Gentlemen"), "Ladies%20%2B%20Gentlemen");
+//! assert_eq!(percent_encode_str("Ladies + Gentlemen").to_string(), "Ladies%20%2B%20Gentlemen");
 //! assert_eq!(percent_decode(b"%E2%98%83")?.as_bytes(), "☃".as_bytes());
 //! # Ok::<(), oauth1_signer::Error>(())
 //! ```

@@ -11,10 +11,11 @@ use crate::pipeline::body_hash::BodyHash;
 use crate::pipeline::clock::unix_now;
 use crate::pipeline::credentials::Secret;
 use crate::pipeline::sign::SignatureMethod;
+use crate::pipeline::style::ParameterStyle;
 use crate::pipeline::url::RequestUrl;
-use crate::provider::style::ParameterStyle;
 use crate::verify::nonce::NonceStore;
 use crate::verify::secrets::{SecretSource, Secrets};
+use crate::verify::target::UrlPolicy;
 use crate::verify::verifier::{Config, Verifier};
 
 /// The default timestamp window, each way: five minutes.
@@ -183,8 +184,10 @@ impl<S, N> VerifierBuilder<S, N> {
             secrets: self.secrets,
             nonces: self.nonces,
             config: Config {
-                base,
-                trust_forwarded: self.trust_forwarded,
+                url: UrlPolicy {
+                    base,
+                    trust_forwarded: self.trust_forwarded,
+                },
                 before: self.before,
                 after: self.after,
                 nonce_len: self.nonce_len,

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use crate::error::{Error, ErrorKind, Part};
 use crate::pipeline::params::Params;
 use crate::pipeline::protocol::{Name, Protocol, Transmission, PROTOCOL_PREFIX};
-use crate::provider::style::{mastercard_protocol, ParameterStyle};
+use crate::pipeline::style::{mastercard_protocol, ParameterStyle};
 use crate::verify::reason::Reason;
 
 /// Decoded bytes as text, borrowed when they were.

@@ -9,24 +9,20 @@ use crate::error::Error;
 use crate::pipeline::url::parse_authority;
 use crate::verify::reason::Reason;
 use crate::verify::received::{Forwarded, Received};
-use crate::verify::verifier::Verifier;
 
-impl<S, N> Verifier<S, N> {
-    /// The URL the client is taken to have signed: the received one with
-    /// the public base URL's (or trusted forwarded headers') scheme and
-    /// authority, and the base URL's path before the received path. The
-    /// verifier signs against it; a server that explains a failure uses
-    /// the same.
-    ///
-    /// # Errors
-    /// [`Reason::ForwardedRejected`] when the verifier trusts forwarded
-    /// headers and they name a scheme other than `http` or `https`, or a
-    /// host that is not `host[:port]`.
-    pub fn request_url(&self, r: &Received<'_>) -> Result<String, Reason> {
-        self.url_of(r).map(Cow::into_owned)
-    }
+/// The URL policy a verifier was built with: the public base URL's origin
+/// (`scheme://authority`) and its path without a trailing `/`, and whether
+/// a proxy's forwarded headers are trusted.
+#[derive(Clone, Debug)]
+pub(super) struct UrlPolicy {
+    pub(super) base: Option<(String, String)>,
+    pub(super) trust_forwarded: bool,
+}
 
-    /// [`request_url`](Self::request_url), borrowed when it is the received one.
+impl UrlPolicy {
+    /// The URL the client is taken to have signed
+    /// ([`Verifier::request_url`](crate::verify::Verifier::request_url)),
+    /// borrowed when it is the received one.
     pub(super) fn url_of<'r>(&self, r: &'r Received<'_>) -> Result<Cow<'r, str>, Reason> {
         let received: &str = &r.url;
         // The path and query of an absolute URL.
@@ -38,14 +34,14 @@ impl<S, N> Verifier<S, N> {
             }
             _ => None,
         };
-        if self.config.trust_forwarded {
+        if self.trust_forwarded {
             if let Some(origin) = r.forwarded_origin() {
                 let (proto, host) = checked_origin(origin)?;
                 let tail = path.unwrap_or(received);
                 return Ok(format!("{proto}://{host}{tail}").into());
             }
         }
-        Ok(match (&self.config.base, path) {
+        Ok(match (&self.base, path) {
             (Some((origin, prefix)), Some(tail)) => format!("{origin}{prefix}{tail}").into(),
             (Some((origin, prefix)), None) => format!("{origin}{prefix}{received}").into(),
             (None, _) => received.into(),

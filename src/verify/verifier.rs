@@ -26,8 +26,8 @@ use crate::pipeline::body_hash::BodyHash;
 use crate::pipeline::params::Params;
 use crate::pipeline::protocol::{Name, Protocol, Transmission};
 use crate::pipeline::sign::SignatureMethod;
+use crate::pipeline::style::{mastercard_base_string, ParameterStyle};
 use crate::pipeline::url::{sent_url, RequestUrl};
-use crate::provider::style::{mastercard_base_string, ParameterStyle};
 use crate::verify::checks::{
     check_body_hash, check_protocol, check_timestamp, has_rsa_public_key, signature_matches,
 };
@@ -36,7 +36,7 @@ use crate::verify::parse::protocol;
 use crate::verify::reason::{Reason, Rejection};
 use crate::verify::received::Received;
 use crate::verify::secrets::{Lookup, SecretSource, Secrets};
-use crate::verify::target::check_target;
+use crate::verify::target::{check_target, UrlPolicy};
 use crate::verify::verified::Verified;
 
 /// Verifies received requests: one set of settings, a [`SecretSource`] and
@@ -50,10 +50,8 @@ pub struct Verifier<S, N> {
 /// A verifier's settings, as its builder checked them.
 #[derive(Clone)]
 pub(super) struct Config {
-    /// `scheme://authority` of the public base URL, and its path without a
-    /// trailing `/`.
-    pub(super) base: Option<(String, String)>,
-    pub(super) trust_forwarded: bool,
+    /// The public base URL and whether forwarded headers are trusted.
+    pub(super) url: UrlPolicy,
     pub(super) before: Duration,
     pub(super) after: Duration,
     pub(super) methods: Vec<SignatureMethod>,
@@ -68,8 +66,8 @@ pub(super) struct Config {
 impl<S, N> fmt::Debug for Verifier<S, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Verifier")
-            .field("public_base_url", &self.config.base)
-            .field("trust_forwarded", &self.config.trust_forwarded)
+            .field("public_base_url", &self.config.url.base)
+            .field("trust_forwarded", &self.config.url.trust_forwarded)
             .field("window", &(self.config.before, self.config.after))
             .field("methods", &self.config.methods)
             .field("nonce_len", &self.config.nonce_len)
@@ -99,6 +97,20 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         self.verify_at(received, self.now()).await
     }
 
+    /// The URL the client is taken to have signed: the received one with
+    /// the public base URL's (or trusted forwarded headers') scheme and
+    /// authority, and the base URL's path before the received path. The
+    /// verifier signs against it; a server that explains a failure uses
+    /// the same.
+    ///
+    /// # Errors
+    /// [`Reason::ForwardedRejected`] when the verifier trusts forwarded
+    /// headers and they name a scheme other than `http` or `https`, or a
+    /// host that is not `host[:port]`.
+    pub fn request_url(&self, r: &Received<'_>) -> Result<String, Reason> {
+        self.config.url.url_of(r).map(std::borrow::Cow::into_owned)
+    }
+
     /// The verifier's clock: seconds since 1970.
     pub(crate) fn now(&self) -> u64 {
         (self.config.clock)()
@@ -121,7 +133,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         now_unix: u64,
     ) -> Result<Verified, Rejection> {
         check_target(received)?;
-        let url = self.url_of(received)?;
+        let url = self.config.url.url_of(received)?;
         let sent = sent_url(&url);
         let (parsed, params, protocol) = collect(received, &sent, self.config.style)?;
         let found = |reason: Reason, base_string: String| {
@@ -221,7 +233,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
             return Ok(true);
         }
         check_target(head)?;
-        let url = self.url_of(head)?;
+        let url = self.config.url.url_of(head)?;
         let url = sent_url(&url);
         let (_, _, protocol) = collect(head, &url, self.config.style)?;
         Ok(protocol.get(Name::BodyHash).is_some())
