@@ -123,12 +123,14 @@ pub mod explain;
 pub mod flow;
 #[cfg(feature = "json")]
 pub mod json;
+pub mod outgoing;
 pub mod pipeline;
 pub mod provider;
 pub mod text;
 pub mod verify;
 
 pub use error::{Error, ErrorKind, Part};
+pub use outgoing::spec::RequestSpec;
 pub use pipeline::{
     BodyHash, BodyHashAlgorithm, BodyHashPolicy, Credentials, Name, OAuthRequest, Protocol, Secret,
     SignatureMethod, Signed, Signer, SignerBuilder, Trace, Transmission, Warning,

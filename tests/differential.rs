@@ -31,7 +31,7 @@ mod common;
 
 use common::generator::{batch, is_unreserved, Profile, DEFAULT_SEED, OAUTHLIB, OAUTH_1_0A};
 use common::peers::{peer_script, run_peer, INSTALL};
-use oauth1_signer::{json::RequestSpec, Error};
+use oauth1_signer::{Error, RequestSpec};
 use serde_json::Value;
 
 /// What we and a peer are compared on.

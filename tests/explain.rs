@@ -19,10 +19,9 @@ use std::process::{Command, Stdio};
 
 use oauth1_signer::{
     explain::{base_string_from_response, Cause, Explainer},
-    json::RequestSpec,
     pipeline::SigningKey,
     text::percent_encode,
-    Credentials, OAuthRequest, SignatureMethod, Signer, Warning,
+    Credentials, OAuthRequest, RequestSpec, SignatureMethod, Signer, Warning,
 };
 use proptest::prelude::*;
 use serde_json::{json, Value};

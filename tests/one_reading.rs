@@ -30,10 +30,10 @@ use axum::body::{to_bytes, Body};
 use axum::routing::post;
 use axum::{Extension, Form, Json, Router};
 use common::peers::{peer_script, run_peer};
-use oauth1_signer::json::RequestSpec;
 use oauth1_signer::verify::{
     MemoryNonceStore, Reason, Received, StaticSecrets, Verified, Verifier, VerifyLayer,
 };
+use oauth1_signer::RequestSpec;
 use oauth1_signer::{
     pipeline::encode_pairs, pipeline::ParameterStyle, provider::PROVIDERS, Credentials, ErrorKind,
     OAuthRequest, Provider, Secret, SignatureMethod, Signer, Transmission,

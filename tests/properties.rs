@@ -401,7 +401,7 @@ proptest! {
 
     #[test]
     fn request_json_never_panics(input in ".{0,96}", url in ".{0,32}", body in ".{0,32}") {
-        use oauth1_signer::json::RequestSpec;
+        use oauth1_signer::RequestSpec;
         let _ = RequestSpec::from_json(&input);
         // Well-formed JSON with arbitrary field values reaches the signer.
         let doc = serde_json::json!({"method": "POST", "url": url, "form_body": body, "consumer_key": input, "nonce": "n", "timestamp": "1"});

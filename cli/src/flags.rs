@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use oauth1_signer::{json::RequestSpec, Secret};
+use oauth1_signer::{RequestSpec, Secret};
 
 use crate::profile::Profiles;
 use crate::Failure;

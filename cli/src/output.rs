@@ -3,12 +3,10 @@
 
 use std::fmt::Write as _;
 
-use oauth1_signer::{
-    json::RequestSpec, text::percent_encode, text::redact_secrets, Trace, Transmission,
-};
+use oauth1_signer::{text::percent_encode, text::redact_secrets, RequestSpec, Trace, Transmission};
 use serde::Serialize;
 
-use oauth1_signer::json::Sent;
+use oauth1_signer::outgoing::Sent;
 
 use crate::caret::printable;
 use crate::{hex, Failure};
@@ -357,7 +355,7 @@ fn shell_quote(bytes: &[u8]) -> String {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use oauth1_signer::{json::RequestSpec, Secret};
+    use oauth1_signer::{RequestSpec, Secret};
 
     use super::Shown;
 

@@ -17,9 +17,8 @@ use oauth1_signer::{
     client::HttpOptions,
     client::{trace_reqwest_request, Redirects},
     flow::FlowError,
-    json::RequestSpec,
     pipeline::is_form_urlencoded,
-    Signer,
+    RequestSpec, Signer,
 };
 
 use crate::flags::{credentials_spec, Credentials, MethodFlags};

@@ -29,7 +29,7 @@ use oauth1_signer::verify::{
     MemoryNonceStore, NonceStore, Received, RedisClusterNonceStore, RedisNonceStore, RedisOptions,
     Rejection,
 };
-use oauth1_signer::{json::RequestSpec, text::redact_url, BodyHash, Provider, SignatureMethod};
+use oauth1_signer::{text::redact_url, BodyHash, Provider, RequestSpec, SignatureMethod};
 use serde_json::json;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::Semaphore;

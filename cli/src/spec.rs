@@ -7,7 +7,7 @@
 
 use clap::{Args, ValueEnum};
 use oauth1_signer::{
-    json::RequestSpec, BodyHash, BodyHashAlgorithm, BodyHashPolicy, Error, Part, Provider, Signer,
+    BodyHash, BodyHashAlgorithm, BodyHashPolicy, Error, Part, Provider, RequestSpec, Signer,
     Transmission,
 };
 

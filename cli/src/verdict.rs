@@ -15,9 +15,8 @@ use oauth1_signer::verify::{
 };
 use oauth1_signer::{
     explain::{Explainer, Finding},
-    json::RequestSpec,
     pipeline::ParameterStyle,
-    BodyHash, Credentials, Name, Protocol, Secret, SignatureMethod,
+    BodyHash, Protocol, RequestSpec, Secret, SignatureMethod,
 };
 use serde_json::{json, Value};
 
@@ -139,16 +138,7 @@ impl Checker {
         public_key: Option<&str>,
         body_hash: BodyHash,
     ) -> Result<Checker, Failure> {
-        let secret = |s: &Option<Secret>| s.clone().unwrap_or_default();
-        let c = Credentials::new(
-            credentials.consumer_key.as_str(),
-            secret(&credentials.consumer_secret),
-        );
-        let c = match &credentials.token {
-            Some(token) => c.with_token(token.as_str(), secret(&credentials.token_secret)),
-            None => c.with_token_secret(secret(&credentials.token_secret)),
-        };
-        let mut secrets = StaticSecrets::new(c);
+        let mut secrets = StaticSecrets::new(credentials.credentials());
         if let Some(pem) = public_key {
             secrets = secrets
                 .with_rsa_public_key_pem(pem)
@@ -242,34 +232,7 @@ impl Checker {
             .as_deref()
             .map(|b| String::from_utf8_lossy(b).into_owned());
         // Their protocol parameters: the request they meant, signed our way.
-        let text = |name| theirs.get(name).map(str::to_owned);
-        spec.signature_method = text(Name::SignatureMethod);
-        spec.nonce = text(Name::Nonce);
-        spec.timestamp = text(Name::Timestamp);
-        spec.version = theirs.get(Name::Version).is_some();
-        spec.callback = text(Name::Callback);
-        spec.verifier = text(Name::Verifier);
-        spec.realm = theirs.realm().map(str::to_owned);
-        let ours = |n: &str| {
-            [
-                Name::SignatureMethod,
-                Name::Nonce,
-                Name::Timestamp,
-                Name::Version,
-                Name::Callback,
-                Name::Verifier,
-                Name::ConsumerKey,
-                Name::Token,
-                Name::Signature,
-            ]
-            .iter()
-            .any(|k| k.as_str() == n)
-        };
-        spec.extra_oauth_params = theirs
-            .iter()
-            .filter(|(n, _)| !ours(n))
-            .map(|(n, v)| (n.to_owned(), v.to_owned()))
-            .collect();
+        spec.with_protocol(theirs);
         match audience {
             Audience::Owner => {
                 if theirs.token().is_none() {

@@ -10,7 +10,7 @@ use libfuzzer_sys::fuzz_target;
 use oauth1_cli::_fuzz::{
     caret_lines, curl_line, pointed_text, printable, stages_json, stages_text, Caret, Shown,
 };
-use oauth1_signer::{json::RequestSpec, Secret};
+use oauth1_signer::{RequestSpec, Secret};
 
 mod common;
 

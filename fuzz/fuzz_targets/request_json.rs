@@ -1,7 +1,7 @@
 //! Any string as a request in the vectors' JSON schema, signed end to end.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use oauth1_signer::json::RequestSpec;
+use oauth1_signer::RequestSpec;
 
 fuzz_target!(|json: &str| {
     if let Ok(spec) = RequestSpec::from_json(json) {

@@ -29,7 +29,7 @@ use crate::error::{Error, ErrorKind};
 use crate::pipeline::body_hash::BodyHash;
 use crate::pipeline::protocol::{Name, Transmission};
 use crate::pipeline::request::{is_form_media_type, OAuthRequest};
-use crate::pipeline::signed::{Signed, Trace};
+use crate::pipeline::signed::{Placed, Signed, Trace};
 use crate::pipeline::signer::Signer;
 use crate::pipeline::style::{ParameterStyle, MASTERCARD_HEADER_ONLY};
 use crate::pipeline::url::sent_url;
@@ -330,26 +330,27 @@ pub fn trace_http_request<B: BodyBytes>(
     Ok(trace)
 }
 
-/// Sends `signed` in `request` as `transmission` says: the header, the
-/// query, or the form body.
+/// Sends `signed` in `request` where `transmission` puts it
+/// ([`Signed::placed`]): the header, the query, or the form body.
 fn transmit_http<B: BodyBytes>(
     request: &mut http::Request<B>,
     signed: &Signed,
     transmission: Transmission,
 ) -> Result<(), HttpError> {
-    match transmission {
-        Transmission::Query => {
-            let url = signed.url_with_query(&request.uri().to_string());
-            *request.uri_mut() = url.parse().map_err(|_| {
-                HttpError::Sign(Error::invalid_url(
-                    0,
-                    "the URL with the protocol parameters in its query is not an HTTP URI",
-                ))
-            })?;
+    let uri = request.uri().to_string();
+    let body = match transmission {
+        Transmission::FormBody => request
+            .body()
+            .body_bytes()
+            .ok_or(HttpError::UnreadableBody { form: true })?,
+        _ => b"",
+    };
+    match signed.placed(transmission, &uri, body) {
+        Placed::Url(url) => {
+            *request.uri_mut() = url.parse().map_err(|_| not_a_uri())?;
             Ok(())
         }
-        Transmission::FormBody => {
-            let body = form_with_protocol(request.body().body_bytes(), signed)?;
+        Placed::FormBody(body) => {
             let len = body.len();
             if !request.body_mut().set_body_bytes(body) {
                 return Err(HttpError::UnwritableBody);
@@ -361,18 +362,17 @@ fn transmit_http<B: BodyBytes>(
             }
             Ok(())
         }
-        _ => set_authorization(request.headers_mut(), signed.authorization_header()),
+        Placed::Header(header) => set_authorization(request.headers_mut(), header),
     }
 }
 
-/// A form body with the protocol parameters added at its end (§3.5.2); a
-/// body that cannot be read is an error.
-pub(crate) fn form_with_protocol(
-    body: Option<&[u8]>,
-    signed: &Signed,
-) -> Result<Vec<u8>, HttpError> {
-    let body = body.ok_or(HttpError::UnreadableBody { form: true })?;
-    Ok(signed.form_body_with(body))
+/// The URL with the protocol parameters in its query no longer parses as
+/// the client's URI type.
+pub(crate) fn not_a_uri() -> HttpError {
+    HttpError::Sign(Error::invalid_url(
+        0,
+        "the URL with the protocol parameters in its query is not an HTTP URI",
+    ))
 }
 
 /// [`authorize`] for an `http::Request`: its method, absolute URI, headers

@@ -16,12 +16,12 @@ use http::Extensions;
 use reqwest_middleware::{Middleware, Next};
 
 use crate::client::http_request::{
-    authorize, form_with_protocol, set_authorization, BodyBytes, Flow, HttpError, HttpOptions,
+    authorize, not_a_uri, set_authorization, BodyBytes, Flow, HttpError, HttpOptions,
 };
 use crate::client::redirect::{Redirects, DEFAULT_REDIRECT_LIMIT};
 use crate::pipeline::protocol::Transmission;
-use crate::pipeline::signed::Signed;
 use crate::pipeline::signed::Trace;
+use crate::pipeline::signed::{Placed, Signed};
 use crate::pipeline::signer::Signer;
 
 impl BodyBytes for reqwest::Body {
@@ -80,27 +80,28 @@ pub(crate) fn sign_flow_request(
     transmit_reqwest(request, &signed, options.transmission())
 }
 
-/// Sends `signed` in `request` as `transmission` says: the header, the
-/// query, or the form body.
+/// Sends `signed` in `request` where `transmission` puts it
+/// ([`Signed::placed`](crate::Signed::placed)): the header, the query, or
+/// the form body.
 fn transmit_reqwest(
     request: &mut reqwest::Request,
     signed: &Signed,
     transmission: Transmission,
 ) -> Result<(), HttpError> {
-    match transmission {
-        Transmission::Query => {
-            let url = signed.url_with_query(request.url().as_str());
-            *request.url_mut() = reqwest::Url::parse(&url).map_err(|_| {
-                HttpError::Sign(crate::Error::invalid_url(
-                    0,
-                    "the URL with the protocol parameters in its query is not a URL",
-                ))
-            })?;
+    let url = request.url().as_str().to_owned();
+    let body = match transmission {
+        Transmission::FormBody => request
+            .body()
+            .map_or(Some(&[][..]), BodyBytes::body_bytes)
+            .ok_or(HttpError::UnreadableBody { form: true })?,
+        _ => b"",
+    };
+    match signed.placed(transmission, &url, body) {
+        Placed::Url(url) => {
+            *request.url_mut() = reqwest::Url::parse(&url).map_err(|_| not_a_uri())?;
             Ok(())
         }
-        Transmission::FormBody => {
-            let bytes = request.body().map_or(Some(&[][..]), BodyBytes::body_bytes);
-            let body = form_with_protocol(bytes, signed)?;
+        Placed::FormBody(body) => {
             if request.headers().contains_key(http::header::CONTENT_LENGTH) {
                 request
                     .headers_mut()
@@ -109,7 +110,7 @@ fn transmit_reqwest(
             *request.body_mut() = Some(body.into());
             Ok(())
         }
-        _ => set_authorization(request.headers_mut(), signed.authorization_header()),
+        Placed::Header(header) => set_authorization(request.headers_mut(), header),
     }
 }
 

@@ -10,7 +10,7 @@ use crate::error::Error;
 /// column), or what the library made of it.
 ///
 /// ```
-/// use oauth1_signer::{ErrorKind, json::{JsonError, RequestSpec}};
+/// use oauth1_signer::{ErrorKind, json::JsonError, RequestSpec};
 ///
 /// let err = RequestSpec::from_json("{\n  \"method\": \"GET\",\n  \"url\": 7\n}").unwrap_err();
 /// assert_eq!(err.line_column(), Some((3, 10)));
@@ -40,7 +40,7 @@ impl JsonError {
     /// The line and column (both from 1) of a JSON error.
     ///
     /// ```
-    /// use oauth1_signer::json::RequestSpec;
+    /// use oauth1_signer::RequestSpec;
     ///
     /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
     /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
@@ -58,7 +58,7 @@ impl JsonError {
     /// The library's error, if that is what this is.
     ///
     /// ```
-    /// use oauth1_signer::{ErrorKind, json::{JsonError, RequestSpec}};
+    /// use oauth1_signer::{ErrorKind, json::JsonError, RequestSpec};
     ///
     /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
     /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.

@@ -58,7 +58,7 @@ pub use protocol::{
 };
 pub use request::{is_form_urlencoded, OAuthRequest};
 pub use sign::{key_string, Signature, SignatureMethod, SigningKey};
-pub use signed::{Signed, Trace, Warning};
+pub use signed::{Placed, Signed, Trace, Warning};
 pub use signer::Signer;
 pub use style::ParameterStyle;
 pub use url::RequestUrl;

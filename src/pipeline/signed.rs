@@ -8,7 +8,7 @@ use std::fmt;
 use crate::error::Part;
 use crate::pipeline::credentials::Secret;
 use crate::pipeline::header::{append_to_query, encode_pairs, header_string};
-use crate::pipeline::protocol::{Protocol, ProtocolParams};
+use crate::pipeline::protocol::{Protocol, ProtocolParams, Transmission};
 use crate::pipeline::sign::Signature;
 use crate::pipeline::style::{mastercard_header, ParameterStyle};
 
@@ -96,6 +96,61 @@ impl Signed {
     /// `url` with the protocol parameters added to its query (§3.5.3).
     pub fn url_with_query(&self, url: &str) -> String {
         append_to_query(url, self.params())
+    }
+
+    /// Where the signed protocol parameters go in `transmission` (RFC 5849
+    /// §3.5), for a request to `url` with the form body `form_body` (empty
+    /// for none): the one rule every sending edge follows, each writing the
+    /// result into its own request type.
+    ///
+    /// ```
+    /// use oauth1_signer::pipeline::Placed;
+    /// use oauth1_signer::{Credentials, OAuthRequest, Signer, Transmission};
+    ///
+    /// let signer = Signer::builder(Credentials::new("ck", "cs"))
+    ///     .with_nonce("n0nce")
+    ///     .with_timestamp("1318622958")
+    ///     .build()?;
+    /// let url = "https://shop.example/wp-json/wc/v3/orders?page=2";
+    /// let signed = signer.sign(&OAuthRequest::get(url))?;
+    /// match signed.placed(Transmission::Query, url, b"") {
+    ///     Placed::Url(sent) => assert!(sent.starts_with(&format!("{url}&oauth_consumer_key=ck&"))),
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// assert!(matches!(signed.placed(Transmission::Header, url, b""), Placed::Header(h) if h.starts_with("OAuth ")));
+    /// # Ok::<(), oauth1_signer::Error>(())
+    /// ```
+    pub fn placed(&self, transmission: Transmission, url: &str, form_body: &[u8]) -> Placed {
+        match transmission {
+            Transmission::Query => Placed::Url(self.url_with_query(url)),
+            Transmission::FormBody => Placed::FormBody(self.form_body_with(form_body)),
+            Transmission::Header => Placed::Header(self.authorization_header()),
+        }
+    }
+}
+
+/// A signed request's protocol parameters where a transmission puts them
+/// ([`Signed::placed`]).
+#[derive(Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Placed {
+    /// The `Authorization` header's value (§3.5.1).
+    Header(String),
+    /// The request URL, the parameters added to its query (§3.5.3).
+    Url(String),
+    /// The form body, the parameters added at its end (§3.5.2).
+    FormBody(Vec<u8>),
+}
+
+impl fmt::Debug for Placed {
+    /// Where, and how long: the value holds the signature (a PLAINTEXT one
+    /// is the signing key).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Placed::Header(h) => write!(f, "Header({} bytes)", h.len()),
+            Placed::Url(u) => write!(f, "Url({} bytes)", u.len()),
+            Placed::FormBody(b) => write!(f, "FormBody({} bytes)", b.len()),
+        }
     }
 }
 

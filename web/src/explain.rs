@@ -6,6 +6,7 @@
 //! header on its own, the base string with the signature.
 
 use oauth1_signer::explain::{Component, Explainer, Theirs};
+use oauth1_signer::Transmission;
 use serde::{Deserialize, Serialize};
 
 use crate::render::{diff, Diff, Hint, Spot};
@@ -105,8 +106,8 @@ pub fn explain_json(evidence: &str) -> Explained {
         Some((skipped, h)) => (skipped, Some(h)),
         None => (0, None),
     };
-    let explainer = match with_request(&ev.fields, Explainer::new) {
-        Ok((x, _)) => x,
+    let explainer = match with_request(&ev.fields, Transmission::Header, Explainer::new) {
+        Ok((x, ..)) => x,
         Err(e) => return failed(*e),
     };
     let theirs = Theirs {

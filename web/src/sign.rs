@@ -12,9 +12,10 @@
 //! error points) and sent with the others instead: the signature is the same
 //! wherever a parameter travels (§3.4.1.3.1).
 
+use oauth1_signer::outgoing::Lifted as TakenOut;
 use oauth1_signer::{
-    text::form_decode, text::percent_encode_str, Credentials, Error, ErrorKind, OAuthRequest, Part,
-    SignatureMethod, Signer, Transmission,
+    pipeline::Secret, text::percent_encode_str, Error, ErrorKind, Name, OAuthRequest, Part,
+    RequestSpec, SignatureMethod, Signer, Transmission,
 };
 use serde::{Deserialize, Serialize};
 
@@ -268,8 +269,10 @@ pub fn sign_json(fields: &str) -> Signed {
             ..Signed::default()
         };
     };
-    match with_request(&fields, |signer, request| signer.trace(request)) {
-        Ok((t, mut sent)) => {
+    match with_request(&fields, transmission, |signer, request| {
+        signer.trace(request)
+    }) {
+        Ok((t, spec, taken)) => {
             let secret = t.signature.is_secret();
             let shown = fields.show_secrets;
             let signing_key = match (&t.signing_key, shown) {
@@ -295,33 +298,52 @@ pub fn sign_json(fields: &str) -> Signed {
             } else {
                 t.signature.as_str().to_owned()
             };
+            let lifted: Vec<Lifted> = taken
+                .iter()
+                .map(|l| Lifted {
+                    name: l.name.as_str(),
+                    from: if l.from == Part::FormBody {
+                        "body"
+                    } else {
+                        "url"
+                    },
+                })
+                .collect();
             let mut hints = hints;
-            let header = match transmission {
-                Transmission::Query => {
-                    sent.url = masked(t.signed.url_with_query(&sent.url), "");
-                    String::new()
-                }
-                Transmission::FormBody => {
-                    let body = t.signed.form_body_with(sent.body.as_bytes());
-                    sent.body = masked(String::from_utf8_lossy(&body).into_owned(), "");
-                    String::new()
-                }
-                _ => {
-                    // Taken out of the URL or the body, a parameter is sent
-                    // in the header (with the other two transmissions it is
-                    // sent back where they go).
-                    hints.extend(
-                        sent.lifted
-                            .iter()
-                            .map(|l| Hint::new("lifted", [l.name.to_owned(), l.from.to_owned()])),
-                    );
-                    masked(t.authorization_header.clone(), "\"")
+            // Taken out of the URL or the body, a parameter is sent with
+            // the others, wherever the transmission puts them.
+            hints.extend(
+                lifted
+                    .iter()
+                    .map(|l| Hint::new("lifted", [l.name.to_owned(), l.from.to_owned()])),
+            );
+            // What goes on the wire: the library's one rule of where each
+            // parameter is sent.
+            let on_wire = match spec.sent(&t.signed) {
+                Ok(sent) => sent,
+                Err(e) => {
+                    return Signed {
+                        error: Some(FieldError::new(&e, &fields)),
+                        hints,
+                        ..Signed::default()
+                    }
                 }
             };
-            sent.transmission = match transmission {
-                Transmission::Query => "query",
-                Transmission::FormBody => "body",
-                _ => "header",
+            let header = masked(on_wire.authorization.clone().unwrap_or_default(), "\"");
+            let body = on_wire
+                .body
+                .as_deref()
+                .map(|b| String::from_utf8_lossy(b).into_owned())
+                .unwrap_or_default();
+            let sent = Sent {
+                url: masked(on_wire.url.clone(), ""),
+                body: masked(body, ""),
+                transmission: match transmission {
+                    Transmission::Query => "query",
+                    Transmission::FormBody => "body",
+                    _ => "header",
+                },
+                lifted,
             };
             Signed {
                 params: t
@@ -455,137 +477,75 @@ fn curl(method: &str, url: &str, header: &str, body: &str) -> String {
     out
 }
 
-/// The protocol parameters a request may carry that are not the signer's:
-/// the field each is typed in, by its parameter name.
-const REQUEST_OWN: [(&str, &str); 2] = [
-    ("oauth_callback", "callback"),
-    ("oauth_verifier", "verifier"),
-];
-
-/// Builds the signer and the request of `fields` and runs `f` on them; an
-/// `oauth_callback` or `oauth_verifier` in the URL or the body is taken out
-/// and given to the request as its callback or verifier.
-///
-/// # Errors
-/// The first error of the signer's settings or of `f`, placed in its field;
-/// a callback or verifier given both in its field and in the URL or body.
-pub fn with_request<R>(
-    fields: &Fields,
-    f: impl Fn(&Signer, &OAuthRequest<'_>) -> Result<R, Error>,
-) -> Result<(R, Sent), Box<FieldError>> {
-    let placed = |e: Error| Box::new(FieldError::new(&e, fields));
-    let method: SignatureMethod = fields.signature_method.parse().map_err(placed)?;
-    let mut credentials = Credentials::new(
-        fields.consumer_key.as_str(),
-        fields.consumer_secret.as_str(),
-    );
-    if !fields.token.is_empty() || !fields.token_secret.is_empty() {
-        credentials = credentials.with_token(fields.token.as_str(), fields.token_secret.as_str());
-    }
-    let mut builder = Signer::builder(credentials)
-        .with_method(method)
-        .with_version(!fields.omit_version);
-    if !fields.realm.is_empty() {
-        builder = builder.with_realm(fields.realm.as_str());
-    }
-    if !fields.nonce.is_empty() {
-        builder = builder.with_nonce(fields.nonce.as_str());
-    }
-    let timestamp = if fields.timestamp.is_empty() {
-        &fields.now
-    } else {
-        &fields.timestamp
+/// The page's fields as the library's outgoing request: an empty field is
+/// an absent one; an empty nonce is made afresh, an empty timestamp is the
+/// browser's clock (`now`: WebAssembly has no clock of its own).
+pub fn spec_of(fields: &Fields, transmission: Transmission) -> RequestSpec {
+    let some = |v: &str| Some(v.to_owned()).filter(|v| !v.is_empty());
+    let mut spec = RequestSpec::default();
+    spec.method = fields.method.clone();
+    spec.url = fields.url.clone();
+    // With the form-body transmission the parameters need a body to join,
+    // even an empty one.
+    spec.form_body = match transmission {
+        Transmission::FormBody => Some(fields.body.clone()),
+        _ => some(&fields.body),
     };
-    if !timestamp.is_empty() {
-        builder = builder.with_timestamp(timestamp.as_str());
-    }
-    let signer = builder.build().map_err(placed)?;
-    let mut sent = Sent {
-        url: fields.url.clone(),
-        body: fields.body.clone(),
-        transmission: "header",
-        lifted: Vec::new(),
-    };
-    let mut own: [Option<String>; 2] = [fields.callback.clone(), fields.verifier.clone()]
-        .map(|v| Some(v).filter(|v| !v.is_empty()));
-    // Each pass takes out one parameter; there are at most two to take.
-    loop {
-        let mut request = OAuthRequest::new(&fields.method, &sent.url);
-        if !sent.body.is_empty() {
-            request = request.form_body(sent.body.as_bytes());
-        }
-        if let Some(c) = &own[0] {
-            request = request.callback(c);
-        }
-        if let Some(v) = &own[1] {
-            request = request.oauth_verifier(v);
-        }
-        let e = match f(&signer, &request) {
-            Ok(r) => return Ok((r, sent)),
-            Err(e) => e,
-        };
-        let ErrorKind::ProtocolParameterInRequest {
-            name, part, offset, ..
-        } = e.kind()
-        else {
-            return Err(placed(e));
-        };
-        let Some(slot) = REQUEST_OWN.iter().position(|(n, _)| n == name) else {
-            return Err(placed(e));
-        };
-        let (param, field) = REQUEST_OWN[slot];
-        let from = if *part == Part::Url { "url" } else { "body" };
-        if own[slot].is_some() {
-            return Err(Box::new(FieldError::page(
-                field,
-                format!("{param} is given twice: in its own field and in the {from}"),
-                Hint::new("given-twice", [param.to_owned(), from.to_owned()]),
-            )));
-        }
-        let text = if *part == Part::Url {
-            &mut sent.url
-        } else {
-            &mut sent.body
-        };
-        match take_pair(text, *offset, *part == Part::Url) {
-            Some(value) => {
-                own[slot] = Some(value);
-                sent.lifted.push(Lifted { name: param, from });
-            }
-            None => return Err(placed(e)),
-        }
-    }
+    spec.consumer_key = fields.consumer_key.clone();
+    spec.consumer_secret = Some(Secret::new(fields.consumer_secret.as_str()));
+    spec.token = some(&fields.token);
+    spec.token_secret = Some(Secret::new(fields.token_secret.as_str()));
+    spec.signature_method = Some(fields.signature_method.clone());
+    spec.nonce = some(&fields.nonce);
+    spec.timestamp = some(&fields.timestamp).or_else(|| some(&fields.now));
+    spec.version = !fields.omit_version;
+    spec.realm = some(&fields.realm);
+    spec.callback = some(&fields.callback);
+    spec.verifier = some(&fields.verifier);
+    spec.transmission = Some(transmission);
+    spec
 }
 
-/// Takes the `name=value` pair whose name starts at byte `at` out of `text`
-/// (a query in a URL, or a form body), with one `&` beside it, and returns
-/// its value, form-decoded; `None` if the value is not text.
-fn take_pair(text: &mut String, at: usize, is_url: bool) -> Option<String> {
-    let rest = text.get(at..)?;
-    let len = rest
-        .find(|c| c == '&' || (is_url && c == '#'))
-        .unwrap_or(rest.len());
-    let value = rest[..len].split_once('=').map_or("", |(_, v)| v);
-    let value = form_decode(value.as_bytes()).ok()?.to_str()?.to_owned();
-    let end = at + len;
-    let (from, to) = if text[end..].starts_with('&') {
-        (at, end + 1)
-    } else if text[..at].ends_with('&') {
-        (at - 1, end)
-    } else {
-        (at, end)
-    };
-    text.replace_range(from..to, "");
-    // A query left empty goes, its '?' too.
-    if is_url {
-        if let Some(q) = text.find('?') {
-            let after = &text[q + 1..];
-            if after.is_empty() || after.starts_with('#') {
-                text.remove(q);
-            }
+/// Builds the signer and the request of `fields` (through the library's
+/// outgoing request, [`spec_of`]) and runs `f` on them; an `oauth_callback`
+/// or `oauth_verifier` typed into the URL or the body is taken out of it
+/// ([`RequestSpec::lift_request_params`]) and sent with the other protocol
+/// parameters.
+///
+/// # Errors
+/// The first error of the request's settings or of `f`, placed in its
+/// field; a callback or verifier given both in its field and in the URL or
+/// body.
+pub fn with_request<R>(
+    fields: &Fields,
+    transmission: Transmission,
+    f: impl Fn(&Signer, &OAuthRequest<'_>) -> Result<R, Error>,
+) -> Result<(R, RequestSpec, Vec<TakenOut>), Box<FieldError>> {
+    let placed = |e: Error| Box::new(FieldError::new(&e, fields));
+    let mut spec = spec_of(fields, transmission);
+    let lifted = spec.lift_request_params().map_err(|e| match e.kind() {
+        ErrorKind::DuplicateProtocolParameter { name, at, .. } => {
+            let field = if name == Name::Callback.as_str() {
+                "callback"
+            } else {
+                "verifier"
+            };
+            let from = match at {
+                Some((Part::FormBody, _)) => "body",
+                _ => "url",
+            };
+            Box::new(FieldError::page(
+                field,
+                format!("{name} is given twice: in its own field and in the {from}"),
+                Hint::new("given-twice", [name.clone(), from.to_owned()]),
+            ))
         }
-    }
-    Some(value)
+        _ => placed(e),
+    })?;
+    let signer = spec.fresh_signer().map_err(placed)?;
+    let params = spec.protocol_params().map_err(placed)?;
+    let result = f(&signer, &spec.request(&params)).map_err(placed)?;
+    Ok((result, spec, lifted))
 }
 
 /// `base` broken before each `&` and each `%26`, the breaks' text kept.
@@ -629,7 +589,9 @@ mod tests {
             timestamp: "1".into(),
             ..Fields::default()
         };
-        let e = with_request(&fields, |s, r| s.trace(r)).err().unwrap();
+        let e = with_request(&fields, Transmission::Header, |s, r| s.trace(r))
+            .err()
+            .unwrap();
         assert_eq!(e.field, Some("url"));
         // "https://h/?a=" is 13 bytes.
         assert_eq!((e.spot.offset, e.spot.at.as_str()), (Some(13), "%2G"));
@@ -693,32 +655,6 @@ mod tests {
         let s = sign_json(&serde_json::to_string(&fields).unwrap());
         assert_eq!(s.signature, "74KNZJeDHnMBp0EMJ9ZHt/XKycU=");
         assert!(!s.header.contains("oauth_version"));
-    }
-
-    #[test]
-    fn a_pair_is_taken_out_with_one_ampersand() {
-        let take = |t: &str, at: usize, url: bool| {
-            let mut t = t.to_owned();
-            let v = take_pair(&mut t, at, url);
-            (t, v)
-        };
-        assert_eq!(
-            take("https://h/?a=1&oauth_verifier=v%20w&b=2", 15, true),
-            ("https://h/?a=1&b=2".into(), Some("v w".into()))
-        );
-        assert_eq!(
-            take("https://h/?a=1&oauth_verifier=v#f", 15, true),
-            ("https://h/?a=1#f".into(), Some("v".into()))
-        );
-        assert_eq!(
-            take("https://h/?oauth_callback=oob#f", 11, true),
-            ("https://h/#f".into(), Some("oob".into()))
-        );
-        assert_eq!(
-            take("oauth_callback=oob", 0, false),
-            (String::new(), Some("oob".into()))
-        );
-        assert_eq!(take("oauth_verifier=%FF", 0, false).1, None);
     }
 
     #[test]

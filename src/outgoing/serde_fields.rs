@@ -1,4 +1,4 @@
-//! How the fields of a [`RequestSpec`](super::RequestSpec) that are not
+//! How the fields of a [`RequestSpec`](crate::RequestSpec) that are not
 //! plain strings are read and written: the secrets (never quoted back in an
 //! error message, and written out in full, since a request file has to hold
 //! them), and `version`, which is `"1.0"` or absent and nothing else.
@@ -13,15 +13,15 @@ use crate::pipeline::credentials::Secret;
 use crate::pipeline::protocol::Transmission;
 use crate::provider::profile::Provider;
 
-pub(super) fn is_false(b: &bool) -> bool {
+pub(crate) fn is_false(b: &bool) -> bool {
     !*b
 }
 
 /// `"version": "1.0"` is `true`, no version (or `null`) is `false`.
-pub(super) mod version {
+pub(crate) mod version {
     use super::*;
 
-    pub(in crate::json) fn serialize<S: Serializer>(send: &bool, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(send: &bool, s: S) -> Result<S::Ok, S::Error> {
         if *send {
             s.serialize_str("1.0")
         } else {
@@ -29,7 +29,7 @@ pub(super) mod version {
         }
     }
 
-    pub(in crate::json) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
         match Option::<String>::deserialize(d)? {
             None => Ok(false),
             Some(v) if v == "1.0" => Ok(true),
@@ -44,7 +44,7 @@ pub(super) mod version {
 /// An optional string whose value never appears in an error message: serde's
 /// own messages quote a number or a boolean found where a string was
 /// expected, and a secret must not be quoted back.
-pub(super) fn secret<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Secret>, D::Error> {
+pub(crate) fn secret<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Secret>, D::Error> {
     struct SecretVisitor;
 
     impl SecretVisitor {
@@ -101,7 +101,7 @@ pub(super) fn secret<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Secret>, 
 }
 
 /// Writes a secret's text: a request file has to hold it.
-pub(super) fn expose<S: Serializer>(secret: &Option<Secret>, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn expose<S: Serializer>(secret: &Option<Secret>, s: S) -> Result<S::Ok, S::Error> {
     match secret {
         Some(secret) => s.serialize_some(secret.expose()),
         None => s.serialize_none(),
@@ -110,7 +110,7 @@ pub(super) fn expose<S: Serializer>(secret: &Option<Secret>, s: S) -> Result<S::
 
 /// A field whose value is one of a few names: `transmission`, `body_hash`,
 /// `provider`.
-pub(super) trait Named: Sized + Copy {
+pub(crate) trait Named: Sized + Copy {
     /// What a value may be, for an error message.
     const EXPECTED: &'static str;
     /// Its name in a request file.
@@ -172,10 +172,10 @@ impl Named for BodyHash {
 /// A body that is not form parameters: a JSON string, kept as its UTF-8
 /// bytes (a body given otherwise, from a file, may be any bytes; it is
 /// written back only when it is UTF-8).
-pub(super) mod body {
+pub(crate) mod body {
     use super::*;
 
-    pub(in crate::json) fn serialize<S: Serializer>(
+    pub(crate) fn serialize<S: Serializer>(
         body: &Option<Vec<u8>>,
         s: S,
     ) -> Result<S::Ok, S::Error> {
@@ -191,7 +191,7 @@ pub(super) mod body {
         }
     }
 
-    pub(in crate::json) fn deserialize<'de, D: Deserializer<'de>>(
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
         d: D,
     ) -> Result<Option<Vec<u8>>, D::Error> {
         Ok(Option::<String>::deserialize(d)?.map(String::into_bytes))
@@ -210,10 +210,10 @@ impl Named for Provider {
 }
 
 /// An optional [`Named`] field.
-pub(super) mod named {
+pub(crate) mod named {
     use super::*;
 
-    pub(in crate::json) fn serialize<T: Named, S: Serializer>(
+    pub(crate) fn serialize<T: Named, S: Serializer>(
         value: &Option<T>,
         s: S,
     ) -> Result<S::Ok, S::Error> {
@@ -223,7 +223,7 @@ pub(super) mod named {
         }
     }
 
-    pub(in crate::json) fn deserialize<'de, T: Named, D: Deserializer<'de>>(
+    pub(crate) fn deserialize<'de, T: Named, D: Deserializer<'de>>(
         d: D,
     ) -> Result<Option<T>, D::Error> {
         match Option::<String>::deserialize(d)? {
@@ -237,8 +237,8 @@ pub(super) mod named {
 
 #[cfg(test)]
 mod tests {
-    use crate::json::tests::MINIMAL;
-    use crate::json::RequestSpec;
+    use crate::outgoing::spec::tests::MINIMAL;
+    use crate::RequestSpec;
 
     #[test]
     fn errors_name_the_spot_but_never_a_secret() {
