@@ -82,8 +82,8 @@ pub(crate) struct SendFlags {
     #[arg(long, value_name = "NAME")]
     provider: Option<Provider>,
 
-    /// Where the protocol parameters go: header (Authorization, the default), body (a form
-    /// body: -d), query (the URL)
+    /// Where the protocol parameters go: header (Authorization, the default), query (the
+    /// URL), form-body (a form body: -d)
     #[arg(long, value_enum)]
     transmission: Option<TransmissionArg>,
 
@@ -111,7 +111,7 @@ pub(crate) struct BodyHashFlags {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum TransmissionArg {
     Header,
-    Body,
+    FormBody,
     Query,
 }
 
@@ -146,7 +146,7 @@ impl SendFlags {
         if let Some(t) = self.transmission {
             spec.transmission = Some(match t {
                 TransmissionArg::Header => Transmission::Header,
-                TransmissionArg::Body => Transmission::FormBody,
+                TransmissionArg::FormBody => Transmission::FormBody,
                 TransmissionArg::Query => Transmission::Query,
             });
         }

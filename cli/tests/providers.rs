@@ -527,7 +527,10 @@ fn an_lti_launch_from_its_body_alone_is_verified_and_a_tampered_one_is_not() {
 fn a_request_file_that_cannot_be_sent_is_refused_by_name() {
     for (fields, says) in [
         (json!({"form_body": "a=1", "body": "{}"}), "one body"),
-        (json!({"transmission": "form"}), "form-body transmission"),
+        (
+            json!({"transmission": "form-body"}),
+            "form-body transmission",
+        ),
         (
             json!({"body": "a=1", "content_type": "application/x-www-form-urlencoded"}),
             "form_body",

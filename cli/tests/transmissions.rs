@@ -96,7 +96,7 @@ fn in_the_form_body_the_body_is_signed_and_verified_alone() {
             "-d",
             "user_id=29&roles=Instructor",
             "--transmission",
-            "body",
+            "form-body",
         ],
         &CREDENTIALS,
         &PINNED,
@@ -120,7 +120,7 @@ fn in_the_form_body_the_body_is_signed_and_verified_alone() {
     assert_eq!(checked.code, 1, "{}", checked.stdout);
     // No form body to carry them: said so, exit 2.
     let out = oauth1(&[
-        &["sign", url, "--transmission", "body"],
+        &["sign", url, "--transmission", "form-body"],
         &CREDENTIALS,
         &PINNED,
     ]);

@@ -9,7 +9,7 @@
 //! {"method", "url", "form_body"?, "consumer_key", "consumer_secret"?, "token"?,
 //!  "token_secret"?, "signature_method"?, "timestamp"?, "nonce"?, "version"?,
 //!  "callback"?, "verifier"?, "realm"?, "extra_oauth_params"?: [[name, value], ...],
-//!  "rsa_private_key"?: PEM, "transmission"?: "header" | "query" | "form",
+//!  "rsa_private_key"?: PEM, "transmission"?: "header" | "query" | "form-body",
 //!  "body"?, "content_type"?, "body_hash"?: "sha1" | "sha256" | "sha512", "provider"?}
 //! ```
 //!

@@ -120,22 +120,12 @@ pub(crate) trait Named: Sized + Copy {
 }
 
 impl Named for Transmission {
-    const EXPECTED: &'static str = "\"header\", \"query\" or \"form\"";
+    const EXPECTED: &'static str = "\"header\", \"query\" or \"form-body\"";
     fn name(self) -> &'static str {
-        match self {
-            Transmission::FormBody => "form",
-            Transmission::Query => "query",
-            _ => "header",
-        }
+        self.as_str()
     }
     fn from_name(name: &str) -> Option<Self> {
-        [
-            Transmission::Header,
-            Transmission::Query,
-            Transmission::FormBody,
-        ]
-        .into_iter()
-        .find(|t| t.name() == name)
+        Transmission::from_name(name)
     }
 }
 

@@ -258,7 +258,7 @@ pub fn sign_json(fields: &str) -> Signed {
         let error = FieldError {
             field: Some("transmission"),
             spot: Spot::message(format!(
-                "unknown transmission {:?}: header, query or body",
+                "unknown transmission {:?}: header, query or form-body",
                 fields.transmission
             )),
             hint: None,
@@ -338,11 +338,7 @@ pub fn sign_json(fields: &str) -> Signed {
             let sent = Sent {
                 url: masked(on_wire.url.clone(), ""),
                 body: masked(body, ""),
-                transmission: match transmission {
-                    Transmission::Query => "query",
-                    Transmission::FormBody => "body",
-                    _ => "header",
-                },
+                transmission: transmission.as_str(),
                 lifted,
             };
             Signed {
@@ -382,10 +378,8 @@ pub fn sign_json(fields: &str) -> Signed {
 /// `body`.
 fn transmission(name: &str) -> Option<Transmission> {
     match name {
-        "" | "header" => Some(Transmission::Header),
-        "query" => Some(Transmission::Query),
-        "body" => Some(Transmission::FormBody),
-        _ => None,
+        "" => Some(Transmission::Header),
+        name => Transmission::from_name(name),
     }
 }
 
@@ -709,8 +703,8 @@ mod tests {
         assert!(query
             .curl
             .contains(&format!("'{}&{PROTOCOL}'", example.url)));
-        let body = sign("body");
-        assert_eq!(body.sent.transmission, "body");
+        let body = sign("form-body");
+        assert_eq!(body.sent.transmission, "form-body");
         assert_eq!(body.sent.url, example.url);
         assert_eq!(body.sent.body, format!("{}&{PROTOCOL}", example.body));
         assert_eq!(body.header, "");

@@ -356,7 +356,7 @@ function sign() {
   $('sign-header-block').hidden = sent !== 'header';
   $('sign-sent-block').hidden = sent === 'header';
   const sentH = $('sign-sent-h');
-  sentH.dataset.i18n = sent === 'body' ? 'sign.sentBody' : 'sign.sentQuery';
+  sentH.dataset.i18n = sent === 'form-body' ? 'sign.sentBody' : 'sign.sentQuery';
   sentH.textContent = t(sentH.dataset.i18n);
   $('sign-sent').textContent = { query: r.sent?.url, body: r.sent?.body }[sent] ?? '';
   $('sign-curl').textContent = r.curl;

@@ -565,7 +565,7 @@ test('#24 sign: the oauth_ parameters sent in the query or the form body (RFC 58
     ['oauth_signature', xSignature.published.signature], ['oauth_signature_method', 'HMAC-SHA1'],
     ['oauth_timestamp', i.timestamp], ['oauth_token', i.token], ['oauth_version', '1.0']]
     .map(([n, v]) => `${n}=${encodeURIComponent(v)}`).join('&');
-  for (const [transmission, sent] of [['body', `${i.form_body}&${protocol}`], ['query', `${i.url}&${protocol}`]]) {
+  for (const [transmission, sent] of [['form-body', `${i.form_body}&${protocol}`], ['query', `${i.url}&${protocol}`]]) {
     await fillSign({ ...i, transmission });
     assert.equal(await signature(), xSignature.published.signature, transmission);
     assert.equal(await id('sign-sent').textContent(), sent, transmission);
@@ -581,7 +581,7 @@ test('#24 sign: the oauth_ parameters sent in the query or the form body (RFC 58
     await promisify(execFile)('bash', ['-c', `${command} --silent --show-error --max-time 10`]);
     assert.equal(echoed.length, 1);
     const got = echoed[0];
-    if (transmission === 'body') {
+    if (transmission === 'form-body') {
       assert.equal(got.body, shown);
       assert.equal(got.url, '/__echo?include_entities=true');
     } else {

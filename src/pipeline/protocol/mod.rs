@@ -219,14 +219,34 @@ impl Transmission {
     }
 }
 
-impl std::fmt::Display for Transmission {
-    /// `header`, `form body`, `query`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
+impl Transmission {
+    /// Its name, the one vocabulary of the library, the `oauth1` flags
+    /// (`--transmission`), the request file (`"transmission"`), the page
+    /// and the docs: `header`, `query`, `form-body`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
             Transmission::Header => "header",
-            Transmission::FormBody => "form body",
+            Transmission::FormBody => "form-body",
             Transmission::Query => "query",
-        })
+        }
+    }
+
+    /// The transmission named `name` ([`as_str`](Self::as_str)'s names).
+    pub fn from_name(name: &str) -> Option<Transmission> {
+        [
+            Transmission::Header,
+            Transmission::Query,
+            Transmission::FormBody,
+        ]
+        .into_iter()
+        .find(|t| t.as_str() == name)
+    }
+}
+
+impl std::fmt::Display for Transmission {
+    /// `header`, `query`, `form-body`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
