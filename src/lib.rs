@@ -131,8 +131,12 @@ pub mod verify;
 
 pub use error::{Error, ErrorKind, Part};
 pub use outgoing::spec::RequestSpec;
-pub use pipeline::{
-    BodyHash, BodyHashAlgorithm, BodyHashPolicy, Credentials, Name, OAuthRequest, Protocol, Secret,
-    SignatureMethod, Signed, Signer, SignerBuilder, Trace, Transmission, Warning,
-};
+pub use pipeline::body_hash::{BodyHash, BodyHashAlgorithm, BodyHashPolicy};
+pub use pipeline::builder::SignerBuilder;
+pub use pipeline::credentials::{Credentials, Secret};
+pub use pipeline::protocol::{Name, Protocol, Transmission};
+pub use pipeline::request::OAuthRequest;
+pub use pipeline::sign::SignatureMethod;
+pub use pipeline::signed::{Signed, Trace, Warning};
+pub use pipeline::signer::Signer;
 pub use provider::profile::Provider;

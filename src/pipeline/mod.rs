@@ -1,7 +1,7 @@
 //! The signing pipeline of RFC 5849 §3.4–3.5, one module per stage: the
 //! request and its URL, the parameters collected and normalised, the
 //! protocol parameters, the base string, the signature methods and keys,
-//! the header, the body hash, and the [`Signer`] that runs them in order.
+//! the header, the body hash, and the [`Signer`](crate::Signer) that runs them in order.
 //!
 //! It imports the [`text`](crate::text) wing and nothing above it: the
 //! edges (client, verify, explain, flow, providers' styles) call it.
@@ -13,7 +13,9 @@
 //! ```
 //!
 //! Every stage is public here, to be called on its own (to debug, to test,
-//! to verify):
+//! to verify); the nouns a user needs ([`Signer`](crate::Signer),
+//! [`OAuthRequest`](crate::OAuthRequest), [`Protocol`](crate::Protocol), ...)
+//! are at the crate root:
 //!
 //! ```
 //! use oauth1_signer::pipeline::{base_string_uri, BaseString, Params};
@@ -45,20 +47,15 @@ pub(crate) mod url;
 pub(crate) mod warnings;
 
 pub use base_string::{base_string_uri, BaseString, BaseStringUri};
-pub use body_hash::{body_hash, BodyHash, BodyHashAlgorithm, BodyHashPolicy};
-pub use builder::SignerBuilder;
-pub use credentials::{Credentials, Secret};
+pub use body_hash::body_hash;
 pub use header::{
     append_to_query, authorization_header, check_realm, encode_pairs, parse_authorization_header,
 };
 pub use normalize::Normalized;
 pub use params::{Param, Params};
-pub use protocol::{
-    is_protocol_name, Name, Nonce, Protocol, Timestamp, Transmission, PROTOCOL_PREFIX,
-};
-pub use request::{is_form_urlencoded, OAuthRequest};
-pub use sign::{key_string, Signature, SignatureMethod, SigningKey};
-pub use signed::{Placed, Signed, Trace, Warning};
-pub use signer::Signer;
+pub use protocol::{is_protocol_name, Nonce, Timestamp, PROTOCOL_PREFIX};
+pub use request::is_form_urlencoded;
+pub use sign::{key_string, Signature, SigningKey};
+pub use signed::Placed;
 pub use style::ParameterStyle;
 pub use url::RequestUrl;

@@ -14,8 +14,8 @@
 
 use oauth1_signer::outgoing::Lifted as TakenOut;
 use oauth1_signer::{
-    pipeline::Secret, text::percent_encode_str, Error, ErrorKind, Name, OAuthRequest, Part,
-    RequestSpec, SignatureMethod, Signer, Transmission,
+    text::percent_encode_str, Error, ErrorKind, Name, OAuthRequest, Part, RequestSpec, Secret,
+    SignatureMethod, Signer, Transmission,
 };
 use serde::{Deserialize, Serialize};
 
