@@ -114,7 +114,13 @@ def signature(item):
     q = ("const " if h["is_const"] else "") + ("async " if h["is_async"] else "")
     gen = [p["name"] for p in f["generics"]["params"] if not p["name"].startswith("impl ")]
     g = "<" + ", ".join(gen) + ">" if gen else ""
-    ins = ", ".join(n if n == "self" else f"{n}: {ty(t)}" for n, t in f["sig"]["inputs"])
+    def param(n, t):
+        if n != "self":
+            return f"{n}: {ty(t)}"
+        if "borrowed_ref" in t:
+            return "&mut self" if t["borrowed_ref"]["is_mutable"] else "&self"
+        return "self"
+    ins = ", ".join(param(n, t) for n, t in f["sig"]["inputs"])
     out = f["sig"]["output"]
     return f"{q}fn {item['name']}{g}({ins})" + (f" -> {ty(out)}" if out else "")
 

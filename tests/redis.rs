@@ -110,7 +110,8 @@ async fn an_error_reply_fails_closed_with_the_reason() {
     let name = format!("oauth1:nonce:{}", key(1).to_hex());
     assert_eq!(server.command(&["LPUSH", &name, "x"]), "1");
     let err = store.remember(&key(1), KEEP).await.unwrap_err();
-    let text = err.to_string();
+    // Its own message, then Redis's own error as its source.
+    let text = format!("{err} ({})", err.describe());
     assert!(
         text.starts_with("nonce store unavailable: redis 127.0.0.1:"),
         "{text}"

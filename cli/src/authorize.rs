@@ -70,7 +70,11 @@ pub(crate) struct AccountsArgs {
 
 /// A failed step of the flow, saying which step and at which URL.
 fn flow_failure(step: &str, url: &str, e: FlowError) -> Failure {
-    let message = format!("{step} ({}): {}", printable(url.as_bytes()), e);
+    let message = format!(
+        "{step} ({}): {}",
+        printable(url.as_bytes()),
+        crate::failure::chain(&e)
+    );
     match e {
         // The provider said no: like a non-2xx answer to `request`.
         FlowError::Provider { .. } => Failure::Io(message),

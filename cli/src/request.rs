@@ -220,7 +220,7 @@ fn sign(
         spec.transmission = Some(options.transmission());
     }
     let stages = trace_reqwest_request(signer, request, options)
-        .map_err(|e| Failure::input(e.to_string()))?;
+        .map_err(|e| Failure::input(crate::failure::chain(&e)))?;
     if trace {
         let shown = Shown::new(&stages, false);
         let text = stages_text(&spec, &stages, &shown)

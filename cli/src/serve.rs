@@ -520,13 +520,13 @@ async fn nonce_store(name: &str, capacity: usize) -> Result<Arc<dyn NonceStore>,
         let urls: Vec<&str> = urls.iter().map(String::as_str).collect();
         let store = RedisClusterNonceStore::connect(&urls, options)
             .await
-            .map_err(|e| Failure::Io(format!("--nonce-store: {e}")))?;
+            .map_err(|e| Failure::Io(format!("--nonce-store: {}", crate::failure::chain(&e))))?;
         return Ok(Arc::new(store));
     }
     if name.starts_with("redis://") {
         let store = RedisNonceStore::connect(name, options)
             .await
-            .map_err(|e| Failure::Io(format!("--nonce-store: {e}")))?;
+            .map_err(|e| Failure::Io(format!("--nonce-store: {}", crate::failure::chain(&e))))?;
         return Ok(Arc::new(store));
     }
     // Never the password of a URL (`rediss://:PASSWORD@host`).

@@ -268,7 +268,7 @@ pub(crate) fn spec(
             Some(path) => read_request(path)?,
             None => EXAMPLE.to_owned(),
         };
-        RequestSpec::from_json(&json).map_err(|e| Failure::input(e.to_string()))?
+        RequestSpec::from_json(&json).map_err(|e| Failure::input(crate::failure::chain(&e)))?
     } else {
         let mut spec = RequestSpec::default();
         spec.version = true;

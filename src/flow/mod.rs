@@ -135,7 +135,8 @@ impl fmt::Display for FlowError {
                 "the temporary-credentials response lacks oauth_callback_confirmed=true \
                  (RFC 5849 §2.1)",
             ),
-            FlowError::Sign(e) => write!(f, "cannot sign the request: {e}"),
+            // The cause is the source: a reporter prints each once.
+            FlowError::Sign(_) => f.write_str("cannot sign the request"),
             FlowError::Transport { message } => write!(f, "cannot reach the provider: {message}"),
             #[cfg(feature = "reqwest")]
             FlowError::Redirect(e) => e.fmt(f),
@@ -147,8 +148,7 @@ impl std::error::Error for FlowError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             FlowError::Sign(e) => Some(e),
-            #[cfg(feature = "reqwest")]
-            FlowError::Redirect(e) => Some(e),
+            // Its message is the redirect error's own (no second copy).
             _ => None,
         }
     }

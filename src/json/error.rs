@@ -14,7 +14,10 @@ use crate::error::Error;
 ///
 /// let err = RequestSpec::from_json("{\n  \"method\": \"GET\",\n  \"url\": 7\n}").unwrap_err();
 /// assert_eq!(err.line_column(), Some((3, 10)));
-/// assert_eq!(err.to_string(), "invalid request JSON: invalid type: integer `7`, expected a string at line 3 column 10");
+/// // Its own step; serde_json's message is the source, printed once by a reporter.
+/// assert_eq!(err.to_string(), "invalid request JSON");
+/// let cause = std::error::Error::source(&err).map(ToString::to_string);
+/// assert_eq!(cause.as_deref(), Some("invalid type: integer `7`, expected a string at line 3 column 10"));
 ///
 /// # let json = r#"{"method": "POST", "url": "https://api.x.com/1.1/statuses/update.json?include_entities=true", "form_body": "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21", "consumer_key": "xvz1evFS4wEEPTGEFPHBog", "consumer_secret": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "token": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "token_secret": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "nonce": "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "timestamp": "1318622958", "version": "1.0", "signature_method": "HMAC-SHA1"}"#;
 /// // `json` holds the inputs of vector `x-docs-creating-a-signature`.
@@ -80,7 +83,10 @@ impl JsonError {
 impl fmt::Display for JsonError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            JsonError::Json(e) => write!(f, "invalid request JSON: {e}"),
+            // serde_json's message holds the line and column; it is the
+            // source, printed once by a reporter that walks the chain.
+            JsonError::Json(_) => f.write_str("invalid request JSON"),
+            // The library's error, whole: its message is this one's.
             JsonError::Sign(e) => e.fmt(f),
         }
     }
@@ -90,7 +96,7 @@ impl std::error::Error for JsonError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             JsonError::Json(e) => Some(e),
-            JsonError::Sign(e) => Some(e),
+            JsonError::Sign(_) => None,
         }
     }
 }

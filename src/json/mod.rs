@@ -76,7 +76,8 @@ impl RequestSpec {
     /// assert_eq!(spec.nonce.as_deref(), Some("kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg"));
     ///
     /// let err = RequestSpec::from_json(&json.replace("\"1.0\"", "\"2.0\"")).unwrap_err();
-    /// assert!(err.to_string().contains("expected \"1.0\""), "{err}");
+    /// let cause = std::error::Error::source(&err).map(ToString::to_string).unwrap_or_default();
+    /// assert!(cause.contains("expected \"1.0\""), "{cause}");
     /// assert_eq!(err.line_column(), Some((1, 517))); // just after "2.0"
     /// assert!(matches!(RequestSpec::from_json("{\"method\": }"), Err(JsonError::Json(_))));
     /// # Ok::<(), JsonError>(())

@@ -226,9 +226,20 @@ pub(crate) mod named {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use crate::outgoing::spec::tests::MINIMAL;
     use crate::RequestSpec;
+
+    /// An error and its causes, as a reporter prints them.
+    pub(crate) fn chain(e: &dyn std::error::Error) -> String {
+        let mut out = e.to_string();
+        let mut next = e.source();
+        while let Some(cause) = next {
+            out = format!("{out}: {cause}");
+            next = cause.source();
+        }
+        out
+    }
 
     #[test]
     fn errors_name_the_spot_but_never_a_secret() {
@@ -240,13 +251,13 @@ mod tests {
         ] {
             let err = RequestSpec::from_json(json).unwrap_err();
             assert_eq!(err.line_column(), Some((line, column)), "{err}");
-            let shown = err.to_string();
+            let shown = chain(&err);
             assert!(!shown.contains("987654321") && !shown.contains("true"), "{shown}");
         }
         let err =
             RequestSpec::from_json(&MINIMAL.replace('}', ", \"version\": \"1.1\"}")).unwrap_err();
         assert!(
-            err.to_string().contains("invalid value: string \"1.1\""),
+            chain(&err).contains("invalid value: string \"1.1\""),
             "{err}"
         );
     }

@@ -727,7 +727,9 @@ pub(crate) mod tests {
             let text = format!(
                 r#"{{"method": "GET", "url": "https://h/", "consumer_key": "ck", {json}}}"#
             );
-            let e = RequestSpec::from_json(&text).unwrap_err().to_string();
+            let e = crate::outgoing::serde_fields::tests::chain(
+                &RequestSpec::from_json(&text).unwrap_err(),
+            );
             assert!(e.contains(shown), "{e}");
             assert!(!e.contains("31415926") && !e.contains("true"), "{e}");
         }

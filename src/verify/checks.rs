@@ -6,7 +6,6 @@
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
-use crate::error::{Error, ErrorKind};
 use crate::pipeline::body_hash::{body_hash, BodyHash};
 use crate::pipeline::protocol::{Name, Nonce, Protocol, Timestamp};
 use crate::pipeline::sign::SignatureMethod;
@@ -56,23 +55,12 @@ pub(super) fn check_protocol(
         })?;
     let timestamp = match protocol.get(Name::Timestamp) {
         None => None,
-        Some(t) => Some(Timestamp::parse(t).map_err(rejected)?.secs()),
+        Some(t) => Some(Timestamp::parse(t).map_err(Reason::from)?.secs()),
     };
     if let Some(n) = protocol.get(Name::Nonce) {
-        Nonce::parse_within(n, nonce_len).map_err(rejected)?;
+        Nonce::parse_within(n, nonce_len).map_err(Reason::from)?;
     }
     Ok((method, timestamp))
-}
-
-/// A value the protocol's rules refuse, as the verifier answers it.
-fn rejected(e: Error) -> Reason {
-    match e.kind() {
-        ErrorKind::InvalidProtocolValue { name, reason } => Reason::ParameterRejected {
-            name: (*name).into(),
-            why: reason,
-        },
-        _ => Reason::Malformed(e),
-    }
 }
 
 /// The timestamp inside `[now - before, now + after]`, or how far out.

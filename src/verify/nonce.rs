@@ -82,6 +82,7 @@ pub enum Freshness {
 #[derive(Debug)]
 pub struct StoreError {
     reason: String,
+    source: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
 }
 
 impl StoreError {
@@ -89,12 +90,37 @@ impl StoreError {
     pub fn new(reason: impl Into<String>) -> StoreError {
         StoreError {
             reason: reason.into(),
+            source: None,
         }
+    }
+
+    /// The error with its cause (the client library's own error), which
+    /// [`source`](std::error::Error::source) gives: its message is not
+    /// copied into this one's.
+    pub fn with_source(
+        mut self,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> StoreError {
+        self.source = Some(Box::new(source));
+        self
     }
 
     /// What failed.
     pub fn reason(&self) -> &str {
         &self.reason
+    }
+
+    /// What failed and its causes, each once, joined by `: ` (for a log
+    /// line and a verifier's [`Reason`](crate::verify::Reason)).
+    pub fn describe(&self) -> String {
+        let mut out = self.reason.clone();
+        let mut next: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(self);
+        while let Some(cause) = next {
+            out.push_str(": ");
+            out.push_str(&cause.to_string());
+            next = cause.source();
+        }
+        out
     }
 }
 
@@ -104,7 +130,13 @@ impl fmt::Display for StoreError {
     }
 }
 
-impl std::error::Error for StoreError {}
+impl std::error::Error for StoreError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
 
 /// Where a verifier records the nonces it has accepted.
 ///

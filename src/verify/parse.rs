@@ -12,7 +12,7 @@
 
 use std::borrow::Cow;
 
-use crate::error::{Error, ErrorKind, Part};
+use crate::error::Part;
 use crate::pipeline::params::Params;
 use crate::pipeline::protocol::{Name, Protocol, Transmission, PROTOCOL_PREFIX};
 use crate::pipeline::style::{mastercard_protocol, ParameterStyle};
@@ -23,31 +23,6 @@ fn text(bytes: Cow<'_, [u8]>) -> Option<Cow<'_, str>> {
     match bytes {
         Cow::Borrowed(b) => std::str::from_utf8(b).ok().map(Cow::Borrowed),
         Cow::Owned(b) => String::from_utf8(b).ok().map(Cow::Owned),
-    }
-}
-
-/// A refusal of the model, as the verifier answers it.
-fn reason_of(e: Error) -> Reason {
-    match e.kind() {
-        ErrorKind::DuplicateProtocolParameter {
-            name,
-            at: Some((part, offset)),
-        } => Reason::Duplicated {
-            name: name.clone(),
-            part: *part,
-            offset: *offset,
-        },
-        ErrorKind::NotAProtocolParameter { name } => Reason::ParameterRejected {
-            name: name.clone(),
-            why: "not a protocol parameter (an Authorization header holds only \
-                  realm and oauth_* parameters; in Mastercard's style, only the seven \
-                  its signers send)",
-        },
-        ErrorKind::InvalidProtocolValue { name, reason } => Reason::ParameterRejected {
-            name: (*name).to_owned(),
-            why: reason,
-        },
-        _ => Reason::Malformed(e),
     }
 }
 
@@ -67,8 +42,10 @@ pub(crate) fn protocol<'a>(
     style: ParameterStyle,
 ) -> Result<Protocol<'a>, Reason> {
     let from_header = match (header, style) {
-        (Some(h), ParameterStyle::Rfc5849) => Some(Protocol::from_header(h).map_err(reason_of)?),
-        (Some(h), ParameterStyle::Mastercard) => Some(mastercard_protocol(h).map_err(reason_of)?),
+        (Some(h), ParameterStyle::Rfc5849) => Some(Protocol::from_header(h).map_err(Reason::from)?),
+        (Some(h), ParameterStyle::Mastercard) => {
+            Some(mastercard_protocol(h).map_err(Reason::from)?)
+        }
         (None, _) => None,
     };
     // Mastercard's signers send the header, and only it.
@@ -133,7 +110,7 @@ pub(crate) fn protocol<'a>(
         None => Transmission::Header,
     };
     let realm = from_header.and_then(Protocol::into_realm);
-    Protocol::from_params(transmission, realm, found).map_err(reason_of)
+    Protocol::from_params(transmission, realm, found).map_err(Reason::from)
 }
 
 #[cfg(test)]

@@ -276,6 +276,37 @@ impl fmt::Display for Reason {
     }
 }
 
+impl From<Error> for Reason {
+    /// The one place where the library's [`Error`] becomes the verifier's
+    /// [`Reason`]: a name given twice where it was read is
+    /// [`Duplicated`](Reason::Duplicated); a name or a value the protocol's
+    /// rules refuse is [`ParameterRejected`](Reason::ParameterRejected);
+    /// anything else that cannot be read is [`Malformed`](Reason::Malformed).
+    fn from(e: Error) -> Reason {
+        match e.kind() {
+            ErrorKind::DuplicateProtocolParameter {
+                name,
+                at: Some((part, offset)),
+            } => Reason::Duplicated {
+                name: name.clone(),
+                part: *part,
+                offset: *offset,
+            },
+            ErrorKind::NotAProtocolParameter { name } => Reason::ParameterRejected {
+                name: name.clone(),
+                why: "not a protocol parameter (an Authorization header holds only realm and \
+                      oauth_* parameters; in Mastercard's style, only the seven its signers \
+                      send)",
+            },
+            ErrorKind::InvalidProtocolValue { name, reason } => Reason::ParameterRejected {
+                name: (*name).to_owned(),
+                why: reason,
+            },
+            _ => Reason::Malformed(e),
+        }
+    }
+}
+
 /// A rejected request: why, and what to answer; and what the verifier had
 /// found by then, for a server's own diagnosis: the protocol parameters,
 /// the URL it checked against, the base string.
@@ -382,14 +413,9 @@ impl fmt::Display for Rejection {
     }
 }
 
-impl std::error::Error for Rejection {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.reason {
-            Reason::Malformed(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+/// Its message says the reason whole (a log line), so it has no source: a
+/// reporter that walks the chain prints each cause once.
+impl std::error::Error for Rejection {}
 
 #[cfg(test)]
 mod tests {

@@ -155,7 +155,7 @@ impl Checks {
     }
 
     fn error(&self, what: &str, e: &RedisError) -> StoreError {
-        StoreError::new(format!("redis {}: {what}: {e}", self.target))
+        StoreError::new(format!("redis {}: {what}", self.target)).with_source(e.clone())
     }
 
     /// One `SET key value NX GET PX ttl` and, in the same round trip,

@@ -21,6 +21,7 @@ pub type SecretFuture<'a> = Pin<Box<dyn Future<Output = Result<Lookup, SecretsEr
 #[derive(Debug)]
 pub struct SecretsError {
     reason: String,
+    source: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
 }
 
 impl SecretsError {
@@ -28,12 +29,37 @@ impl SecretsError {
     pub fn new(reason: impl Into<String>) -> SecretsError {
         SecretsError {
             reason: reason.into(),
+            source: None,
         }
+    }
+
+    /// The error with its cause (the client library's own error), which
+    /// [`source`](std::error::Error::source) gives: its message is not
+    /// copied into this one's.
+    pub fn with_source(
+        mut self,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> SecretsError {
+        self.source = Some(Box::new(source));
+        self
     }
 
     /// What failed.
     pub fn reason(&self) -> &str {
         &self.reason
+    }
+
+    /// What failed and its causes, each once, joined by `: ` (for a log
+    /// line and a verifier's [`Reason`](crate::verify::Reason)).
+    pub fn describe(&self) -> String {
+        let mut out = self.reason.clone();
+        let mut next: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(self);
+        while let Some(cause) = next {
+            out.push_str(": ");
+            out.push_str(&cause.to_string());
+            next = cause.source();
+        }
+        out
     }
 }
 
@@ -43,7 +69,13 @@ impl fmt::Display for SecretsError {
     }
 }
 
-impl std::error::Error for SecretsError {}
+impl std::error::Error for SecretsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
 
 /// What a [`SecretSource`] knows of one consumer key and token.
 #[derive(Debug)]

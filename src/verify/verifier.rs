@@ -153,7 +153,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         {
             Ok(lookup) => lookup,
             Err(e) => {
-                let reason = Reason::SecretsUnavailable(e.reason().to_owned());
+                let reason = Reason::SecretsUnavailable(e.describe());
                 return Err(found(reason, prepared.base_string));
             }
         };
@@ -200,7 +200,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
                     return Err(found(Reason::NonceUsed, prepared.base_string))
                 }
                 Err(e) => {
-                    let reason = Reason::StoreUnavailable(e.reason().to_owned());
+                    let reason = Reason::StoreUnavailable(e.describe());
                     return Err(found(reason, prepared.base_string));
                 }
             }
