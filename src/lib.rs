@@ -159,7 +159,7 @@ pub use protocol::{
 };
 pub use provider::{FlowQuirks, Profile, Provider, RealmRule, PROVIDERS};
 pub use quirks::ParameterStyle;
-pub use redact::{redact_secrets, redact_url};
+pub use redact::{holds_secret, redact_secrets, redact_url};
 pub use request::{is_form_urlencoded, OAuthRequest};
 pub use scan::is_unreserved;
 pub use sign::{key_string, Signature, SignatureMethod, SigningKey};

@@ -93,8 +93,16 @@ fn spans(text: &[u8], secrets: &[&str]) -> Vec<(usize, usize)> {
     found
 }
 
-/// Whether `text` holds any of `secrets`, in any spelling.
-pub(crate) fn holds_secret(text: &str, secrets: &[&str]) -> bool {
+/// Whether `text` holds any of `secrets`, in any spelling (as
+/// [`redact_secrets`] finds them).
+///
+/// ```
+/// use oauth1_signer::holds_secret;
+///
+/// assert!(holds_secret("c%2fs%2be%3dc-0001", &["c/s+e=c-0001"]));
+/// assert!(!holds_secret("nothing here", &["c/s+e=c-0001"]));
+/// ```
+pub fn holds_secret(text: &str, secrets: &[&str]) -> bool {
     !spans(text.as_bytes(), secrets).is_empty()
 }
 
