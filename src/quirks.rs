@@ -73,6 +73,7 @@ impl ParameterStyle {
 
 /// Why a request in Mastercard's style cannot send its protocol parameters
 /// in the query or a form body.
+#[cfg(any(feature = "json", feature = "http"))]
 pub(crate) const MASTERCARD_HEADER_ONLY: &str =
     "Mastercard's style sends the protocol parameters in the Authorization header only, \
      as its signers do; its gateway reads them nowhere else";
