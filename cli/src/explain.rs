@@ -11,6 +11,7 @@ use clap::{Args, ValueEnum};
 use oauth1_signer::explain::{
     find_base_string_in_response, Explainer, Finding, Theirs, MAX_RESPONSE_BODY_LEN,
 };
+use oauth1_signer::pipeline::base_string_lines;
 use oauth1_signer::{ErrorKind, Part};
 use serde::Serialize;
 use similar::{ChangeTag, TextDiff};
@@ -336,19 +337,10 @@ fn text(matches: bool, findings: &[&Finding]) -> String {
 
 /// A base string a line per part, as `sign --format trace` breaks it.
 fn lines(base: &str) -> String {
-    let mut out = String::new();
-    for (i, part) in base.splitn(3, '&').enumerate() {
-        let amp = if i == 0 { "" } else { "&" };
-        if i < 2 {
-            let _ = writeln!(out, "{amp}{part}");
-            continue;
-        }
-        for (j, param) in part.split("%26").enumerate() {
-            let sep = if j == 0 { amp } else { "%26" };
-            let _ = writeln!(out, "{sep}{param}");
-        }
-    }
-    out
+    base_string_lines(base)
+        .into_iter()
+        .map(|line| format!("{line}\n"))
+        .collect()
 }
 
 /// The two base strings, diffed a part per line: `-` ours, `+` theirs.

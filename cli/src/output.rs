@@ -7,6 +7,7 @@ use oauth1_signer::{text::percent_encode, text::redact_secrets, RequestSpec, Tra
 use serde::Serialize;
 
 use oauth1_signer::outgoing::Sent;
+use oauth1_signer::pipeline::base_string_lines;
 
 use crate::caret::printable;
 use crate::{hex, Failure};
@@ -223,16 +224,8 @@ pub fn stages_text(spec: &RequestSpec, trace: &Trace, shown: &Shown) -> String {
     out.push_str(
         "\nbase string (a line per '&' and per '%26'; joined, they are the signed bytes):\n",
     );
-    for (i, part) in trace.base_string.splitn(3, '&').enumerate() {
-        let amp = if i == 0 { "" } else { "&" };
-        if i < 2 {
-            let _ = writeln!(out, "  {amp}{part}");
-            continue;
-        }
-        for (j, param) in part.split("%26").enumerate() {
-            let sep = if j == 0 { amp } else { "%26" };
-            let _ = writeln!(out, "  {sep}{param}");
-        }
+    for line in base_string_lines(&trace.base_string) {
+        let _ = writeln!(out, "  {line}");
     }
     out.push_str("\nsigning key:\n");
     match (&shown.signing_key, &trace.signing_key) {

@@ -354,37 +354,33 @@ impl Explainer {
     /// signed with *their* protocol parameters, and searched as
     /// [`signature`](Self::signature) does if it still differs.
     pub fn protocol(&self, their: &Protocol<'_>) -> Explanation {
-        // Our own header: written by the stages, so it parses.
-        let ours = Protocol::from_header(&self.trace.authorization_header).ok();
-        let ours_get = |name: &str| ours.as_ref().and_then(|p| p.named(name));
+        // Our own protocol parameters, as the signer sent them: the model,
+        // not our header read back.
+        let ours = self.trace.signed.protocol();
+        let ours_get = |name: &str| ours.named(name);
         let mut findings = Vec::new();
-        if ours.as_ref().and_then(Protocol::realm) != their.realm() {
+        if ours.realm() != their.realm() {
             findings.push(Finding::new(
                 Cause::RealmDiffers,
                 Component::Header("realm".to_owned()),
                 if self.untrusted {
                     ""
                 } else {
-                    ours.as_ref().and_then(Protocol::realm).unwrap_or_default()
+                    ours.realm().unwrap_or_default()
                 },
                 if self.untrusted {
                     ""
                 } else {
                     their.realm().unwrap_or_default()
                 },
-                match (ours.as_ref().and_then(Protocol::realm), their.realm()) {
+                match (ours.realm(), their.realm()) {
                     (Some(_), None) => "we send realm, they do not",
                     (None, Some(_)) => "they send realm, we do not",
                     _ => "they send another realm",
                 },
             ));
         }
-        let names: BTreeSet<&str> = ours
-            .iter()
-            .flat_map(Protocol::iter)
-            .chain(their.iter())
-            .map(|(n, _)| n)
-            .collect();
+        let names: BTreeSet<&str> = ours.iter().chain(their.iter()).map(|(n, _)| n).collect();
         for name in names {
             if name == Name::Signature.as_str() {
                 continue;

@@ -237,6 +237,46 @@ pub(crate) fn styled_base_string(
     Ok(out)
 }
 
+/// A base string broken for display, each piece with the separator before
+/// it: the method, then `&` and the base string URI, then each parameter of
+/// the parameter string (`&` before the first, `%26` before the others).
+/// Joined, the pieces are the base string; a trace, `oauth1 explain`'s diff
+/// and the page all show it so.
+///
+/// ```
+/// use oauth1_signer::pipeline::base_string_lines;
+///
+/// let base = "POST&https%3A%2F%2Fh%2Fa%26b&a%3D1%26b%3D2";
+/// let lines = base_string_lines(base);
+/// assert_eq!(lines, ["POST", "&https%3A%2F%2Fh%2Fa%26b", "&a%3D1", "%26b%3D2"]);
+/// assert_eq!(lines.concat(), base);
+/// ```
+pub fn base_string_lines(base: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    // The method and the URI end at the first two `&` (each part is
+    // encoded, so no other `&` is there); the parameters at each `%26`.
+    let first = base.find('&').unwrap_or(base.len());
+    out.push(&base[..first]);
+    let rest = &base[first..];
+    let second = rest
+        .get(1..)
+        .and_then(|r| r.find('&'))
+        .map_or(rest.len(), |i| i + 1);
+    if !rest.is_empty() {
+        out.push(&rest[..second]);
+    }
+    let mut params = &rest[second..];
+    while !params.is_empty() {
+        let end = params
+            .get(1..)
+            .and_then(|p| p.find("%26"))
+            .map_or(params.len(), |i| i + 1);
+        out.push(&params[..end]);
+        params = &params[end..];
+    }
+    out
+}
+
 impl fmt::Display for BaseString<'_, '_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut s = String::new();

@@ -46,7 +46,7 @@ pub(crate) mod style;
 pub(crate) mod url;
 pub(crate) mod warnings;
 
-pub use base_string::{base_string_uri, BaseString, BaseStringUri};
+pub use base_string::{base_string_lines, base_string_uri, BaseString, BaseStringUri};
 pub use body_hash::body_hash;
 pub use header::{
     append_to_query, authorization_header, check_realm, encode_pairs, parse_authorization_header,

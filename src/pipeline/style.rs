@@ -38,6 +38,7 @@ use crate::pipeline::protocol::{Name, Protocol, Transmission};
 use crate::text::decode::{form_decode, percent_decode};
 use crate::text::encode::percent_encode;
 use crate::text::form::pairs;
+use crate::text::scan::holds_escape;
 
 /// How a signer writes the parameter string and the header.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -177,10 +178,7 @@ pub(crate) fn mastercard_parameter_string<'p>(
 ) -> Result<String, Error> {
     let query = query.unwrap_or_default();
     // Python's `query != unquote(query)`: it holds an escape.
-    let must_encode = query
-        .as_bytes()
-        .windows(3)
-        .any(|w| w[0] == b'%' && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit());
+    let must_encode = holds_escape(query.as_bytes());
     let mut strings: Vec<String> = Vec::new();
     for pair in pairs(query.as_bytes()) {
         let (name, value) = (pair.name, pair.value_or_empty());

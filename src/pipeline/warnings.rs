@@ -5,9 +5,11 @@
 use crate::error::Part;
 use crate::pipeline::clock::unix_now;
 use crate::pipeline::params::Param;
+use crate::pipeline::protocol::Timestamp;
 use crate::pipeline::signed::Warning;
 use crate::text::decode::form_decode;
 use crate::text::form::pairs;
+use crate::text::scan::holds_escape;
 
 /// A warning for each parameter whose name or value is not UTF-8.
 pub(crate) fn not_utf8<'p>(
@@ -26,8 +28,10 @@ pub(crate) fn not_utf8<'p>(
 }
 
 /// How far a pinned timestamp may be from the local clock before it is
-/// warned about: providers refuse old requests (X allows a few minutes).
-const TIMESTAMP_SKEW: u64 = 300;
+/// warned about: as far as a verifier accepts by default
+/// ([`Timestamp::WINDOW`]; providers refuse old requests, X after a few
+/// minutes).
+const TIMESTAMP_SKEW: u64 = Timestamp::WINDOW.as_secs();
 
 /// Warnings about what is signed right but easy to get wrong on the other
 /// side: a `+` in a query value, a value that looks encoded already, a JSON
@@ -56,10 +60,7 @@ pub(crate) fn risky(
     for (params, part) in [(query, Part::Url), (body, Part::FormBody)] {
         for p in params {
             let value = p.value();
-            let escaped = value
-                .windows(3)
-                .any(|w| w[0] == b'%' && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit());
-            if escaped {
+            if holds_escape(&value) {
                 out.push(Warning::LooksEncoded {
                     name: String::from_utf8_lossy(&p.name()).into_owned(),
                     part,

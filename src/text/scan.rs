@@ -223,6 +223,14 @@ pub(crate) fn escapes_complete_wide(input: &[u8]) -> bool {
     bad == 0
 }
 
+/// Whether `input` holds a complete percent-escape (`%` and two hex
+/// digits): text someone encoded already (Python's `s != unquote(s)`).
+pub(crate) fn holds_escape(input: &[u8]) -> bool {
+    input
+        .windows(3)
+        .any(|w| w[0] == b'%' && is_hex(w[1]) & is_hex(w[2]))
+}
+
 /// Whether form-encoded `input`, already checked, would change once decoded.
 #[inline]
 pub(crate) fn has_escapes(input: &[u8], form: bool) -> bool {

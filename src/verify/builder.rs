@@ -19,7 +19,7 @@ use crate::verify::target::UrlPolicy;
 use crate::verify::verifier::{Config, Verifier};
 
 /// The default timestamp window, each way: five minutes.
-pub const DEFAULT_WINDOW: Duration = Duration::from_secs(300);
+pub const DEFAULT_WINDOW: Duration = crate::pipeline::Timestamp::WINDOW;
 
 /// Settings of a [`Verifier`], checked at [`build`](Self::build).
 pub struct VerifierBuilder<S, N> {

@@ -13,6 +13,7 @@
 //! wherever a parameter travels (§3.4.1.3.1).
 
 use oauth1_signer::outgoing::Lifted as TakenOut;
+use oauth1_signer::pipeline::base_string_lines;
 use oauth1_signer::{
     text::percent_encode_str, Error, ErrorKind, Name, OAuthRequest, Part, RequestSpec, Secret,
     SignatureMethod, Signer, Transmission,
@@ -542,23 +543,13 @@ pub fn with_request<R>(
     Ok((result, spec, lifted))
 }
 
-/// `base` broken before each `&` and each `%26`, the breaks' text kept.
+/// `base` broken as the library shows a base string
+/// ([`base_string_lines`]): joined, the lines are the base string.
 fn lines(base: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut i = 0;
-    let bytes = base.as_bytes();
-    while i < bytes.len() {
-        let at_amp = bytes[i] == b'&';
-        let at_encoded = bytes[i..].starts_with(b"%26");
-        if i > start && (at_amp || at_encoded) {
-            out.push(base[start..i].to_owned());
-            start = i;
-        }
-        i += if at_encoded { 3 } else { 1 };
-    }
-    out.push(base[start..].to_owned());
-    out
+    base_string_lines(base)
+        .into_iter()
+        .map(str::to_owned)
+        .collect()
 }
 
 #[cfg(test)]

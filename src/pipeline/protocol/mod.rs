@@ -162,6 +162,13 @@ impl<'a> Nonce<'a> {
 pub struct Timestamp(u64);
 
 impl Timestamp {
+    /// How far from now a timestamp is accepted by default, each way: five
+    /// minutes (RFC 5849 §3.3 leaves it to the server; X allows a few
+    /// minutes). A verifier's default window
+    /// ([`verify::DEFAULT_WINDOW`](crate::verify::DEFAULT_WINDOW)), and how
+    /// far a pinned one may be from the clock before the signer warns.
+    pub const WINDOW: std::time::Duration = std::time::Duration::from_secs(300);
+
     /// `text` as a timestamp.
     ///
     /// # Errors
