@@ -56,9 +56,11 @@ fn code(text: &str) -> String {
     let end = (0..lines.len())
         .find(|&i| {
             lines[i].trim() == "#[cfg(test)]"
-                && lines
-                    .get(i + 1)
-                    .is_some_and(|l| l.trim_start().starts_with("mod "))
+                && lines.get(i + 1).is_some_and(|l| {
+                    let l = l.trim_start();
+                    let l = l.strip_prefix("pub(crate) ").unwrap_or(l);
+                    l.starts_with("mod ")
+                })
         })
         .unwrap_or(lines.len());
     lines[..end]

@@ -76,12 +76,13 @@ impl<S, N> fmt::Debug for Verifier<S, N> {
 }
 
 /// What the checks before the secrets are looked up found.
-struct Prepared {
+struct Prepared<'a> {
     method: SignatureMethod,
     base_string: String,
     uri: std::ops::Range<usize>,
-    /// The parameters verified, decoded ([`Verified::params`]).
-    params: Vec<(String, String)>,
+    /// The parameters signed, in normalised order, as the request was
+    /// parsed: decoded into [`Verified::params`] only once it passed.
+    params: Params<'a>,
     /// The timestamp, when sent (PLAINTEXT may omit it and the nonce).
     timestamp: Option<u64>,
     /// A failure found that does not depend on the secrets.
@@ -205,13 +206,25 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
                 }
             }
         }
+        // What was verified, read from the request as parsed (never back
+        // from a parameter string, which a provider's style may write
+        // ambiguously): decoded, in normalised order, no signature. Only
+        // for a request that passed: a refused one costs no copy of its
+        // parameters.
+        let params = prepared
+            .params
+            .iter()
+            .map(|p| (lossy(p.name()), lossy(p.value())))
+            .collect();
+        let protocol = protocol.owned_copy();
+        drop(prepared.params);
         Ok(Verified {
-            protocol: protocol.owned_copy(),
+            protocol,
             method: prepared.method,
-            request_url: url.into_owned(),
+            request_url: url.to_string(),
             base_string: prepared.base_string,
             uri: prepared.uri,
-            params: prepared.params,
+            params,
         })
     }
 
@@ -247,7 +260,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         mut params: Params<'a>,
         protocol: &'a Protocol<'_>,
         now: u64,
-    ) -> Result<Prepared, Reason> {
+    ) -> Result<Prepared<'a>, Reason> {
         if protocol.transmission() == Transmission::Header {
             for (name, value) in protocol.iter() {
                 params.push(name, value);
@@ -278,27 +291,22 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
             }),
         }
         .map_err(Reason::Malformed)?;
-        // What was verified, read from the request as parsed (never back
-        // from a parameter string, which a provider's style may write
-        // ambiguously): decoded, in normalised order, no signature.
-        let verified_params = normalized
-            .iter()
-            .map(|p| {
-                let text = |b: std::borrow::Cow<'_, [u8]>| String::from_utf8_lossy(&b).into_owned();
-                (text(p.name()), text(p.value()))
-            })
-            .collect();
         let uri_start = base_string.find('&').unwrap_or(0) + 1;
         let uri_end = uri_start + base_string[uri_start..].find('&').unwrap_or(0);
         Ok(Prepared {
             method,
             base_string,
             uri: uri_start..uri_end,
-            params: verified_params,
+            params,
             timestamp,
             failed,
         })
     }
+}
+
+/// Decoded bytes as text, bytes that are not UTF-8 replaced.
+fn lossy(bytes: std::borrow::Cow<'_, [u8]>) -> String {
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// The received URL parsed, its query and form body collected, and the
