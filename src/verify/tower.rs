@@ -258,15 +258,11 @@ where
         .original_uri
         .and_then(|find| find(&parts.extensions))
         .unwrap_or(&parts.uri);
-    // The head alone, parsed as the verification will parse it, decides
-    // whether the body's bytes are signed: never a search of the raw text.
+    // The head alone, parsed once as the verification parses it, decides
+    // whether the body's bytes are signed (never a search of the raw text),
+    // and verifies the request when they are not.
     let head = Received::from_http(&parts.method, uri, &parts.headers, b"").map_err(reject)?;
-    if !layer.verifier.needs_body(&head).map_err(reject)? {
-        let verified = layer
-            .verifier
-            .verify(&head.body_not_read())
-            .await
-            .map_err(reject)?;
+    if let Some(verified) = layer.verifier.verify_head(&head).await.map_err(reject)? {
         return Ok((verified, LayerBody::Passed(body)));
     }
     let bytes = read_body(body, &parts.headers, layer.body_limit).await?;

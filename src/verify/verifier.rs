@@ -137,12 +137,55 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         let url = self.config.url.url_of(received)?;
         let sent = sent_url(&url);
         let (parsed, params, protocol) = collect(received, &sent, self.config.style)?;
+        self.finish(received, &url, &parsed, params, &protocol, now_unix)
+            .await
+    }
+
+    /// Verifies a request from its head alone, parsed once, when its body
+    /// is not signed: `Some` with what [`verify`](Self::verify) of the
+    /// request with its body [not read](Received::body_not_read) answers;
+    /// `None` when its body must be read first (a form body, whose
+    /// parameters are signed, or any body under `oauth_body_hash`, however
+    /// its name is spelt), to be verified with it. What a server that
+    /// streams bodies (the tower layer) calls first.
+    ///
+    /// # Errors
+    /// As [`verify`](Self::verify), for a request whose body is not signed.
+    pub async fn verify_head(&self, head: &Received<'_>) -> Result<Option<Verified>, Rejection> {
+        if head.form {
+            return Ok(None);
+        }
+        check_target(head)?;
+        let url = self.config.url.url_of(head)?;
+        let sent = sent_url(&url);
+        let (parsed, params, protocol) = collect(head, &sent, self.config.style)?;
+        if protocol.get(Name::BodyHash).is_some() {
+            return Ok(None);
+        }
+        // No hash, no form: the body is read by no check, so the head is the
+        // request as verified.
+        let head = head.clone().body_not_read();
+        self.finish(&head, &url, &parsed, params, &protocol, self.now())
+            .await
+            .map(Some)
+    }
+
+    /// Every check after the parse, in order, and the nonce recorded last.
+    async fn finish<'a, 'r: 'a>(
+        &self,
+        received: &Received<'r>,
+        url: &str,
+        parsed: &RequestUrl<'a>,
+        params: Params<'a>,
+        protocol: &'a Protocol<'a>,
+        now_unix: u64,
+    ) -> Result<Verified, Rejection> {
         let found = |reason: Reason, base_string: String| {
-            Rejection::new(reason).with_found(base_string, &protocol, &url)
+            Rejection::new(reason).with_found(base_string, protocol, url)
         };
-        let mut prepared = match self.prepare(received, &parsed, params, &protocol, now_unix) {
+        let mut prepared = match self.prepare(received, parsed, params, protocol, now_unix) {
             Ok(p) => p,
-            Err(reason) => return Err(Rejection::new(reason).with_protocol(&protocol, &url)),
+            Err(reason) => return Err(Rejection::new(reason).with_protocol(protocol, url)),
         };
         let lookup = match self
             .secrets
