@@ -26,15 +26,8 @@ impl Failure {
 /// An error and its causes, each once: the library's wrappers name their own
 /// step and leave the cause to `source()` (as `http`'s errors do), so the
 /// message a user reads is the whole chain joined by `: `.
-pub(crate) fn chain(e: &dyn std::error::Error) -> String {
-    let mut out = e.to_string();
-    let mut next = e.source();
-    while let Some(cause) = next {
-        out.push_str(": ");
-        out.push_str(&cause.to_string());
-        next = cause.source();
-    }
-    out
+pub(crate) fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+    oauth1_signer::text::error_chain(e)
 }
 
 /// `bytes` in lowercase hex, two digits a byte.

@@ -231,14 +231,8 @@ pub(crate) mod tests {
     use crate::RequestSpec;
 
     /// An error and its causes, as a reporter prints them.
-    pub(crate) fn chain(e: &dyn std::error::Error) -> String {
-        let mut out = e.to_string();
-        let mut next = e.source();
-        while let Some(cause) = next {
-            out = format!("{out}: {cause}");
-            next = cause.source();
-        }
-        out
+    pub(crate) fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+        crate::text::error_chain(e)
     }
 
     #[test]

@@ -31,3 +31,30 @@ pub fn escape_controls(bytes: &[u8], keep: &[char]) -> String {
     }
     out
 }
+
+/// An error and its causes, each once, joined by `: `: the library's
+/// wrappers name their own step and leave the cause to `source()` (as the
+/// `http` crate's errors do), so a reporter walks the chain.
+///
+/// ```
+/// use oauth1_signer::client::{sign_http_request, HttpOptions};
+/// use oauth1_signer::text::error_chain;
+/// use oauth1_signer::{Credentials, Signer};
+///
+/// let signer = Signer::new(Credentials::new("k", "s"));
+/// let mut request = http::Request::get("/relative").body(Vec::<u8>::new())?;
+/// let e = sign_http_request(&signer, &mut request, HttpOptions::new()).unwrap_err();
+/// assert_eq!(e.to_string(), "cannot sign the request");
+/// assert!(error_chain(&e).starts_with("cannot sign the request: invalid URL at byte 0: "));
+/// # Ok::<(), http::Error>(())
+/// ```
+pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = e.to_string();
+    let mut next = e.source();
+    while let Some(cause) = next {
+        out.push_str(": ");
+        out.push_str(&cause.to_string());
+        next = cause.source();
+    }
+    out
+}

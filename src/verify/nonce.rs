@@ -113,14 +113,10 @@ impl StoreError {
     /// What failed and its causes, each once, joined by `: ` (for a log
     /// line and a verifier's [`Reason`](crate::verify::Reason)).
     pub fn describe(&self) -> String {
-        let mut out = self.reason.clone();
-        let mut next: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(self);
-        while let Some(cause) = next {
-            out.push_str(": ");
-            out.push_str(&cause.to_string());
-            next = cause.source();
+        match std::error::Error::source(self) {
+            Some(cause) => format!("{}: {}", self.reason, crate::text::error_chain(cause)),
+            None => self.reason.clone(),
         }
-        out
     }
 }
 
