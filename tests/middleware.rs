@@ -414,12 +414,7 @@ async fn every_url_reqwest_sends_is_signed_as_sent() {
             let e = client.get(url.clone()).send().await.unwrap_err();
             assert!(e.is_middleware(), "{e}");
             // The wrappers name their steps; the cause is down the chain.
-            let mut chain = e.to_string();
-            let mut next = std::error::Error::source(&e);
-            while let Some(cause) = next {
-                chain = format!("{chain}: {cause}");
-                next = cause.source();
-            }
+            let chain = oauth1_signer::text::error_chain(&e);
             assert!(
                 chain.contains("malformed percent-escape at byte "),
                 "{chain}"
