@@ -10,72 +10,24 @@
 
 use std::sync::Arc;
 
-use oauth1_signer::verify::{
-    NonceStore, Reason, Received, Rejection, StaticSecrets, Verified, Verifier,
-};
+use oauth1_signer::verify::{NonceStore, Received, Rejection, StaticSecrets, Verified, Verifier};
 use oauth1_signer::{
-    explain::{Explainer, Finding},
-    pipeline::ParameterStyle,
-    BodyHash, Protocol, RequestSpec, Secret, SignatureMethod,
+    explain::Finding, pipeline::ParameterStyle, BodyHash, RequestSpec, Secret, SignatureMethod,
 };
 use serde_json::{json, Value};
 
 use crate::explain::json_causes;
 use crate::Failure;
 
-/// A rejected request, in the form the explainer needs: what the verifier
-/// found ([`Rejection::protocol`], [`Rejection::request_url`]) and the form
-/// body. Owned, so that a diagnosis can run on a thread of its own.
-#[derive(Clone, Debug)]
-pub(crate) struct Seen {
-    pub(crate) method: String,
-    pub(crate) url: String,
-    pub(crate) protocol: Protocol<'static>,
-    pub(crate) form_body: Option<Vec<u8>>,
-}
+/// A rejected request, in the form the explainer needs: the library's
+/// [`Rejected`](oauth1_signer::explain::Rejected) (explaining a rejection is
+/// the library's job), named for what `verify` and `serve` saw.
+pub(crate) use oauth1_signer::explain::Rejected as Seen;
 
-impl Seen {
-    /// What the verifier found of `received`, if it got as far as its
-    /// protocol parameters.
-    pub(crate) fn of(received: &Received<'_>, rejection: &Rejection) -> Option<Seen> {
-        Some(Seen {
-            method: received.method().to_owned(),
-            url: rejection.request_url()?.to_owned(),
-            protocol: rejection.protocol()?.clone(),
-            form_body: received.is_form().then(|| received.body_bytes().to_vec()),
-        })
-    }
-
-    /// The bytes a diagnosis reads: URL, protocol parameters and body.
-    pub(crate) fn len(&self) -> usize {
-        self.url.len()
-            + self
-                .protocol
-                .iter()
-                .map(|(n, v)| n.len() + v.len())
-                .sum::<usize>()
-            + self.form_body.as_ref().map_or(0, Vec::len)
-    }
-
-    /// At least the number of parameters in the query and the form body
-    /// (each `&` starts one more).
-    pub(crate) fn params(&self) -> usize {
-        let query = self.url.split_once('?').map_or("", |(_, q)| q);
-        let body = self.form_body.as_deref().unwrap_or_default();
-        let amps = |b: &[u8]| b.iter().filter(|&&c| c == b'&').count();
-        amps(query.as_bytes()) + amps(body) + 2
-    }
-}
-
-/// Who reads a diagnosis.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Audience {
-    /// The key's owner (`oauth1 verify`): both sides, our key and token.
-    Owner,
-    /// Whoever sent the request (`oauth1 serve`): the causes and where they
-    /// are, never a value; our secrets only for the key and token we hold.
-    Stranger,
-}
+/// Who reads a diagnosis: the key's owner (`oauth1 verify`: both sides) or
+/// whoever sent the request (`oauth1 serve`: causes only, nothing computed
+/// with a secret, the same whichever keys exist).
+pub(crate) use oauth1_signer::explain::Audience;
 
 /// A verifier over fixed credentials, and those credentials for the
 /// explainer.
@@ -191,78 +143,25 @@ impl Checker {
         }
     }
 
-    /// Whether a rejection is one the explainer can diagnose: the
-    /// signature does not match (as the client is told it: an unknown key
-    /// or token is that too).
+    /// Whether a rejection is one the explainer can diagnose
+    /// ([`Seen::diagnosable`]).
     pub(crate) fn diagnosable(rejection: &Rejection) -> bool {
-        let reason = rejection.reason();
-        reason.public() == &Reason::SignatureInvalid
-            // An RSA key we lack: the signature cannot be searched.
-            && !matches!(reason, Reason::PublicKeyMissing { .. })
+        Seen::diagnosable(rejection)
     }
 
-    /// What the explainer finds: the request signed with the protocol
-    /// parameters the verifier read, compared with them (their signature
-    /// searched for the mistake that reproduces it). For the owner it is
-    /// signed with our credentials, so a key that differs is named with
-    /// ours; for a stranger with the key and token it sent, and our secrets
-    /// only when we hold that key and token. Why there is none, when the
-    /// request cannot be rebuilt (an RSA signature, which is checked with
-    /// a public key and cannot be remade), or its provider's clients sign
-    /// another parameter string (the explainer's catalogue is of mistakes
-    /// against RFC 5849's).
+    /// What the explainer finds for `seen`, signed with our credentials and
+    /// provider ([`Seen::diagnose`]); a stranger's key or token we do not
+    /// hold with secrets nobody knows.
     pub(crate) fn diagnose(
         &self,
         seen: &Seen,
         audience: Audience,
     ) -> Result<Vec<Finding>, &'static str> {
-        if self
-            .credentials
-            .profile()
-            .is_some_and(|p| p.style != ParameterStyle::Rfc5849)
-        {
-            return Err("the provider's clients sign in their own parameter style: not diagnosed");
-        }
-        let theirs = &seen.protocol;
-        let mut spec = self.credentials.clone();
-        spec.method.clone_from(&seen.method);
-        spec.url.clone_from(&seen.url);
-        spec.form_body = seen
-            .form_body
-            .as_deref()
-            .map(|b| String::from_utf8_lossy(b).into_owned());
-        // Their protocol parameters: the request they meant, signed our way.
-        spec.with_protocol(theirs);
-        match audience {
-            Audience::Owner => {
-                if theirs.token().is_none() {
-                    spec.token = None;
-                }
-            }
-            Audience::Stranger => {
-                let held = theirs.consumer_key() == Some(spec.consumer_key.as_str())
-                    && theirs.token() == spec.token.as_deref();
-                if !held {
-                    spec.consumer_secret = Some(self.unknown.0.clone());
-                    spec.token_secret = Some(self.unknown.1.clone());
-                }
-                spec.consumer_key = theirs.consumer_key().unwrap_or_default().to_owned();
-                spec.token = theirs.token().map(str::to_owned);
-            }
-        }
-        let method = spec.method().ok();
-        if method.is_some_and(|m| m.is_rsa()) {
-            return Err("an RSA signature is checked with the public key and cannot be remade: not diagnosed");
-        }
-        let unbuilt = "the request cannot be rebuilt: not diagnosed";
-        let signer = spec.signer().map_err(|_| unbuilt)?;
-        let params = spec.protocol_params().map_err(|_| unbuilt)?;
-        let explainer = Explainer::new(&signer, &spec.request(&params)).map_err(|_| unbuilt)?;
-        let explainer = match audience {
-            Audience::Owner => explainer,
-            Audience::Stranger => explainer.for_untrusted_client(),
-        };
-        Ok(explainer.protocol(theirs).findings)
+        seen.diagnose(
+            &self.credentials,
+            audience,
+            (&self.unknown.0, &self.unknown.1),
+        )
     }
 }
 

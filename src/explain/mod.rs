@@ -41,6 +41,7 @@ mod explainer;
 mod finding;
 mod lenient;
 mod model;
+mod rejected;
 mod response;
 mod search;
 mod tried;
@@ -49,6 +50,7 @@ mod variant;
 pub use catalogue::{Cause, UnknownCause};
 pub use explainer::{Explainer, Theirs, MAX_HEADER_LEN};
 pub use finding::{Component, Explanation, Finding};
+pub use rejected::{Audience, Rejected};
 pub use response::{
     base_string_from_response, find_base_string_in_response, ResponseBaseString,
     MAX_RESPONSE_BODY_LEN,
