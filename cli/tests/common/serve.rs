@@ -38,8 +38,15 @@ impl Serve {
 
     /// With `credentials` (flags) instead of the default ones.
     pub fn start_with(credentials: &[&str], extra: &[&str]) -> Serve {
+        Serve::start_with_env(credentials, extra, &[])
+    }
+
+    /// As [`Serve::start_with`], with these variables in the server's
+    /// environment.
+    pub fn start_with_env(credentials: &[&str], extra: &[&str], env: &[(&str, &str)]) -> Serve {
         let dir = TempDir::new(&format!("serve-{}", rand_suffix()));
         let mut cmd: Command = oauth1(&dir.config());
+        cmd.envs(env.iter().copied());
         cmd.args(["serve", "--listen", "127.0.0.1:0"])
             .args(credentials)
             .args(extra)
