@@ -198,8 +198,10 @@ pub struct Lifted {
 pub struct Sent {
     /// The URL to send.
     pub url: String,
-    /// The form body to send (empty: none).
-    pub body: String,
+    /// The body to send, if one is sent.
+    pub body: Option<String>,
+    /// Its media type.
+    pub content_type: Option<String>,
     /// Where the protocol parameters are: `header`, `query` or `body`.
     pub transmission: &'static str,
     /// What was taken out, and from where.
@@ -334,11 +336,11 @@ pub fn sign_json(fields: &str) -> Signed {
             let body = on_wire
                 .body
                 .as_deref()
-                .map(|b| String::from_utf8_lossy(b).into_owned())
-                .unwrap_or_default();
+                .map(|b| masked(String::from_utf8_lossy(b).into_owned(), ""));
             let sent = Sent {
                 url: masked(on_wire.url.clone(), ""),
-                body: masked(body, ""),
+                body,
+                content_type: on_wire.content_type.clone(),
                 transmission: transmission.as_str(),
                 lifted,
             };
@@ -359,7 +361,12 @@ pub fn sign_json(fields: &str) -> Signed {
                 masked: !shown && (secret || t.signing_key.is_some()),
                 signing_key,
                 signature,
-                curl: curl(&fields.method, &sent.url, &header, &sent.body),
+                curl: curl(
+                    &fields.method,
+                    &sent.url,
+                    &header,
+                    sent.body.as_deref().zip(sent.content_type.as_deref()),
+                ),
                 header,
                 sent,
                 warnings: t.warnings.iter().map(ToString::to_string).collect(),
@@ -445,28 +452,32 @@ fn shell_quote(value: &str) -> String {
 }
 
 /// A curl command that sends the request as signed: the method (when curl
-/// would not choose it), the URL, the header (if one is sent), and for a method that carries
-/// one, the form body (possibly empty: a `POST` needs a length).
-fn curl(method: &str, url: &str, header: &str, body: &str) -> String {
+/// would not choose it), the URL exactly as signed, the header (if one is
+/// sent) and the body (if one is sent) with its media type.
+fn curl(method: &str, url: &str, header: &str, body: Option<(&str, &str)>) -> String {
     let upper = method.to_ascii_uppercase();
-    let with_body = !body.is_empty() || matches!(upper.as_str(), "POST" | "PUT" | "PATCH");
     let mut out = String::from("curl");
-    // curl sends GET, or POST with a body, by itself.
-    if !(upper == "GET" && !with_body || upper == "POST" && with_body) {
+    if upper == "HEAD" {
+        // With -X HEAD curl waits for a body that never comes; -I sends a HEAD.
+        out.push_str(" -I");
+    } else if !(upper == "GET" && body.is_none() || upper == "POST" && body.is_some()) {
+        // curl sends GET, or POST with a body, by itself.
         out.push_str(" -X ");
         out.push_str(&shell_quote(method));
     }
-    out.push(' ');
+    // curl would otherwise resolve `/a/../b/./c` to `/b/c`, a path that
+    // was not signed (the base string URI keeps the path as sent, §3.4.1.2).
+    out.push_str(" --path-as-is ");
     out.push_str(&shell_quote(url));
     // No header when the parameters are in the query or the body.
     if !header.is_empty() {
         out.push_str(" \\\n  -H ");
         out.push_str(&shell_quote(&format!("Authorization: {header}")));
     }
-    if with_body {
-        out.push_str(
-            " \\\n  -H 'Content-Type: application/x-www-form-urlencoded' \\\n  --data-raw ",
-        );
+    if let Some((body, media)) = body {
+        out.push_str(" \\\n  -H ");
+        out.push_str(&shell_quote(&format!("Content-Type: {media}")));
+        out.push_str(" \\\n  --data-raw ");
         out.push_str(&shell_quote(body));
     }
     out
@@ -481,11 +492,15 @@ pub fn spec_of(fields: &Fields, transmission: Transmission) -> RequestSpec {
     spec.method = fields.method.clone();
     spec.url = fields.url.clone();
     // With the form-body transmission the parameters need a body to join,
-    // even an empty one.
-    spec.form_body = match transmission {
-        Transmission::FormBody => Some(fields.body.clone()),
-        _ => some(&fields.body),
-    };
+    // even an empty one; a POST, PUT or PATCH is sent with one (a server
+    // may refuse one without a length).
+    let carries_body = matches!(
+        fields.method.to_ascii_uppercase().as_str(),
+        "POST" | "PUT" | "PATCH"
+    );
+    spec.form_body =
+        (!fields.body.is_empty() || transmission == Transmission::FormBody || carries_body)
+            .then(|| fields.body.clone());
     spec.consumer_key = fields.consumer_key.clone();
     spec.consumer_secret = Some(Secret::new(fields.consumer_secret.as_str()));
     spec.token = some(&fields.token);
@@ -688,7 +703,7 @@ mod tests {
         let query = sign("query");
         assert_eq!(query.sent.transmission, "query");
         assert_eq!(query.sent.url, format!("{}&{PROTOCOL}", example.url));
-        assert_eq!(query.sent.body, example.body);
+        assert_eq!(query.sent.body.as_deref(), Some(example.body.as_str()));
         assert_eq!(query.header, "");
         assert!(!query.curl.contains("Authorization"), "{}", query.curl);
         assert!(query
@@ -697,7 +712,7 @@ mod tests {
         let body = sign("form-body");
         assert_eq!(body.sent.transmission, "form-body");
         assert_eq!(body.sent.url, example.url);
-        assert_eq!(body.sent.body, format!("{}&{PROTOCOL}", example.body));
+        assert_eq!(body.sent.body, Some(format!("{}&{PROTOCOL}", example.body)));
         assert_eq!(body.header, "");
         assert!(body
             .curl
@@ -739,15 +754,24 @@ mod tests {
     #[test]
     fn curl_quotes_for_the_shell_and_sends_the_body() {
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
-        let c = curl("POST", "https://h/", r#"OAuth a="b""#, "x=1");
+        let form = Some(("x=1", "application/x-www-form-urlencoded"));
+        let c = curl("POST", "https://h/", r#"OAuth a="b""#, form);
         assert_eq!(
             c,
-            "curl 'https://h/' \\\n  -H 'Authorization: OAuth a=\"b\"' \\\n  \
+            "curl --path-as-is 'https://h/' \\\n  -H 'Authorization: OAuth a=\"b\"' \\\n  \
              -H 'Content-Type: application/x-www-form-urlencoded' \\\n  --data-raw 'x=1'"
         );
-        assert!(curl("GET", "https://h/", "h", "").starts_with("curl 'https://h/' \\"));
-        assert!(curl("DELETE", "https://h/", "h", "").starts_with("curl -X 'DELETE' 'https://h/'"));
-        assert!(curl("POST", "https://h/", "h", "").ends_with("--data-raw ''"));
+        assert!(
+            curl("GET", "https://h/", "h", None).starts_with("curl --path-as-is 'https://h/' \\")
+        );
+        assert!(curl("DELETE", "https://h/", "h", None)
+            .starts_with("curl -X 'DELETE' --path-as-is 'https://h/'"));
+        assert!(curl("GET", "https://h/", "h", form).starts_with("curl -X 'GET' "));
+        // curl would wait for the body of a HEAD's answer.
+        assert!(curl("HEAD", "https://h/", "h", None).starts_with("curl -I --path-as-is "));
+        // The path as signed, dot segments and all.
+        assert!(curl("GET", "http://h/a/../b/./c", "", None)
+            .contains(" --path-as-is 'http://h/a/../b/./c'"));
     }
 
     #[test]

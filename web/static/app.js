@@ -358,7 +358,7 @@ function sign() {
   const sentH = $('sign-sent-h');
   sentH.dataset.i18n = sent === 'form-body' ? 'sign.sentBody' : 'sign.sentQuery';
   sentH.textContent = t(sentH.dataset.i18n);
-  $('sign-sent').textContent = { query: r.sent?.url, body: r.sent?.body }[sent] ?? '';
+  $('sign-sent').textContent = { query: r.sent?.url, 'form-body': r.sent?.body }[sent] ?? '';
   $('sign-curl').textContent = r.curl;
   const warnings = $('sign-warnings');
   clear(warnings);

@@ -15,7 +15,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,10 @@ const rfcToken = vector('rfc5849-1.2-token-credentials');
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
 
 let server, origin, context, page, userDataDir;
+// The loopback provider (tests/provider/server.py): every check is Python
+// oauthlib 4.0.1's. Every curl command the page shows is run against it
+// and must verify (sendShown).
+let provider;
 const requests = [];
 const echoed = [];
 // Uncaught errors in the page (a Rust panic is one): none, at any time.
@@ -78,6 +82,7 @@ before(async () => {
     fs.createReadStream(file).pipe(res);
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  provider = await startProvider();
   origin = `http://127.0.0.1:${server.address().port}`;
   fs.mkdirSync(shots, { recursive: true });
   userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'oauth1-web-chromium-'));
@@ -103,9 +108,56 @@ before(async () => {
 
 after(async () => {
   await context?.close();
+  provider?.proc.stdin.end();
   await new Promise((ok) => server?.close(ok) ?? ok());
   if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
 });
+
+// The provider, with the RSA public key of oauthlib's test key (which the
+// page is given as a private key where a test signs with RSA); its stdin is
+// a pipe, and it exits when the pipe closes.
+async function startProvider() {
+  const proc = spawn('python3', [path.join(root, 'tests', 'provider', 'server.py'), '--port', '0',
+    '--max-seconds', '900', '--rsa-public-key', path.join(root, 'fixtures', 'keys', 'oauthlib_tests_rsa_public.pem')],
+  { stdio: ['pipe', 'pipe', 'pipe'] });
+  const log = [];
+  proc.stderr.on('data', (d) => log.push(String(d)));
+  const base = await new Promise((ok, fail) => {
+    let out = '';
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = /^listening on (\S+)/m.exec(out);
+      if (m) ok(m[1]);
+    });
+    proc.on('exit', (code) => fail(new Error(`the loopback provider exited (${code}): ${log.join('')}\n` +
+      'install the peers: python3 -m pip install -r tests/peers/requirements.txt')));
+  });
+  return { proc, base, log };
+}
+
+// The provider's credentials (tests/provider/README.md).
+const PROVIDER = {
+  consumer_key: 'test-consumer-key-0001', consumer_secret: 'test-consumer-secret-0001',
+  token: 'test-access-token-0001', token_secret: 'test-access-secret-0001',
+};
+const now = () => String(Math.floor(Date.now() / 1000));
+
+// Runs the curl command the page shows, as a user would paste it, and
+// returns the provider's answer: its status and its body.
+async function sendShown() {
+  const command = await id('sign-curl').textContent();
+  const { stdout } = await promisify(execFile)('bash', ['-c',
+    `${command} --silent --show-error --max-time 10 --write-out '\n%{http_code}'`]);
+  const cut = stdout.lastIndexOf('\n');
+  return { status: Number(stdout.slice(cut + 1)), body: stdout.slice(0, cut), command };
+}
+
+// Sends what the page shows and asserts that oauthlib verified it.
+async function assertVerified(what) {
+  const answer = await sendShown();
+  assert.equal(answer.status, 200, `${what}: ${answer.body}\n${answer.command}\n${provider.log.slice(-3).join('')}`);
+  return answer.body.startsWith('{') ? JSON.parse(answer.body) : answer.body;
+}
 
 const id = (t) => page.getByTestId(t);
 const shot = (panel, name) => page.locator(`#${panel}`).screenshot({ path: path.join(shots, `${name}.png`) });
@@ -875,6 +927,35 @@ test('#24 screenshots: the new panels, a phone, dark mode', async () => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 900, height: 900 });
   await id('pct-text').fill('ok');
+});
+
+// Issue 33 -------------------------------------------------------------------
+
+// A request to the loopback provider, signed with its credentials, a fresh
+// nonce and the real clock (the page's is pinned to 2011).
+const atProvider = (inputs) => ({
+  method: 'GET', signature_method: 'HMAC-SHA1', nonce: '', timestamp: now(), version: '1.0',
+  ...PROVIDER, ...inputs, url: `${provider.base}${inputs.path}`,
+});
+
+test('#33.1 sign: every curl command sends what was signed: dot segments, the three transmissions, HEAD', async () => {
+  // curl resolves /a/../b/./c to /b/c unless told not to; the page signs the path as typed.
+  await fillSign(atProvider({ path: '/2/a/../b/./c?x=1' }));
+  const got = await assertVerified('dot segments');
+  assert.equal(got.path, '/2/a/../b/./c');
+  assert.deepEqual(got.query, [['x', '1']]);
+  for (const transmission of ['header', 'query', 'form-body']) {
+    await fillSign(atProvider({ method: 'POST', path: '/1.1/statuses/update.json?include_entities=true',
+      form_body: xSignature.inputs.form_body, transmission }));
+    const answer = await assertVerified(transmission);
+    assert.deepEqual(answer.form.filter(([n]) => !n.startsWith('oauth_')),
+      [['status', 'Hello Ladies + Gentlemen, a signed OAuth request!']], transmission);
+  }
+  await fillSign(atProvider({ method: 'HEAD', path: '/2/users/me' }));
+  assert.match(await id('sign-curl').textContent(), /^curl -I /);
+  await assertVerified('HEAD');
+  await fillSign(atProvider({ method: 'DELETE', path: '/2/tweets/1' }));
+  await assertVerified('DELETE');
 });
 
 test('no request leaves the page: everything comes from the local server', async () => {
