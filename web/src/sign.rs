@@ -15,8 +15,8 @@
 use oauth1_signer::outgoing::Lifted as TakenOut;
 use oauth1_signer::pipeline::base_string_lines;
 use oauth1_signer::{
-    text::percent_encode_str, Error, ErrorKind, Name, OAuthRequest, Part, RequestSpec, Secret,
-    SignatureMethod, Signer, Transmission,
+    text::percent_encode_str, BodyHash, BodyHashAlgorithm, BodyHashPolicy, Error, ErrorKind, Name,
+    OAuthRequest, Part, RequestSpec, Secret, SignatureMethod, Signer, Transmission,
 };
 use serde::{Deserialize, Serialize};
 
@@ -47,8 +47,21 @@ pub struct Fields {
     pub method: String,
     /// The request URL, query included.
     pub url: String,
-    /// The `application/x-www-form-urlencoded` body, if any.
+    /// The body, if any: form parameters, JSON or other bytes, as
+    /// [`body_type`](Self::body_type) says.
     pub body: String,
+    /// What the body is: `form` (or empty: `application/x-www-form-urlencoded`,
+    /// its parameters signed), `json` (`application/json`, not signed) or
+    /// `bytes` (of [`content_type`](Self::content_type), not signed).
+    pub body_type: String,
+    /// The media type of a `bytes` body (empty: `application/octet-stream`).
+    pub content_type: String,
+    /// When `oauth_body_hash` is sent: `never`, `unless-form`, `required`,
+    /// `always` (the words of `oauth1 --body-hash`), or empty: the
+    /// provider's rule, else never.
+    pub body_hash: String,
+    /// Its hash: `follow-method` (or empty), `sha1`, `sha256`, `sha512`.
+    pub body_hash_algorithm: String,
     /// The consumer key.
     pub consumer_key: String,
     /// The consumer secret.
@@ -101,6 +114,9 @@ pub fn x_docs_example() -> Fields {
         method: "POST".into(),
         url: "https://api.x.com/1.1/statuses/update.json?include_entities=true".into(),
         body: "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21".into(),
+        body_type: "form".into(),
+        body_hash: "never".into(),
+        body_hash_algorithm: "follow-method".into(),
         consumer_key: "xvz1evFS4wEEPTGEFPHBog".into(),
         consumer_secret: "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw".into(),
         token: "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb".into(),
@@ -169,6 +185,15 @@ impl FieldError {
             field: Some(field),
             spot: Spot::message(message),
             hint: Some(hint),
+        }
+    }
+
+    /// A select's value that names none of its options.
+    fn unknown(field: &'static str) -> FieldError {
+        FieldError {
+            field: Some(field),
+            spot: Spot::message(format!("the {field} select names none of its options")),
+            hint: None,
         }
     }
 
@@ -257,24 +282,7 @@ pub fn sign_json(fields: &str) -> Signed {
         }
     };
     let hints = advice(&fields);
-    let Some(transmission) = transmission(&fields.transmission) else {
-        let error = FieldError {
-            field: Some("transmission"),
-            spot: Spot::message(format!(
-                "unknown transmission {:?}: header, query or form-body",
-                fields.transmission
-            )),
-            hint: None,
-        };
-        return Signed {
-            error: Some(error),
-            hints,
-            ..Signed::default()
-        };
-    };
-    match with_request(&fields, transmission, |signer, request| {
-        signer.trace(request)
-    }) {
+    match with_request(&fields, false, |signer, request| signer.trace(request)) {
         Ok((t, spec, taken)) => {
             let secret = t.signature.is_secret();
             let shown = fields.show_secrets;
@@ -341,7 +349,7 @@ pub fn sign_json(fields: &str) -> Signed {
                 url: masked(on_wire.url.clone(), ""),
                 body,
                 content_type: on_wire.content_type.clone(),
-                transmission: transmission.as_str(),
+                transmission: spec.transmission().as_str(),
                 lifted,
             };
             Signed {
@@ -382,13 +390,64 @@ pub fn sign_json(fields: &str) -> Signed {
     }
 }
 
+/// A select's value that names none of its options: the field's name.
+type Unknown = &'static str;
+
 /// The transmission the page's select names: `header` (or none), `query`,
-/// `body`.
-fn transmission(name: &str) -> Option<Transmission> {
+/// `form-body`.
+fn transmission(name: &str) -> Result<Transmission, Unknown> {
     match name {
-        "" => Some(Transmission::Header),
-        name => Transmission::from_name(name),
+        "" => Ok(Transmission::Header),
+        name => Transmission::from_name(name).ok_or("transmission"),
     }
+}
+
+/// What a body is, by the page's select.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyType {
+    /// Form parameters, signed.
+    Form,
+    /// JSON, sent as `application/json`, not signed.
+    Json,
+    /// Other bytes, sent with their media type, not signed.
+    Bytes,
+}
+
+impl BodyType {
+    /// The type the select names: `form` (or none), `json`, `bytes`.
+    fn from_name(name: &str) -> Result<BodyType, Unknown> {
+        match name {
+            "" | "form" => Ok(BodyType::Form),
+            "json" => Ok(BodyType::Json),
+            "bytes" => Ok(BodyType::Bytes),
+            _ => Err("body_type"),
+        }
+    }
+}
+
+/// The media type of a JSON body.
+const JSON: &str = "application/json";
+
+/// The body-hash rule the selects name (`oauth1`'s `--body-hash` and
+/// `--body-hash-algorithm` words), or none for an empty policy: the
+/// provider's rule, else never.
+fn body_hash(policy: &str, algorithm: &str) -> Result<Option<BodyHash>, Unknown> {
+    let policy = match policy {
+        "" => return Ok(None),
+        "never" => BodyHashPolicy::Never,
+        "unless-form" => BodyHashPolicy::UnlessForm,
+        "required" => BodyHashPolicy::Required,
+        "always" => BodyHashPolicy::Always,
+        _ => return Err("body_hash"),
+    };
+    let algorithm = match algorithm {
+        "" | "follow-method" => BodyHashAlgorithm::FollowMethod,
+        "sha1" => BodyHashAlgorithm::Sha1,
+        "sha256" => BodyHashAlgorithm::Sha256,
+        "sha512" => BodyHashAlgorithm::Sha512,
+        _ => return Err("body_hash_algorithm"),
+    };
+    Ok(Some(BodyHash::new(policy, algorithm)))
 }
 
 /// The signing key's shape with each secret masked: `••••••&••••••`, or
@@ -433,6 +492,16 @@ fn advice(fields: &Fields) -> Vec<Hint> {
         "verifier-without-token",
         vec![],
     );
+    // JSON that does not parse is sent all the same (it is not signed), but
+    // the server will refuse it.
+    if BodyType::from_name(&fields.body_type) == Ok(BodyType::Json) && !fields.body.is_empty() {
+        if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(&fields.body) {
+            out.push(Hint::new(
+                "json-invalid",
+                [e.line().to_string(), e.column().to_string()],
+            ));
+        }
+    }
     // Seconds since 1970 have ten digits until the year 2286; thirteen are
     // milliseconds (JavaScript's Date.now()).
     let ts = fields.timestamp.trim();
@@ -486,21 +555,40 @@ fn curl(method: &str, url: &str, header: &str, body: Option<(&str, &str)>) -> St
 /// The page's fields as the library's outgoing request: an empty field is
 /// an absent one; an empty nonce is made afresh, an empty timestamp is the
 /// browser's clock (`now`: WebAssembly has no clock of its own).
-pub fn spec_of(fields: &Fields, transmission: Transmission) -> RequestSpec {
+///
+/// # Errors
+/// A select's value that names none of its options, by the field's name.
+pub fn spec_of(fields: &Fields) -> Result<RequestSpec, Unknown> {
     let some = |v: &str| Some(v.to_owned()).filter(|v| !v.is_empty());
+    let transmission = transmission(&fields.transmission)?;
+    let body_type = BodyType::from_name(&fields.body_type)?;
     let mut spec = RequestSpec::default();
     spec.method = fields.method.clone();
     spec.url = fields.url.clone();
-    // With the form-body transmission the parameters need a body to join,
-    // even an empty one; a POST, PUT or PATCH is sent with one (a server
-    // may refuse one without a length).
+    // With the form-body transmission the parameters need a form body to
+    // join, even an empty one; a POST, PUT or PATCH is sent with a body (a
+    // server may refuse one without a length).
     let carries_body = matches!(
         fields.method.to_ascii_uppercase().as_str(),
         "POST" | "PUT" | "PATCH"
     );
-    spec.form_body =
-        (!fields.body.is_empty() || transmission == Transmission::FormBody || carries_body)
-            .then(|| fields.body.clone());
+    let has_body = !fields.body.is_empty()
+        || carries_body
+        || (transmission == Transmission::FormBody && body_type == BodyType::Form);
+    if has_body {
+        match body_type {
+            BodyType::Form => spec.form_body = Some(fields.body.clone()),
+            BodyType::Json => {
+                spec.body = Some(fields.body.clone().into_bytes());
+                spec.content_type = Some(JSON.to_owned());
+            }
+            BodyType::Bytes => {
+                spec.body = Some(fields.body.clone().into_bytes());
+                spec.content_type = some(&fields.content_type);
+            }
+        }
+    }
+    spec.body_hash = body_hash(&fields.body_hash, &fields.body_hash_algorithm)?;
     spec.consumer_key = fields.consumer_key.clone();
     spec.consumer_secret = Some(Secret::new(fields.consumer_secret.as_str()));
     spec.token = some(&fields.token);
@@ -513,11 +601,12 @@ pub fn spec_of(fields: &Fields, transmission: Transmission) -> RequestSpec {
     spec.callback = some(&fields.callback);
     spec.verifier = some(&fields.verifier);
     spec.transmission = Some(transmission);
-    spec
+    Ok(spec)
 }
 
 /// Builds the signer and the request of `fields` (through the library's
-/// outgoing request, [`spec_of`]) and runs `f` on them; an `oauth_callback`
+/// outgoing request, [`spec_of`]; with the parameters `in_header`
+/// whatever the transmission, for a comparison) and runs `f` on them; an `oauth_callback`
 /// or `oauth_verifier` typed into the URL or the body is taken out of it
 /// ([`RequestSpec::lift_request_params`]) and sent with the other protocol
 /// parameters.
@@ -528,11 +617,14 @@ pub fn spec_of(fields: &Fields, transmission: Transmission) -> RequestSpec {
 /// body.
 pub fn with_request<R>(
     fields: &Fields,
-    transmission: Transmission,
+    in_header: bool,
     f: impl Fn(&Signer, &OAuthRequest<'_>) -> Result<R, Error>,
 ) -> Result<(R, RequestSpec, Vec<TakenOut>), Box<FieldError>> {
     let placed = |e: Error| Box::new(FieldError::new(&e, fields));
-    let mut spec = spec_of(fields, transmission);
+    let mut spec = spec_of(fields).map_err(|field| Box::new(FieldError::unknown(field)))?;
+    if in_header {
+        spec.transmission = Some(Transmission::Header);
+    }
     let lifted = spec.lift_request_params().map_err(|e| match e.kind() {
         ErrorKind::DuplicateProtocolParameter { name, at, .. } => {
             let field = if name == Name::Callback.as_str() {
@@ -589,7 +681,7 @@ mod tests {
             timestamp: "1".into(),
             ..Fields::default()
         };
-        let e = with_request(&fields, Transmission::Header, |s, r| s.trace(r))
+        let e = with_request(&fields, true, |s, r| s.trace(r))
             .err()
             .unwrap();
         assert_eq!(e.field, Some("url"));
@@ -772,6 +864,74 @@ mod tests {
         // The path as signed, dot segments and all.
         assert!(curl("GET", "http://h/a/../b/./c", "", None)
             .contains(" --path-as-is 'http://h/a/../b/./c'"));
+    }
+
+    /// X API v2's `POST /2/tweets` (docs.x.com, "Create or Edit Post"): a
+    /// JSON body, sent as `application/json` and not signed.
+    #[test]
+    fn a_json_body_is_sent_as_json_and_not_signed() {
+        let fields = Fields {
+            url: "https://api.x.com/2/tweets".into(),
+            body: r#"{"text":"Hello Ladies + Gentlemen"}"#.into(),
+            body_type: "json".into(),
+            ..x_docs_example()
+        };
+        let s = sign_json(&serde_json::to_string(&fields).unwrap());
+        assert!(s.error.is_none(), "{:?}", s.error);
+        assert!(!s.base_string.contains("text"), "{}", s.base_string);
+        assert!(!s.params.iter().any(|[n, _]| n == "oauth_body_hash"));
+        assert_eq!(s.sent.content_type.as_deref(), Some("application/json"));
+        assert!(s.curl.ends_with(
+            "-H 'Content-Type: application/json' \\\n  --data-raw '{\"text\":\"Hello Ladies + Gentlemen\"}'"
+        ), "{}", s.curl);
+        assert!(s.hints.is_empty(), "{:?}", s.hints);
+        let broken = Fields {
+            body: "{\"text\":".into(),
+            ..fields
+        };
+        let s = sign_json(&serde_json::to_string(&broken).unwrap());
+        assert_eq!(
+            s.hints,
+            [Hint::new("json-invalid", ["1".into(), "8".into()])]
+        );
+    }
+
+    /// The body hash extension's example (draft-eaton-oauth-bodyhash-00,
+    /// Appendix A; fixtures/body_hash.json): "Hello World!" is
+    /// `Lve95gjOVATpfV8EL5X4nxwjKHE=` in SHA-1.
+    #[test]
+    fn other_bytes_carry_their_media_type_and_the_hash_asked_for() {
+        let fields = Fields {
+            method: "PUT".into(),
+            url: "https://h/r".into(),
+            body: "Hello World!".into(),
+            body_type: "bytes".into(),
+            content_type: "text/plain".into(),
+            body_hash: "unless-form".into(),
+            body_hash_algorithm: "sha1".into(),
+            ..x_docs_example()
+        };
+        let s = sign_json(&serde_json::to_string(&fields).unwrap());
+        assert!(s.error.is_none(), "{:?}", s.error);
+        assert!(s.params.contains(&[
+            "oauth_body_hash".into(),
+            "Lve95gjOVATpfV8EL5X4nxwjKHE=".into()
+        ]));
+        assert_eq!(s.sent.content_type.as_deref(), Some("text/plain"));
+        // Never on a form, whose parameters are signed.
+        let form = Fields {
+            body: "a=1".into(),
+            body_type: "form".into(),
+            ..fields.clone()
+        };
+        let s = sign_json(&serde_json::to_string(&form).unwrap());
+        assert!(!s.params.iter().any(|[n, _]| n == "oauth_body_hash"));
+        let unknown = Fields {
+            body_hash: "sometimes".into(),
+            ..fields
+        };
+        let s = sign_json(&serde_json::to_string(&unknown).unwrap());
+        assert_eq!(s.error.unwrap().field, Some("body_hash"));
     }
 
     #[test]

@@ -287,7 +287,9 @@ function renderDump() {
 // Sign and Explain -----------------------------------------------------------
 
 const FIELDS = {
-  method: 'sign-method', url: 'sign-url', body: 'sign-body',
+  method: 'sign-method', url: 'sign-url', body: 'sign-body', body_type: 'sign-body-type',
+  content_type: 'sign-content-type', body_hash: 'sign-body-hash',
+  body_hash_algorithm: 'sign-body-hash-algorithm',
   consumer_key: 'sign-consumer-key', consumer_secret: 'sign-consumer-secret',
   token: 'sign-token', token_secret: 'sign-token-secret',
   callback: 'sign-callback', verifier: 'sign-verifier',
@@ -320,7 +322,15 @@ const UNSIGNED = {
 
 let endpoints = null;
 
+// The media type is asked for only for other bytes (JSON's is JSON's).
+function bodyTypeShown() {
+  const bytes = $('sign-body-type').value === 'bytes';
+  $('sign-content-type').hidden = !bytes;
+  document.querySelector('label[for=sign-content-type]').hidden = !bytes;
+}
+
 function sign() {
+  bodyTypeShown();
   const leg = $('sign-leg').value;
   const fields = requestFields();
   const authorize = leg === 'authorize';
@@ -405,6 +415,7 @@ function chooseLeg() {
     if (leg !== 'authorize') {
       $('sign-method').value = 'POST';
       $('sign-body').value = '';
+      $('sign-body-type').value = 'form';
     }
   }
   legNote();

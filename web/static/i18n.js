@@ -67,6 +67,7 @@ const en = {
   'legNote.access-token': 'Step 3: signed with the temporary token, its secret and the verifier. The answer holds the user’s access token and its secret.',
   'sign.notSigned': 'This step is not signed: open the URL above in a browser, signed in as the user. The provider then sends back oauth_verifier (X shows it as a PIN) for step 3.',
   'sign.noToken': 'Fill in the token field with the oauth_token that step 1 answered.',
+  'hint.json-invalid': 'The body does not read as JSON (line {0}, column {1}): it is sent all the same, but the server will refuse it.',
 };
 
 const hi = {
@@ -127,7 +128,7 @@ const hi = {
   'legNote.access-token': 'चरण 3: अस्थायी टोकन, उसके सीक्रेट और वेरिफ़ायर से हस्ताक्षर। जवाब में यूज़र का एक्सेस टोकन और उसका सीक्रेट मिलता है।',
   'sign.method': 'HTTP मेथड',
   'sign.url': 'URL (क्वेरी के साथ)',
-  'sign.body': 'फ़ॉर्म बॉडी (application/x-www-form-urlencoded)',
+  'sign.body': 'बॉडी',
   'sign.consumerKey': 'कंज़्यूमर कुंजी',
   'sign.consumerSecret': 'कंज़्यूमर सीक्रेट',
   'sign.token': 'टोकन',
@@ -253,6 +254,19 @@ const hi = {
   'fix.unicode-normalization': 'टेक्स्ट की UTF-8 बाइट्स पर ठीक वैसे ही हस्ताक्षर करें जैसे वे भेजी जाती हैं: न NFC या NFD नॉर्मलाइज़ेशन, न ISO-8859-1।',
   'fix.key-mismatch': 'कुंजी को encode(कंज़्यूमर सीक्रेट)&encode(टोकन सीक्रेट) बनाएँ: दोनों सीक्रेट, इसी क्रम में, हर एक एन्कोड होकर, & हमेशा के साथ।',
   'fix.unexplained': 'बेस स्ट्रिंग्स की हिस्सा-दर-हिस्सा तुलना करें: उनकी बेस स्ट्रिंग चिपकाएँ और देखें कि वे कहाँ अलग होती हैं।',
+  'sign.bodyType': 'बॉडी का प्रकार',
+  'bodyType.form': 'फ़ॉर्म पैरामीटर: हस्ताक्षर में शामिल',
+  'bodyType.json': 'JSON (application/json): हस्ताक्षर में शामिल नहीं',
+  'bodyType.bytes': 'दूसरी बाइट्स: हस्ताक्षर में शामिल नहीं',
+  'sign.contentType': 'बॉडी का मीडिया टाइप',
+  'sign.bodyHash': 'बॉडी हैश (oauth_body_hash)',
+  'bodyHash.never': 'कभी नहीं (X का तरीका)',
+  'bodyHash.unlessForm': 'उस बॉडी पर जो फ़ॉर्म नहीं है',
+  'bodyHash.required': 'वही, और वेरिफ़ायर इसे माँगता है',
+  'bodyHash.always': 'हर बॉडी पर, फ़ॉर्म पर भी',
+  'sign.bodyHashAlgorithm': 'उसका हैश',
+  'bodyHash.followMethod': 'हस्ताक्षर के तरीके वाला',
+  'hint.json-invalid': 'बॉडी JSON के रूप में नहीं पढ़ी जाती (पंक्ति {0}, स्तंभ {1}): यह फिर भी भेजी जाएगी, पर सर्वर इसे ठुकरा देगा।',
 };
 
 const tr = {
@@ -313,7 +327,7 @@ const tr = {
   'legNote.access-token': '3. adım: geçici belirteç, onun gizli anahtarı ve doğrulayıcıyla imzalanır. Yanıtta kullanıcının erişim belirteci ve gizli anahtarı gelir.',
   'sign.method': 'HTTP yöntemi',
   'sign.url': 'URL (sorgusuyla birlikte)',
-  'sign.body': 'Form gövdesi (application/x-www-form-urlencoded)',
+  'sign.body': 'Gövde',
   'sign.consumerKey': 'Tüketici anahtarı',
   'sign.consumerSecret': 'Tüketici gizli anahtarı',
   'sign.token': 'Belirteç',
@@ -439,6 +453,19 @@ const tr = {
   'fix.unicode-normalization': 'Metnin UTF-8 baytlarını tam gönderildiği gibi imzalayın: NFC ya da NFD normalleştirmesi olmadan, ISO-8859-1 olmadan.',
   'fix.key-mismatch': 'Anahtarı encode(tüketici gizli anahtarı)&encode(belirtecin gizli anahtarı) olarak oluşturun: iki gizli anahtar, bu sırayla, her biri kodlanmış, & her zaman yerinde.',
   'fix.unexplained': 'Temel dizeleri parça parça karşılaştırın: onlarınkini yapıştırıp nerede ayrıldıklarını görün.',
+  'sign.bodyType': 'Gövde türü',
+  'bodyType.form': 'form parametreleri: imzalanır',
+  'bodyType.json': 'JSON (application/json): imzalanmaz',
+  'bodyType.bytes': 'başka baytlar: imzalanmaz',
+  'sign.contentType': 'Gövdenin ortam türü',
+  'sign.bodyHash': 'Gövde özeti (oauth_body_hash)',
+  'bodyHash.never': 'hiçbir zaman (X’in yolu)',
+  'bodyHash.unlessForm': 'form olmayan bir gövdede',
+  'bodyHash.required': 'aynısı, doğrulayıcı da ister',
+  'bodyHash.always': 'her gövdede, formda da',
+  'sign.bodyHashAlgorithm': 'Özeti',
+  'bodyHash.followMethod': 'imza yönteminin özeti',
+  'hint.json-invalid': 'Gövde JSON olarak okunamıyor ({0}. satır, {1}. sütun): yine de gönderilir, ama sunucu onu reddeder.',
 };
 
 export const MESSAGES = { en, hi, tr };

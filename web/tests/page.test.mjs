@@ -18,6 +18,7 @@ import path from 'node:path';
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
+import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -169,7 +170,14 @@ async function fillSign(inputs) {
   if (await id('sign-leg').count()) await id('sign-leg').selectOption('resource');
   await id('sign-method').fill(inputs.method);
   await id('sign-url').fill(inputs.url);
-  await id('sign-body').fill(inputs.form_body ?? '');
+  // A body that is not a form: JSON, or other bytes with their media type.
+  if (await id('sign-body-type').count()) {
+    await id('sign-body-type').selectOption(inputs.body_type ?? 'form');
+    if (inputs.body_type === 'bytes') await id('sign-content-type').fill(inputs.content_type ?? '');
+    await id('sign-body-hash').selectOption(inputs.body_hash ?? 'never');
+    await id('sign-body-hash-algorithm').selectOption(inputs.body_hash_algorithm ?? 'follow-method');
+  }
+  await id('sign-body').fill(inputs.body ?? inputs.form_body ?? '');
   await id('sign-consumer-key').fill(inputs.consumer_key);
   await id('sign-consumer-secret').fill(inputs.consumer_secret);
   await id('sign-token').fill(inputs.token ?? '');
@@ -956,6 +964,55 @@ test('#33.1 sign: every curl command sends what was signed: dot segments, the th
   await assertVerified('HEAD');
   await fillSign(atProvider({ method: 'DELETE', path: '/2/tweets/1' }));
   await assertVerified('DELETE');
+});
+
+// The collected parameters as the page lists them, [name, value] each.
+const collected = () => page.locator('[data-testid=sign-params] tbody tr').evaluateAll((trs) =>
+  trs.map((tr) => [tr.cells[1].textContent, tr.cells[2].textContent]));
+
+test('#33.2 sign: X API v2\'s JSON body is sent as application/json and not signed; other bytes with their media type and body hash', async () => {
+  // X API v2, "Create or Edit Post": POST /2/tweets with {"text": ...}.
+  const tweet = JSON.stringify({ text: 'Hello Ladies + Gentlemen, a signed OAuth request!' });
+  await fillSign(atProvider({ method: 'POST', path: '/2/tweets', body_type: 'json', body: tweet }));
+  assert.equal((await id('sign-error').textContent()).trim(), '');
+  assert.ok(!(await collected()).some(([n]) => n === 'text' || n.startsWith('{')), 'the JSON is not signed');
+  assert.match(await id('sign-curl').textContent(), /-H 'Content-Type: application\/json' \\\n {2}--data-raw '\{"text"/);
+  assert.equal(await page.locator('[data-testid=sign-warnings] li').count(), 0);
+  const answer = await assertVerified('a JSON body');
+  assert.deepEqual(answer.json, JSON.parse(tweet));
+  // The body hash extension's example (draft-eaton-oauth-bodyhash-00,
+  // Appendix A; fixtures/body_hash.json), and Node's own SHA-1 of it.
+  const hello = fixture('body_hash.json').vectors.find((v) => v.id === 'bodyhash-draft-hello-world-sha1');
+  assert.equal(crypto.createHash('sha1').update(hello.inputs.body).digest('base64'), hello.expected.hash);
+  await fillSign(atProvider({ method: 'PUT', path: '/2/notes/1', body_type: 'bytes', content_type: 'text/plain',
+    body: hello.inputs.body, body_hash: 'unless-form', body_hash_algorithm: 'sha1' }));
+  assert.ok((await collected()).some(([n, v]) => n === 'oauth_body_hash' && v === hello.expected.hash), JSON.stringify(await collected()));
+  assert.match(await id('sign-curl').textContent(), /-H 'Content-Type: text\/plain'/);
+  await assertVerified('bytes with a body hash');
+  // The hash follows the method: SHA-256 for HMAC-SHA256 (Node's, again).
+  await fillSign(atProvider({ method: 'PUT', path: '/2/notes/1', body_type: 'bytes', content_type: 'text/plain',
+    body: hello.inputs.body, body_hash: 'unless-form', signature_method: 'HMAC-SHA256' }));
+  const sha256 = crypto.createHash('sha256').update(hello.inputs.body).digest('base64');
+  assert.ok((await collected()).some(([n, v]) => n === 'oauth_body_hash' && v === sha256));
+  await assertVerified('HMAC-SHA256 with a SHA-256 body hash');
+  // Never on a form body: its parameters are signed.
+  await fillSign(atProvider({ method: 'POST', path: '/2/notes', form_body: 'a=1', body_hash: 'unless-form' }));
+  assert.ok(!(await collected()).some(([n]) => n === 'oauth_body_hash'));
+});
+
+test('#33.2 explain: knowing the body is JSON, a base string that signs it is body-signed, not param-extra', async () => {
+  const c = explainCase('explain-body-signed');
+  await fillSign({ ...c.inputs, body_type: 'json', body: c.unsigned_body });
+  await id('explain-their-signature').fill('');
+  await id('explain-their-header').fill('');
+  await id('explain-their-base-string').fill(c.theirs.base_string);
+  const codes = await page.locator('[data-testid=explain-result] [data-code]').evaluateAll((els) => els.map((e) => e.dataset.code));
+  assert.deepEqual(codes, ['body-signed']);
+  // Their signature alone: the search finds it too.
+  await id('explain-their-base-string').fill('');
+  await id('explain-their-signature').fill(c.theirs.signature);
+  assert.equal(await page.locator('[data-testid=explain-result] [data-code="body-signed"]').count(), 1);
+  await id('explain-their-signature').fill('');
 });
 
 test('no request leaves the page: everything comes from the local server', async () => {
