@@ -13,26 +13,29 @@
 //! wherever a parameter travels (§3.4.1.3.1).
 
 use oauth1_signer::outgoing::Lifted as TakenOut;
-use oauth1_signer::pipeline::base_string_lines;
+use oauth1_signer::pipeline::{base_string_lines, is_form_urlencoded, ParameterStyle};
+use oauth1_signer::provider::{RealmRule, PROVIDERS};
 use oauth1_signer::{
     text::percent_encode_str, BodyHash, BodyHashAlgorithm, BodyHashPolicy, Error, ErrorKind, Name,
-    OAuthRequest, Part, RequestSpec, Secret, SignatureMethod, Signer, Transmission,
+    OAuthRequest, Part, Provider, RequestSpec, Secret, SignatureMethod, Signer, Transmission,
 };
 use serde::{Deserialize, Serialize};
 
 use crate::render::{Hint, Spot};
 
-/// The signature methods the page offers: those that need no private key.
-pub const METHODS: [SignatureMethod; 4] = [
-    SignatureMethod::HmacSha1,
-    SignatureMethod::HmacSha256,
-    SignatureMethod::HmacSha512,
-    SignatureMethod::Plaintext,
-];
-
-/// [`METHODS`] by their RFC names, for the page's select.
+/// The library's signature methods by their RFC names, for the page's
+/// select (RSA with a pasted private key).
 pub fn method_names() -> Vec<&'static str> {
-    METHODS.iter().map(SignatureMethod::as_str).collect()
+    SignatureMethod::ALL
+        .iter()
+        .map(SignatureMethod::as_str)
+        .collect()
+}
+
+/// The library's providers by their names (as `oauth1 --provider` takes
+/// them), for the page's select.
+pub fn provider_names() -> Vec<&'static str> {
+    PROVIDERS.iter().map(|p| p.as_str()).collect()
 }
 
 /// What the page shows in place of a secret it was not asked to show.
@@ -76,6 +79,11 @@ pub struct Fields {
     pub verifier: String,
     /// The signature method's RFC name.
     pub signature_method: String,
+    /// A PEM private key (PKCS#1 or PKCS#8), used by an RSA method only.
+    pub private_key: String,
+    /// A provider by its name (`x`, `netsuite`...; empty or `none`: none):
+    /// its parameter style, and its realm when none is given.
+    pub provider: String,
     /// A pinned nonce (empty: fresh, from the browser's random source).
     pub nonce: String,
     /// A pinned timestamp (empty: `now`).
@@ -91,8 +99,8 @@ pub struct Fields {
     /// Whether to leave `oauth_version` out (it is optional, RFC 5849
     /// §3.1; X expects it, RFC 5849's own examples leave it out).
     pub omit_version: bool,
-    /// Whether the user asked to see the secrets: the signing key, and a
-    /// PLAINTEXT signature (which is the key).
+    /// Whether the user asked to see the secrets: the signing key, a
+    /// PLAINTEXT signature (which is the key) and the private key.
     pub show_secrets: bool,
 }
 
@@ -122,6 +130,7 @@ pub fn x_docs_example() -> Fields {
         token: "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb".into(),
         token_secret: "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE".into(),
         signature_method: "HMAC-SHA1".into(),
+        provider: "none".into(),
         nonce: "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg".into(),
         timestamp: "1318622958".into(),
         transmission: "header".into(),
@@ -158,13 +167,41 @@ impl FieldError {
                     part: Part::Method, ..
                 },
             ) => (Some("method"), fields.method.as_str()),
-            (_, ErrorKind::InvalidProtocolValue { name, .. }) if *name == "oauth_nonce" => {
-                (Some("nonce"), "")
+            (Some((Part::Input, _)), _) | (_, ErrorKind::AmbiguousMediaType { .. }) => {
+                (Some("content_type"), fields.content_type.as_str())
             }
-            (_, ErrorKind::InvalidProtocolValue { name, .. }) if *name == "oauth_timestamp" => {
-                (Some("timestamp"), "")
+            (_, ErrorKind::InvalidProtocolValue { name, .. }) => {
+                let field = match *name {
+                    "oauth_nonce" => Some("nonce"),
+                    "oauth_timestamp" => Some("timestamp"),
+                    "oauth_consumer_key" => Some("consumer_key"),
+                    "oauth_token" => Some("token"),
+                    "oauth_callback" => Some("callback"),
+                    "oauth_verifier" => Some("verifier"),
+                    _ => None,
+                };
+                (field, "")
             }
             (_, ErrorKind::UnknownSignatureMethod { .. }) => (Some("signature_method"), ""),
+            (
+                _,
+                ErrorKind::MissingKey { .. } | ErrorKind::InvalidKey { .. } | ErrorKind::Rsa { .. },
+            ) => (Some("private_key"), ""),
+            // A body given as other bytes of the form's type, else where the
+            // parameters go (the form-body transmission without a form,
+            // Mastercard's style off the header).
+            (_, ErrorKind::Conflict { .. }) => {
+                let form_type = BodyType::from_name(&fields.body_type) == Ok(BodyType::Bytes)
+                    && is_form_urlencoded(&fields.content_type).unwrap_or(true);
+                (
+                    Some(if form_type {
+                        "content_type"
+                    } else {
+                        "transmission"
+                    }),
+                    "",
+                )
+            }
             _ => (None, ""),
         };
         let spot = match e.offset() {
@@ -258,6 +295,8 @@ pub struct Signed {
     pub curl: String,
     /// Whether a secret is masked in what is shown.
     pub masked: bool,
+    /// Whether a private key signs (RSA): there is no signing key text.
+    pub rsa: bool,
     /// The request as it is to be sent.
     pub sent: Sent,
     /// The library's warnings, in its words.
@@ -367,6 +406,7 @@ pub fn sign_json(fields: &str) -> Signed {
                 base_string_lines: lines(&t.base_string),
                 base_string: t.base_string,
                 masked: !shown && (secret || t.signing_key.is_some()),
+                rsa: t.signing_key.is_none(),
                 signing_key,
                 signature,
                 curl: curl(
@@ -402,6 +442,14 @@ fn transmission(name: &str) -> Result<Transmission, Unknown> {
     }
 }
 
+/// The provider the select names (`none`, or empty: none).
+fn provider(name: &str) -> Result<Option<Provider>, Unknown> {
+    match name {
+        "" | "none" => Ok(None),
+        name => name.parse().map(Some).map_err(|_| "provider"),
+    }
+}
+
 /// What a body is, by the page's select.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BodyType {
@@ -428,26 +476,93 @@ impl BodyType {
 /// The media type of a JSON body.
 const JSON: &str = "application/json";
 
-/// The body-hash rule the selects name (`oauth1`'s `--body-hash` and
-/// `--body-hash-algorithm` words), or none for an empty policy: the
+/// The body-hash policies by the words of `oauth1 --body-hash`, which the
+/// page's select uses.
+const POLICIES: [(&str, BodyHashPolicy); 4] = [
+    ("never", BodyHashPolicy::Never),
+    ("unless-form", BodyHashPolicy::UnlessForm),
+    ("required", BodyHashPolicy::Required),
+    ("always", BodyHashPolicy::Always),
+];
+
+/// The body-hash algorithms by the words of `oauth1 --body-hash-algorithm`.
+const ALGORITHMS: [(&str, BodyHashAlgorithm); 4] = [
+    ("follow-method", BodyHashAlgorithm::FollowMethod),
+    ("sha1", BodyHashAlgorithm::Sha1),
+    ("sha256", BodyHashAlgorithm::Sha256),
+    ("sha512", BodyHashAlgorithm::Sha512),
+];
+
+/// The value of `word` in `table`.
+fn by_word<T: Copy>(table: &[(&str, T)], word: &str) -> Option<T> {
+    table.iter().find(|(w, _)| *w == word).map(|(_, v)| *v)
+}
+
+/// The word of `value` in `table` (empty if none).
+fn word_of<T: Copy + PartialEq>(table: &[(&'static str, T)], value: T) -> &'static str {
+    table
+        .iter()
+        .find(|(_, v)| *v == value)
+        .map_or("", |(w, _)| *w)
+}
+
+/// The body-hash rule the selects name, or none for an empty policy: the
 /// provider's rule, else never.
 fn body_hash(policy: &str, algorithm: &str) -> Result<Option<BodyHash>, Unknown> {
-    let policy = match policy {
-        "" => return Ok(None),
-        "never" => BodyHashPolicy::Never,
-        "unless-form" => BodyHashPolicy::UnlessForm,
-        "required" => BodyHashPolicy::Required,
-        "always" => BodyHashPolicy::Always,
-        _ => return Err("body_hash"),
-    };
+    if policy.is_empty() {
+        return Ok(None);
+    }
+    let policy = by_word(&POLICIES, policy).ok_or("body_hash")?;
     let algorithm = match algorithm {
-        "" | "follow-method" => BodyHashAlgorithm::FollowMethod,
-        "sha1" => BodyHashAlgorithm::Sha1,
-        "sha256" => BodyHashAlgorithm::Sha256,
-        "sha512" => BodyHashAlgorithm::Sha512,
-        _ => return Err("body_hash_algorithm"),
+        "" => BodyHashAlgorithm::FollowMethod,
+        name => by_word(&ALGORITHMS, name).ok_or("body_hash_algorithm")?,
     };
     Ok(Some(BodyHash::new(policy, algorithm)))
+}
+
+/// What a provider's profile sets, by the page's words, for its selects:
+/// the library's [`Provider::profile`], and the realm its rule gives
+/// `url`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProfileShown {
+    /// The signature method's RFC name.
+    pub method: &'static str,
+    /// `header`, `query` or `form-body`.
+    pub transmission: &'static str,
+    /// When the body is hashed (the body-hash select's word).
+    pub body_hash: &'static str,
+    /// Which hash.
+    pub body_hash_algorithm: &'static str,
+    /// Whether `oauth_version` is sent.
+    pub version: bool,
+    /// `none`, or `netsuite-account`: the realm from the URL's host.
+    pub realm_rule: &'static str,
+    /// The realm that rule gives the URL, if any.
+    pub realm: Option<String>,
+    /// `rfc5849`, or `mastercard`: its signers' parameter string.
+    pub style: &'static str,
+}
+
+/// The profile of the provider named `name` (`None` for none or an unknown
+/// name), for a request to `url`.
+pub fn profile_shown(name: &str, url: &str) -> Option<ProfileShown> {
+    let profile = provider(name).ok()??.profile();
+    Some(ProfileShown {
+        method: profile.method.as_str(),
+        transmission: profile.transmission.as_str(),
+        body_hash: word_of(&POLICIES, profile.body_hash.policy()),
+        body_hash_algorithm: word_of(&ALGORITHMS, profile.body_hash.algorithm()),
+        version: profile.version,
+        realm_rule: match profile.realm {
+            RealmRule::NetSuiteAccount => "netsuite-account",
+            _ => "none",
+        },
+        realm: profile.realm_for(url),
+        style: match profile.style {
+            ParameterStyle::Mastercard => "mastercard",
+            _ => "rfc5849",
+        },
+    })
 }
 
 /// The signing key's shape with each secret masked: `••••••&••••••`, or
@@ -594,6 +709,15 @@ pub fn spec_of(fields: &Fields) -> Result<RequestSpec, Unknown> {
     spec.token = some(&fields.token);
     spec.token_secret = Some(Secret::new(fields.token_secret.as_str()));
     spec.signature_method = Some(fields.signature_method.clone());
+    // The key field keeps its text whatever the method; an RSA method
+    // signs with it.
+    let rsa = fields
+        .signature_method
+        .parse::<SignatureMethod>()
+        .is_ok_and(|m| m.is_rsa());
+    spec.rsa_private_key =
+        (rsa && !fields.private_key.is_empty()).then(|| Secret::new(fields.private_key.as_str()));
+    spec.provider = provider(&fields.provider)?;
     spec.nonce = some(&fields.nonce);
     spec.timestamp = some(&fields.timestamp).or_else(|| some(&fields.now));
     spec.version = !fields.omit_version;

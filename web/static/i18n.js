@@ -68,6 +68,14 @@ const en = {
   'sign.notSigned': 'This step is not signed: open the URL above in a browser, signed in as the user. The provider then sends back oauth_verifier (X shows it as a PIN) for step 3.',
   'sign.noToken': 'Fill in the token field with the oauth_token that step 1 answered.',
   'hint.json-invalid': 'The body does not read as JSON (line {0}, column {1}): it is sent all the same, but the server will refuse it.',
+  'sign.rsaKey': 'None: an RSA signature is made with the private key, not with a key made of the secrets.',
+  'provider.set': 'Set as {0}’s profile has it: {1}; the oauth_ parameters in {2}; body hash: {3}; {4}.',
+  'provider.version': 'oauth_version sent',
+  'provider.noVersion': 'no oauth_version',
+  'provider.realm': 'The realm is the account id from the URL’s host: {0}.',
+  'provider.realmNone': 'The realm is the account id from the URL’s host (there is none yet).',
+  'provider.mastercard': 'Signed in the parameter string of Mastercard’s own signers, the oauth_ parameters in the header only.',
+  'provider.rsaKey': 'Paste its RSA private key into the private key field.',
 };
 
 const hi = {
@@ -147,7 +155,7 @@ const hi = {
   'sign.sentBody': 'भेजने की बॉडी (oauth_ पैरामीटर उसके अंत में)',
   'copy.sent': 'जो भेजा जाता है उसे कॉपी करें',
   'sign.version': 'oauth_version="1.0" भेजें (वैकल्पिक; X इसकी उम्मीद करता है)',
-  'sign.showSecrets': 'सीक्रेट दिखाएँ (दोनों सीक्रेट और साइनिंग कुंजी)',
+  'sign.showSecrets': 'सीक्रेट दिखाएँ (दोनों सीक्रेट, प्राइवेट कुंजी और साइनिंग कुंजी)',
   'sign.authorizeH': 'यूज़र को यहाँ भेजें',
   'sign.warnings': 'चेतावनियाँ',
   'sign.params': 'इकट्ठा किए गए पैरामीटर',
@@ -267,6 +275,17 @@ const hi = {
   'sign.bodyHashAlgorithm': 'उसका हैश',
   'bodyHash.followMethod': 'हस्ताक्षर के तरीके वाला',
   'hint.json-invalid': 'बॉडी JSON के रूप में नहीं पढ़ी जाती (पंक्ति {0}, स्तंभ {1}): यह फिर भी भेजी जाएगी, पर सर्वर इसे ठुकरा देगा।',
+  'sign.provider': 'प्रोवाइडर',
+  'provider.none': 'कोई नहीं: हर सेटिंग नीचे चुनी हुई',
+  'sign.privateKey': 'RSA प्राइवेट कुंजी (PEM: RSA-SHA1 और RSA-SHA256 इसी से हस्ताक्षर करते हैं)',
+  'sign.rsaKey': 'कोई नहीं: RSA हस्ताक्षर प्राइवेट कुंजी से बनता है, सीक्रेट से बनी कुंजी से नहीं।',
+  'provider.set': '{0} की प्रोफ़ाइल के अनुसार सेट किया गया: {1}; oauth_ पैरामीटर {2}; बॉडी हैश: {3}; {4}।',
+  'provider.version': 'oauth_version भेजा जाता है',
+  'provider.noVersion': 'oauth_version नहीं भेजा जाता',
+  'provider.realm': 'रियल्म URL के होस्ट से लिया गया अकाउंट आईडी है: {0}।',
+  'provider.realmNone': 'रियल्म URL के होस्ट से लिया गया अकाउंट आईडी है (अभी कोई होस्ट नहीं है)।',
+  'provider.mastercard': 'हस्ताक्षर Mastercard के अपने साइनरों की पैरामीटर स्ट्रिंग में होता है, और oauth_ पैरामीटर सिर्फ़ हेडर में जाते हैं।',
+  'provider.rsaKey': 'उसकी RSA प्राइवेट कुंजी, प्राइवेट कुंजी वाले खाने में चिपकाएँ।',
 };
 
 const tr = {
@@ -346,7 +365,7 @@ const tr = {
   'sign.sentBody': 'Gönderilecek gövde (oauth_ parametreleri sonunda)',
   'copy.sent': 'Gönderileni kopyala',
   'sign.version': 'oauth_version="1.0" gönder (isteğe bağlı; X bunu bekler)',
-  'sign.showSecrets': 'Gizli anahtarları göster (iki gizli anahtar ve imzalama anahtarı)',
+  'sign.showSecrets': 'Gizli anahtarları göster (iki gizli anahtar, özel anahtar ve imzalama anahtarı)',
   'sign.authorizeH': 'Kullanıcıyı şuraya gönderin',
   'sign.warnings': 'Uyarılar',
   'sign.params': 'Toplanan parametreler',
@@ -466,6 +485,17 @@ const tr = {
   'sign.bodyHashAlgorithm': 'Özeti',
   'bodyHash.followMethod': 'imza yönteminin özeti',
   'hint.json-invalid': 'Gövde JSON olarak okunamıyor ({0}. satır, {1}. sütun): yine de gönderilir, ama sunucu onu reddeder.',
+  'sign.provider': 'Sağlayıcı',
+  'provider.none': 'yok: her ayar aşağıda seçildiği gibi',
+  'sign.privateKey': 'RSA özel anahtarı (PEM: RSA-SHA1 ve RSA-SHA256 bununla imzalar)',
+  'sign.rsaKey': 'Yok: RSA imzası, gizli anahtarlardan yapılan bir anahtarla değil, özel anahtarla atılır.',
+  'provider.set': '{0} profilindeki gibi ayarlandı: {1}; oauth_ parametrelerinin yeri: {2}; gövde özeti: {3}; {4}.',
+  'provider.version': 'oauth_version gönderilir',
+  'provider.noVersion': 'oauth_version gönderilmez',
+  'provider.realm': 'Realm, URL’nin ana makinesinden alınan hesap kimliğidir: {0}.',
+  'provider.realmNone': 'Realm, URL’nin ana makinesinden alınan hesap kimliğidir (henüz ana makine yok).',
+  'provider.mastercard': 'Mastercard’ın kendi imzalayıcılarının parametre dizesiyle imzalanır; oauth_ parametreleri yalnızca başlıkta gönderilir.',
+  'provider.rsaKey': 'RSA özel anahtarını özel anahtar alanına yapıştırın.',
 };
 
 export const MESSAGES = { en, hi, tr };

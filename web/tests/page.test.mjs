@@ -179,13 +179,15 @@ async function fillSign(inputs) {
   }
   await id('sign-body').fill(inputs.body ?? inputs.form_body ?? '');
   await id('sign-consumer-key').fill(inputs.consumer_key);
-  await id('sign-consumer-secret').fill(inputs.consumer_secret);
+  await id('sign-consumer-secret').fill(inputs.consumer_secret ?? '');
   await id('sign-token').fill(inputs.token ?? '');
   await id('sign-token-secret').fill(inputs.token_secret ?? '');
   for (const f of ['callback', 'verifier']) {
     if (inputs[f] !== undefined || (await id(`sign-${f}`).count())) await id(`sign-${f}`).fill(inputs[f] ?? '');
   }
+  if (await id('sign-provider').count()) await id('sign-provider').selectOption('none');
   await id('sign-signature-method').selectOption(inputs.signature_method);
+  if (await id('sign-private-key').count()) await id('sign-private-key').fill(inputs.rsa_private_key ?? '');
   await id('sign-nonce').fill(inputs.nonce);
   await id('sign-timestamp').fill(inputs.timestamp);
   await id('sign-realm').fill(inputs.realm ?? '');
@@ -1013,6 +1015,144 @@ test('#33.2 explain: knowing the body is JSON, a base string that signs it is bo
   await id('explain-their-signature').fill(c.theirs.signature);
   assert.equal(await page.locator('[data-testid=explain-result] [data-code="body-signed"]').count(), 1);
   await id('explain-their-signature').fill('');
+});
+
+// The providers' own clients (tests/peers/providers_peer.py): one JSON
+// request per line in, one answer per line out.
+async function providersPeer(requests) {
+  const child = spawn('python3', [path.join(root, 'tests', 'peers', 'providers_peer.py')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => { out += d; });
+  const done = new Promise((ok) => child.on('exit', ok));
+  child.stdin.end(requests.map((r) => JSON.stringify(r)).join('\n'));
+  assert.equal(await done, 0);
+  return out.trim().split('\n').map((l) => JSON.parse(l));
+}
+
+const keyFile = (name) => fs.readFileSync(path.join(root, 'fixtures', 'keys', name), 'utf8');
+// oauthlib's PKCS#1 test key: the loopback provider has its public key.
+const RSA_KEY = keyFile('oauthlib_tests_rsa_pkcs1.pem');
+
+test('#33.3 sign: RSA-SHA1 and RSA-SHA256 with a pasted PEM key, masked like the other secrets', async () => {
+  // The oauth.net TestCases RSA-SHA1 vector (a PKCS#8 key) and oauthlib's client test (PKCS#1).
+  for (const v of [vector('oauth-net-testcases-rsa-sha1'), vector('oauthlib-client-rsa-sha1')]) {
+    await fillSign(v.inputs);
+    assert.equal((await id('sign-error').textContent()).trim(), '', v.id);
+    assert.equal(await signature(), v.published?.signature ?? v.expected.signature, v.id);
+  }
+  // No signing key is made of the secrets: the stage says so.
+  assert.notEqual((await id('sign-signing-key').textContent()).trim(), '');
+  // The key is drawn as discs until asked, and is in no text of the page.
+  const security = () => id('sign-private-key').evaluate((el) => getComputedStyle(el).webkitTextSecurity);
+  assert.equal(await security(), 'disc');
+  assert.ok(!(await page.evaluate(() => document.body.innerText)).includes('MII'));
+  await id('sign-show-secrets').check();
+  assert.equal(await security(), 'none');
+  await id('sign-show-secrets').uncheck();
+  // Each method verified by oauthlib, with the public key of the key pasted.
+  for (const method of ['RSA-SHA1', 'RSA-SHA256']) {
+    await fillSign(atProvider({ path: '/2/users/me', signature_method: method, rsa_private_key: RSA_KEY }));
+    await assertVerified(method);
+  }
+  // A key that is not one: said in its field, and no key text in the message.
+  await fillSign(atProvider({ path: '/2/users/me', signature_method: 'RSA-SHA256',
+    rsa_private_key: RSA_KEY.replace(/^M/m, '!') }));
+  assert.equal(await id('sign-private-key').getAttribute('aria-invalid'), 'true');
+  assert.ok(!(await id('sign-error').textContent()).includes('MII'));
+  await id('sign-private-key').fill('');
+  assert.equal(await id('sign-private-key').getAttribute('aria-invalid'), 'true', 'an RSA method without a key');
+  await id('sign-clear').click();
+  assert.equal(await id('sign-private-key').inputValue(), '');
+});
+
+// Each provider's settings as docs/providers.md tables them (each row from
+// the provider's documentation or its users' client library): method,
+// transmission, body hash, oauth_version.
+const PROFILES = {
+  rfc5849: ['HMAC-SHA1', 'header', 'never', true],
+  x: ['HMAC-SHA1', 'header', 'never', true],
+  netsuite: ['HMAC-SHA256', 'header', 'never', true],
+  woocommerce: ['HMAC-SHA256', 'query', 'never', false],
+  mastercard: ['RSA-SHA256', 'header', 'always', true],
+  lti: ['HMAC-SHA1', 'form-body', 'unless-form', true],
+  'jira-dc': ['RSA-SHA1', 'header', 'never', true],
+  magento: ['HMAC-SHA256', 'header', 'never', true],
+  etrade: ['HMAC-SHA1', 'header', 'never', true],
+  trello: ['HMAC-SHA1', 'header', 'never', true],
+  garmin: ['HMAC-SHA1', 'header', 'never', true],
+  flickr: ['HMAC-SHA1', 'header', 'never', true],
+  discogs: ['PLAINTEXT', 'header', 'never', true],
+};
+
+const settings = async () => [await id('sign-signature-method').inputValue(), await id('sign-transmission').inputValue(),
+  await id('sign-body-hash').inputValue(), await id('sign-version').isChecked()];
+
+test('#33.3 sign: the provider select holds the library\'s providers; each profile sets its settings and signs as oauthlib verifies', async () => {
+  // The names as `oauth1 --provider` takes them: Provider::as_str.
+  const names = [...fs.readFileSync(path.join(root, 'src', 'provider', 'profile.rs'), 'utf8')
+    .matchAll(/^\s+Provider::\w+ => "([a-z0-9-]+)",$/gm)].map((m) => m[1]);
+  assert.deepEqual(new Set(names), new Set(Object.keys(PROFILES)));
+  const values = await id('sign-provider').locator('option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(values, ['none', ...names]);
+  for (const [name, expected] of Object.entries(PROFILES)) {
+    // Mastercard's parameter string is its own signers' (below), not oauthlib's.
+    if (name === 'mastercard') continue;
+    const lti = name === 'lti';
+    await fillSign(atProvider({ method: lti ? 'POST' : 'GET', path: lti ? '/2/lti/launch' : '/2/users/me?q=1',
+      form_body: lti ? 'lti_message_type=basic-lti-launch-request&lti_version=LTI-1p0&resource_link_id=course-42' : '',
+      rsa_private_key: RSA_KEY }));
+    await id('sign-provider').selectOption(name);
+    assert.deepEqual(await settings(), expected, name);
+    assert.ok(await id('sign-provider-note').isVisible(), name);
+    // A PLAINTEXT signature is the key: the command carries it only when asked.
+    if (expected[0] === 'PLAINTEXT') await id('sign-show-secrets').check();
+    await assertVerified(name);
+    await id('sign-show-secrets').uncheck();
+  }
+  // NetSuite's realm, the account id from the host: `1234567_SB1` for a sandbox (NetSuite's TBA docs).
+  await fillSign({ ...atProvider({ path: '/' }), url: 'https://1234567-sb1.suitetalk.api.netsuite.com/services/rest/record/v1/customer' });
+  await id('sign-provider').selectOption('netsuite');
+  assert.match(await id('sign-header').textContent(), /^OAuth realm="1234567_SB1", /);
+  assert.match(await id('sign-provider-note').textContent(), /1234567_SB1/);
+  await id('sign-provider').selectOption('none');
+});
+
+test('#33.3 sign: Mastercard, WooCommerce and LTI sign as their official clients do', async () => {
+  const T = '1700000000';
+  // mastercard-oauth1-signer 1.9.2's header, byte for byte (its nonce and clock pinned).
+  const payload = '{"cardNumber":"5555555555554444","amount":"10.00"}';
+  const mcUrl = 'https://sandbox.api.mastercard.com/loyalty/v1/points?Format=JSON&PageOffset=0';
+  const [mc, woo] = await providersPeer([
+    { client: 'mastercard', url: mcUrl, method: 'POST', payload, consumer_key: 'ck-0001!abc', key_pem: RSA_KEY,
+      nonce: 'n0nce1234abcdefg', timestamp: T },
+    { client: 'woocommerce', url: 'http://shop.example.com/wp-json/wc/v3/products?per_page=5&search=mug', method: 'GET',
+      consumer_key: 'ck_1234', consumer_secret: 'cs_5678', nonce: 'c0ffee1234', timestamp: T },
+  ]);
+  await fillSign({ method: 'POST', url: mcUrl, body_type: 'json', body: payload, consumer_key: 'ck-0001!abc',
+    consumer_secret: '', signature_method: 'HMAC-SHA1', nonce: 'n0nce1234abcdefg', timestamp: T, version: '1.0',
+    rsa_private_key: RSA_KEY });
+  await id('sign-provider').selectOption('mastercard');
+  assert.equal(await id('sign-header').textContent(), mc.authorization_header);
+  // WooCommerce's REST client (woocommerce 3.0.0): the URL it sends, its
+  // parameters the same (the order of a query is free), the same signature.
+  await fillSign({ method: 'GET', url: 'http://shop.example.com/wp-json/wc/v3/products?per_page=5&search=mug',
+    consumer_key: 'ck_1234', consumer_secret: 'cs_5678', signature_method: 'HMAC-SHA1', nonce: 'c0ffee1234', timestamp: T, version: '1.0' });
+  await id('sign-provider').selectOption('woocommerce');
+  const query = (u) => [...new URL(u).searchParams].sort();
+  assert.deepEqual(query(await id('sign-sent').textContent()), query(woo.url));
+  // lti 0.9.5's tool provider (oauthlib's SignatureOnlyEndpoint) accepts the launch the page sends.
+  const launch = 'https://tool.example.com/lti/launch';
+  await fillSign({ method: 'POST', url: launch, form_body: 'lti_message_type=basic-lti-launch-request&lti_version=LTI-1p0&resource_link_id=course-42-link&user_id=u%2029&roles=Instructor&lis_person_name_full=Ay%C5%9Fe%20Y%C4%B1lmaz',
+    consumer_key: 'lms-key', consumer_secret: 'lms-secret', signature_method: 'HMAC-SHA1', nonce: 'lti0nonce0001', timestamp: T, version: '1.0' });
+  await id('sign-provider').selectOption('lti');
+  const body = await id('sign-sent').textContent();
+  const [ok, tampered] = await providersPeer([
+    { client: 'lti-verify', launch_url: launch, consumer_key: 'lms-key', consumer_secret: 'lms-secret', body, now: T },
+    { client: 'lti-verify', launch_url: launch, consumer_key: 'lms-key', consumer_secret: 'lms-secret', body: body.replace('Instructor', 'Administrator'), now: T },
+  ]);
+  assert.equal(ok.valid, true, body);
+  assert.equal(tampered.valid, false);
+  await id('sign-provider').selectOption('none');
 });
 
 test('no request leaves the page: everything comes from the local server', async () => {
