@@ -1155,6 +1155,38 @@ test('#33.3 sign: Mastercard, WooCommerce and LTI sign as their official clients
   await id('sign-provider').selectOption('none');
 });
 
+test('#33.4 axe-core: nothing serious once the boxes scroll, in every language and theme, 360 pixels wide too', async () => {
+  if (!(await page.evaluate(() => typeof window.axe === 'function' || typeof window.axe === 'object'))) {
+    await page.addScriptTag({ url: '/__axe.js' });
+  }
+  // Long enough that the per-character table, the parameters and the hex dump scroll.
+  const long = 'Hello, world & friends! नमस्ते दुनिया — Günaydın, Işık ılık süt iç ☃ 😀 '.repeat(4);
+  const found = [];
+  for (const width of [900, 360]) {
+    await page.setViewportSize({ width, height: 800 });
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const lang of ['en', 'hi', 'tr']) {
+        await id('ui-lang').selectOption(lang);
+        await fillSign({ ...xSignature.inputs, url: `${xSignature.inputs.url}&q=${encodeURIComponent(long)}` });
+        await id('pct-text').fill(long);
+        const scrolls = await page.locator('#pct-table').evaluate((t) => t.parentElement.scrollHeight > t.parentElement.clientHeight);
+        assert.ok(scrolls, 'the per-character table scrolls');
+        found.push(...await axe(`${width} px, ${scheme}, ${lang}, long text`));
+        await id('pct-encoded').fill('%FF%FE'.repeat(200));
+        await id('explain-their-base-string').fill(spaceAsPlus.theirs.base_string);
+        found.push(...await axe(`${width} px, ${scheme}, ${lang}, binary and a cause`));
+        await id('explain-their-base-string').fill('');
+      }
+    }
+  }
+  await id('ui-lang').selectOption('en');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 900, height: 900 });
+  await id('pct-encoded').fill('ok');
+  assert.deepEqual(found, []);
+});
+
 test('no request leaves the page: everything comes from the local server', async () => {
   assert.ok(requests.some((u) => u.endsWith('.wasm')), requests.join('\n'));
   // (The page opened from disk, #24.7, reads files: no network.)
