@@ -6,7 +6,6 @@
 //! header on its own, the base string with the signature.
 
 use oauth1_signer::explain::{Component, Explainer, Theirs};
-use oauth1_signer::Transmission;
 use serde::{Deserialize, Serialize};
 
 use crate::render::{diff, Diff, Hint, Spot};
@@ -106,8 +105,13 @@ pub fn explain_json(evidence: &str) -> Explained {
         Some((skipped, h)) => (skipped, Some(h)),
         None => (0, None),
     };
-    let explainer = match with_request(&ev.fields, Transmission::Header, Explainer::new) {
-        Ok((x, ..)) => x,
+    let explainer = match with_request(&ev.fields, true, Explainer::new) {
+        // A body that is not signed (JSON, say): a base string that signs
+        // it is named `body-signed`.
+        Ok((x, spec, _)) => match &spec.body {
+            Some(body) => x.with_unsigned_body(body),
+            None => x,
+        },
         Err(e) => return failed(*e),
     };
     let theirs = Theirs {
@@ -230,6 +234,30 @@ mod tests {
         let mut unique = codes.clone();
         unique.dedup();
         assert_eq!(unique.len(), codes.len(), "{codes:?}");
+    }
+
+    // fixtures/explain.json, explain-body-signed: the X docs request with
+    // its status sent as JSON, and a base string that signs it as a form.
+    #[test]
+    fn a_signed_json_body_is_named_body_signed() {
+        let all: serde_json::Value = serde_json::from_str(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../fixtures/explain.json"
+        )))
+        .unwrap();
+        let case = all["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == "explain-body-signed")
+            .unwrap();
+        let mut evidence = case["inputs"].clone();
+        evidence["body"] = case["unsigned_body"].clone();
+        evidence["body_type"] = "json".into();
+        evidence["their_base_string"] = case["theirs"]["base_string"].clone();
+        let x = explain_json(&evidence.to_string());
+        let codes: Vec<&str> = x.causes.iter().map(|c| c.code).collect();
+        assert_eq!(codes, ["body-signed"]);
     }
 
     #[test]

@@ -50,6 +50,19 @@ pub fn signature_methods() -> String {
     render::json(&sign::method_names())
 }
 
+/// The providers the page offers, by the library's names (JSON list).
+#[wasm_bindgen]
+pub fn providers() -> String {
+    render::json(&sign::provider_names())
+}
+
+/// Sign panel: what the profile of provider `name` sets, for a request to
+/// `url` (JSON of [`sign::ProfileShown`], or `null` for none).
+#[wasm_bindgen]
+pub fn provider_profile(name: &str, url: &str) -> String {
+    render::json(&sign::profile_shown(name, url))
+}
+
 /// Sign panel: the request's fields as JSON ([`sign::Fields`]) to every
 /// stage (JSON of [`sign::Signed`]).
 #[wasm_bindgen]

@@ -13,26 +13,29 @@
 //! wherever a parameter travels (§3.4.1.3.1).
 
 use oauth1_signer::outgoing::Lifted as TakenOut;
-use oauth1_signer::pipeline::base_string_lines;
+use oauth1_signer::pipeline::{base_string_lines, is_form_urlencoded, ParameterStyle};
+use oauth1_signer::provider::{RealmRule, PROVIDERS};
 use oauth1_signer::{
-    text::percent_encode_str, Error, ErrorKind, Name, OAuthRequest, Part, RequestSpec, Secret,
-    SignatureMethod, Signer, Transmission,
+    text::percent_encode_str, BodyHash, BodyHashAlgorithm, BodyHashPolicy, Error, ErrorKind, Name,
+    OAuthRequest, Part, Provider, RequestSpec, Secret, SignatureMethod, Signer, Transmission,
 };
 use serde::{Deserialize, Serialize};
 
 use crate::render::{Hint, Spot};
 
-/// The signature methods the page offers: those that need no private key.
-pub const METHODS: [SignatureMethod; 4] = [
-    SignatureMethod::HmacSha1,
-    SignatureMethod::HmacSha256,
-    SignatureMethod::HmacSha512,
-    SignatureMethod::Plaintext,
-];
-
-/// [`METHODS`] by their RFC names, for the page's select.
+/// The library's signature methods by their RFC names, for the page's
+/// select (RSA with a pasted private key).
 pub fn method_names() -> Vec<&'static str> {
-    METHODS.iter().map(SignatureMethod::as_str).collect()
+    SignatureMethod::ALL
+        .iter()
+        .map(SignatureMethod::as_str)
+        .collect()
+}
+
+/// The library's providers by their names (as `oauth1 --provider` takes
+/// them), for the page's select.
+pub fn provider_names() -> Vec<&'static str> {
+    PROVIDERS.iter().map(|p| p.as_str()).collect()
 }
 
 /// What the page shows in place of a secret it was not asked to show.
@@ -47,8 +50,21 @@ pub struct Fields {
     pub method: String,
     /// The request URL, query included.
     pub url: String,
-    /// The `application/x-www-form-urlencoded` body, if any.
+    /// The body, if any: form parameters, JSON or other bytes, as
+    /// [`body_type`](Self::body_type) says.
     pub body: String,
+    /// What the body is: `form` (or empty: `application/x-www-form-urlencoded`,
+    /// its parameters signed), `json` (`application/json`, not signed) or
+    /// `bytes` (of [`content_type`](Self::content_type), not signed).
+    pub body_type: String,
+    /// The media type of a `bytes` body (empty: `application/octet-stream`).
+    pub content_type: String,
+    /// When `oauth_body_hash` is sent: `never`, `unless-form`, `required`,
+    /// `always` (the words of `oauth1 --body-hash`), or empty: the
+    /// provider's rule, else never.
+    pub body_hash: String,
+    /// Its hash: `follow-method` (or empty), `sha1`, `sha256`, `sha512`.
+    pub body_hash_algorithm: String,
     /// The consumer key.
     pub consumer_key: String,
     /// The consumer secret.
@@ -63,6 +79,11 @@ pub struct Fields {
     pub verifier: String,
     /// The signature method's RFC name.
     pub signature_method: String,
+    /// A PEM private key (PKCS#1 or PKCS#8), used by an RSA method only.
+    pub private_key: String,
+    /// A provider by its name (`x`, `netsuite`...; empty or `none`: none):
+    /// its parameter style, and its realm when none is given.
+    pub provider: String,
     /// A pinned nonce (empty: fresh, from the browser's random source).
     pub nonce: String,
     /// A pinned timestamp (empty: `now`).
@@ -78,8 +99,8 @@ pub struct Fields {
     /// Whether to leave `oauth_version` out (it is optional, RFC 5849
     /// §3.1; X expects it, RFC 5849's own examples leave it out).
     pub omit_version: bool,
-    /// Whether the user asked to see the secrets: the signing key, and a
-    /// PLAINTEXT signature (which is the key).
+    /// Whether the user asked to see the secrets: the signing key, a
+    /// PLAINTEXT signature (which is the key) and the private key.
     pub show_secrets: bool,
 }
 
@@ -101,11 +122,15 @@ pub fn x_docs_example() -> Fields {
         method: "POST".into(),
         url: "https://api.x.com/1.1/statuses/update.json?include_entities=true".into(),
         body: "status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21".into(),
+        body_type: "form".into(),
+        body_hash: "never".into(),
+        body_hash_algorithm: "follow-method".into(),
         consumer_key: "xvz1evFS4wEEPTGEFPHBog".into(),
         consumer_secret: "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw".into(),
         token: "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb".into(),
         token_secret: "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE".into(),
         signature_method: "HMAC-SHA1".into(),
+        provider: "none".into(),
         nonce: "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg".into(),
         timestamp: "1318622958".into(),
         transmission: "header".into(),
@@ -142,13 +167,41 @@ impl FieldError {
                     part: Part::Method, ..
                 },
             ) => (Some("method"), fields.method.as_str()),
-            (_, ErrorKind::InvalidProtocolValue { name, .. }) if *name == "oauth_nonce" => {
-                (Some("nonce"), "")
+            (Some((Part::Input, _)), _) | (_, ErrorKind::AmbiguousMediaType { .. }) => {
+                (Some("content_type"), fields.content_type.as_str())
             }
-            (_, ErrorKind::InvalidProtocolValue { name, .. }) if *name == "oauth_timestamp" => {
-                (Some("timestamp"), "")
+            (_, ErrorKind::InvalidProtocolValue { name, .. }) => {
+                let field = match *name {
+                    "oauth_nonce" => Some("nonce"),
+                    "oauth_timestamp" => Some("timestamp"),
+                    "oauth_consumer_key" => Some("consumer_key"),
+                    "oauth_token" => Some("token"),
+                    "oauth_callback" => Some("callback"),
+                    "oauth_verifier" => Some("verifier"),
+                    _ => None,
+                };
+                (field, "")
             }
             (_, ErrorKind::UnknownSignatureMethod { .. }) => (Some("signature_method"), ""),
+            (
+                _,
+                ErrorKind::MissingKey { .. } | ErrorKind::InvalidKey { .. } | ErrorKind::Rsa { .. },
+            ) => (Some("private_key"), ""),
+            // A body given as other bytes of the form's type, else where the
+            // parameters go (the form-body transmission without a form,
+            // Mastercard's style off the header).
+            (_, ErrorKind::Conflict { .. }) => {
+                let form_type = BodyType::from_name(&fields.body_type) == Ok(BodyType::Bytes)
+                    && is_form_urlencoded(&fields.content_type).unwrap_or(true);
+                (
+                    Some(if form_type {
+                        "content_type"
+                    } else {
+                        "transmission"
+                    }),
+                    "",
+                )
+            }
             _ => (None, ""),
         };
         let spot = match e.offset() {
@@ -169,6 +222,15 @@ impl FieldError {
             field: Some(field),
             spot: Spot::message(message),
             hint: Some(hint),
+        }
+    }
+
+    /// A select's value that names none of its options.
+    fn unknown(field: &'static str) -> FieldError {
+        FieldError {
+            field: Some(field),
+            spot: Spot::message(format!("the {field} select names none of its options")),
+            hint: None,
         }
     }
 
@@ -198,8 +260,10 @@ pub struct Lifted {
 pub struct Sent {
     /// The URL to send.
     pub url: String,
-    /// The form body to send (empty: none).
-    pub body: String,
+    /// The body to send, if one is sent.
+    pub body: Option<String>,
+    /// Its media type.
+    pub content_type: Option<String>,
     /// Where the protocol parameters are: `header`, `query` or `body`.
     pub transmission: &'static str,
     /// What was taken out, and from where.
@@ -231,6 +295,8 @@ pub struct Signed {
     pub curl: String,
     /// Whether a secret is masked in what is shown.
     pub masked: bool,
+    /// Whether a private key signs (RSA): there is no signing key text.
+    pub rsa: bool,
     /// The request as it is to be sent.
     pub sent: Sent,
     /// The library's warnings, in its words.
@@ -255,24 +321,7 @@ pub fn sign_json(fields: &str) -> Signed {
         }
     };
     let hints = advice(&fields);
-    let Some(transmission) = transmission(&fields.transmission) else {
-        let error = FieldError {
-            field: Some("transmission"),
-            spot: Spot::message(format!(
-                "unknown transmission {:?}: header, query or form-body",
-                fields.transmission
-            )),
-            hint: None,
-        };
-        return Signed {
-            error: Some(error),
-            hints,
-            ..Signed::default()
-        };
-    };
-    match with_request(&fields, transmission, |signer, request| {
-        signer.trace(request)
-    }) {
+    match with_request(&fields, false, |signer, request| signer.trace(request)) {
         Ok((t, spec, taken)) => {
             let secret = t.signature.is_secret();
             let shown = fields.show_secrets;
@@ -334,12 +383,12 @@ pub fn sign_json(fields: &str) -> Signed {
             let body = on_wire
                 .body
                 .as_deref()
-                .map(|b| String::from_utf8_lossy(b).into_owned())
-                .unwrap_or_default();
+                .map(|b| masked(String::from_utf8_lossy(b).into_owned(), ""));
             let sent = Sent {
                 url: masked(on_wire.url.clone(), ""),
-                body: masked(body, ""),
-                transmission: transmission.as_str(),
+                body,
+                content_type: on_wire.content_type.clone(),
+                transmission: spec.transmission().as_str(),
                 lifted,
             };
             Signed {
@@ -357,9 +406,15 @@ pub fn sign_json(fields: &str) -> Signed {
                 base_string_lines: lines(&t.base_string),
                 base_string: t.base_string,
                 masked: !shown && (secret || t.signing_key.is_some()),
+                rsa: t.signing_key.is_none(),
                 signing_key,
                 signature,
-                curl: curl(&fields.method, &sent.url, &header, &sent.body),
+                curl: curl(
+                    &fields.method,
+                    &sent.url,
+                    &header,
+                    sent.body.as_deref().zip(sent.content_type.as_deref()),
+                ),
                 header,
                 sent,
                 warnings: t.warnings.iter().map(ToString::to_string).collect(),
@@ -375,13 +430,139 @@ pub fn sign_json(fields: &str) -> Signed {
     }
 }
 
+/// A select's value that names none of its options: the field's name.
+type Unknown = &'static str;
+
 /// The transmission the page's select names: `header` (or none), `query`,
-/// `body`.
-fn transmission(name: &str) -> Option<Transmission> {
+/// `form-body`.
+fn transmission(name: &str) -> Result<Transmission, Unknown> {
     match name {
-        "" => Some(Transmission::Header),
-        name => Transmission::from_name(name),
+        "" => Ok(Transmission::Header),
+        name => Transmission::from_name(name).ok_or("transmission"),
     }
+}
+
+/// The provider the select names (`none`, or empty: none).
+fn provider(name: &str) -> Result<Option<Provider>, Unknown> {
+    match name {
+        "" | "none" => Ok(None),
+        name => name.parse().map(Some).map_err(|_| "provider"),
+    }
+}
+
+/// What a body is, by the page's select.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyType {
+    /// Form parameters, signed.
+    Form,
+    /// JSON, sent as `application/json`, not signed.
+    Json,
+    /// Other bytes, sent with their media type, not signed.
+    Bytes,
+}
+
+impl BodyType {
+    /// The type the select names: `form` (or none), `json`, `bytes`.
+    fn from_name(name: &str) -> Result<BodyType, Unknown> {
+        match name {
+            "" | "form" => Ok(BodyType::Form),
+            "json" => Ok(BodyType::Json),
+            "bytes" => Ok(BodyType::Bytes),
+            _ => Err("body_type"),
+        }
+    }
+}
+
+/// The media type of a JSON body.
+const JSON: &str = "application/json";
+
+/// The body-hash policies by the words of `oauth1 --body-hash`, which the
+/// page's select uses.
+const POLICIES: [(&str, BodyHashPolicy); 4] = [
+    ("never", BodyHashPolicy::Never),
+    ("unless-form", BodyHashPolicy::UnlessForm),
+    ("required", BodyHashPolicy::Required),
+    ("always", BodyHashPolicy::Always),
+];
+
+/// The body-hash algorithms by the words of `oauth1 --body-hash-algorithm`.
+const ALGORITHMS: [(&str, BodyHashAlgorithm); 4] = [
+    ("follow-method", BodyHashAlgorithm::FollowMethod),
+    ("sha1", BodyHashAlgorithm::Sha1),
+    ("sha256", BodyHashAlgorithm::Sha256),
+    ("sha512", BodyHashAlgorithm::Sha512),
+];
+
+/// The value of `word` in `table`.
+fn by_word<T: Copy>(table: &[(&str, T)], word: &str) -> Option<T> {
+    table.iter().find(|(w, _)| *w == word).map(|(_, v)| *v)
+}
+
+/// The word of `value` in `table` (empty if none).
+fn word_of<T: Copy + PartialEq>(table: &[(&'static str, T)], value: T) -> &'static str {
+    table
+        .iter()
+        .find(|(_, v)| *v == value)
+        .map_or("", |(w, _)| *w)
+}
+
+/// The body-hash rule the selects name, or none for an empty policy: the
+/// provider's rule, else never.
+fn body_hash(policy: &str, algorithm: &str) -> Result<Option<BodyHash>, Unknown> {
+    if policy.is_empty() {
+        return Ok(None);
+    }
+    let policy = by_word(&POLICIES, policy).ok_or("body_hash")?;
+    let algorithm = match algorithm {
+        "" => BodyHashAlgorithm::FollowMethod,
+        name => by_word(&ALGORITHMS, name).ok_or("body_hash_algorithm")?,
+    };
+    Ok(Some(BodyHash::new(policy, algorithm)))
+}
+
+/// What a provider's profile sets, by the page's words, for its selects:
+/// the library's [`Provider::profile`], and the realm its rule gives
+/// `url`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProfileShown {
+    /// The signature method's RFC name.
+    pub method: &'static str,
+    /// `header`, `query` or `form-body`.
+    pub transmission: &'static str,
+    /// When the body is hashed (the body-hash select's word).
+    pub body_hash: &'static str,
+    /// Which hash.
+    pub body_hash_algorithm: &'static str,
+    /// Whether `oauth_version` is sent.
+    pub version: bool,
+    /// `none`, or `netsuite-account`: the realm from the URL's host.
+    pub realm_rule: &'static str,
+    /// The realm that rule gives the URL, if any.
+    pub realm: Option<String>,
+    /// `rfc5849`, or `mastercard`: its signers' parameter string.
+    pub style: &'static str,
+}
+
+/// The profile of the provider named `name` (`None` for none or an unknown
+/// name), for a request to `url`.
+pub fn profile_shown(name: &str, url: &str) -> Option<ProfileShown> {
+    let profile = provider(name).ok()??.profile();
+    Some(ProfileShown {
+        method: profile.method.as_str(),
+        transmission: profile.transmission.as_str(),
+        body_hash: word_of(&POLICIES, profile.body_hash.policy()),
+        body_hash_algorithm: word_of(&ALGORITHMS, profile.body_hash.algorithm()),
+        version: profile.version,
+        realm_rule: match profile.realm {
+            RealmRule::NetSuiteAccount => "netsuite-account",
+            _ => "none",
+        },
+        realm: profile.realm_for(url),
+        style: match profile.style {
+            ParameterStyle::Mastercard => "mastercard",
+            _ => "rfc5849",
+        },
+    })
 }
 
 /// The signing key's shape with each secret masked: `••••••&••••••`, or
@@ -426,6 +607,16 @@ fn advice(fields: &Fields) -> Vec<Hint> {
         "verifier-without-token",
         vec![],
     );
+    // JSON that does not parse is sent all the same (it is not signed), but
+    // the server will refuse it.
+    if BodyType::from_name(&fields.body_type) == Ok(BodyType::Json) && !fields.body.is_empty() {
+        if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(&fields.body) {
+            out.push(Hint::new(
+                "json-invalid",
+                [e.line().to_string(), e.column().to_string()],
+            ));
+        }
+    }
     // Seconds since 1970 have ten digits until the year 2286; thirteen are
     // milliseconds (JavaScript's Date.now()).
     let ts = fields.timestamp.trim();
@@ -445,28 +636,32 @@ fn shell_quote(value: &str) -> String {
 }
 
 /// A curl command that sends the request as signed: the method (when curl
-/// would not choose it), the URL, the header (if one is sent), and for a method that carries
-/// one, the form body (possibly empty: a `POST` needs a length).
-fn curl(method: &str, url: &str, header: &str, body: &str) -> String {
+/// would not choose it), the URL exactly as signed, the header (if one is
+/// sent) and the body (if one is sent) with its media type.
+fn curl(method: &str, url: &str, header: &str, body: Option<(&str, &str)>) -> String {
     let upper = method.to_ascii_uppercase();
-    let with_body = !body.is_empty() || matches!(upper.as_str(), "POST" | "PUT" | "PATCH");
     let mut out = String::from("curl");
-    // curl sends GET, or POST with a body, by itself.
-    if !(upper == "GET" && !with_body || upper == "POST" && with_body) {
+    if upper == "HEAD" {
+        // With -X HEAD curl waits for a body that never comes; -I sends a HEAD.
+        out.push_str(" -I");
+    } else if !(upper == "GET" && body.is_none() || upper == "POST" && body.is_some()) {
+        // curl sends GET, or POST with a body, by itself.
         out.push_str(" -X ");
         out.push_str(&shell_quote(method));
     }
-    out.push(' ');
+    // curl would otherwise resolve `/a/../b/./c` to `/b/c`, a path that
+    // was not signed (the base string URI keeps the path as sent, §3.4.1.2).
+    out.push_str(" --path-as-is ");
     out.push_str(&shell_quote(url));
     // No header when the parameters are in the query or the body.
     if !header.is_empty() {
         out.push_str(" \\\n  -H ");
         out.push_str(&shell_quote(&format!("Authorization: {header}")));
     }
-    if with_body {
-        out.push_str(
-            " \\\n  -H 'Content-Type: application/x-www-form-urlencoded' \\\n  --data-raw ",
-        );
+    if let Some((body, media)) = body {
+        out.push_str(" \\\n  -H ");
+        out.push_str(&shell_quote(&format!("Content-Type: {media}")));
+        out.push_str(" \\\n  --data-raw ");
         out.push_str(&shell_quote(body));
     }
     out
@@ -475,22 +670,54 @@ fn curl(method: &str, url: &str, header: &str, body: &str) -> String {
 /// The page's fields as the library's outgoing request: an empty field is
 /// an absent one; an empty nonce is made afresh, an empty timestamp is the
 /// browser's clock (`now`: WebAssembly has no clock of its own).
-pub fn spec_of(fields: &Fields, transmission: Transmission) -> RequestSpec {
+///
+/// # Errors
+/// A select's value that names none of its options, by the field's name.
+pub fn spec_of(fields: &Fields) -> Result<RequestSpec, Unknown> {
     let some = |v: &str| Some(v.to_owned()).filter(|v| !v.is_empty());
+    let transmission = transmission(&fields.transmission)?;
+    let body_type = BodyType::from_name(&fields.body_type)?;
     let mut spec = RequestSpec::default();
     spec.method = fields.method.clone();
     spec.url = fields.url.clone();
-    // With the form-body transmission the parameters need a body to join,
-    // even an empty one.
-    spec.form_body = match transmission {
-        Transmission::FormBody => Some(fields.body.clone()),
-        _ => some(&fields.body),
-    };
+    // With the form-body transmission the parameters need a form body to
+    // join, even an empty one; a POST, PUT or PATCH is sent with a body (a
+    // server may refuse one without a length).
+    let carries_body = matches!(
+        fields.method.to_ascii_uppercase().as_str(),
+        "POST" | "PUT" | "PATCH"
+    );
+    let has_body = !fields.body.is_empty()
+        || carries_body
+        || (transmission == Transmission::FormBody && body_type == BodyType::Form);
+    if has_body {
+        match body_type {
+            BodyType::Form => spec.form_body = Some(fields.body.clone()),
+            BodyType::Json => {
+                spec.body = Some(fields.body.clone().into_bytes());
+                spec.content_type = Some(JSON.to_owned());
+            }
+            BodyType::Bytes => {
+                spec.body = Some(fields.body.clone().into_bytes());
+                spec.content_type = some(&fields.content_type);
+            }
+        }
+    }
+    spec.body_hash = body_hash(&fields.body_hash, &fields.body_hash_algorithm)?;
     spec.consumer_key = fields.consumer_key.clone();
     spec.consumer_secret = Some(Secret::new(fields.consumer_secret.as_str()));
     spec.token = some(&fields.token);
     spec.token_secret = Some(Secret::new(fields.token_secret.as_str()));
     spec.signature_method = Some(fields.signature_method.clone());
+    // The key field keeps its text whatever the method; an RSA method
+    // signs with it.
+    let rsa = fields
+        .signature_method
+        .parse::<SignatureMethod>()
+        .is_ok_and(|m| m.is_rsa());
+    spec.rsa_private_key =
+        (rsa && !fields.private_key.is_empty()).then(|| Secret::new(fields.private_key.as_str()));
+    spec.provider = provider(&fields.provider)?;
     spec.nonce = some(&fields.nonce);
     spec.timestamp = some(&fields.timestamp).or_else(|| some(&fields.now));
     spec.version = !fields.omit_version;
@@ -498,11 +725,12 @@ pub fn spec_of(fields: &Fields, transmission: Transmission) -> RequestSpec {
     spec.callback = some(&fields.callback);
     spec.verifier = some(&fields.verifier);
     spec.transmission = Some(transmission);
-    spec
+    Ok(spec)
 }
 
 /// Builds the signer and the request of `fields` (through the library's
-/// outgoing request, [`spec_of`]) and runs `f` on them; an `oauth_callback`
+/// outgoing request, [`spec_of`]; with the parameters `in_header`
+/// whatever the transmission, for a comparison) and runs `f` on them; an `oauth_callback`
 /// or `oauth_verifier` typed into the URL or the body is taken out of it
 /// ([`RequestSpec::lift_request_params`]) and sent with the other protocol
 /// parameters.
@@ -513,11 +741,14 @@ pub fn spec_of(fields: &Fields, transmission: Transmission) -> RequestSpec {
 /// body.
 pub fn with_request<R>(
     fields: &Fields,
-    transmission: Transmission,
+    in_header: bool,
     f: impl Fn(&Signer, &OAuthRequest<'_>) -> Result<R, Error>,
 ) -> Result<(R, RequestSpec, Vec<TakenOut>), Box<FieldError>> {
     let placed = |e: Error| Box::new(FieldError::new(&e, fields));
-    let mut spec = spec_of(fields, transmission);
+    let mut spec = spec_of(fields).map_err(|field| Box::new(FieldError::unknown(field)))?;
+    if in_header {
+        spec.transmission = Some(Transmission::Header);
+    }
     let lifted = spec.lift_request_params().map_err(|e| match e.kind() {
         ErrorKind::DuplicateProtocolParameter { name, at, .. } => {
             let field = if name == Name::Callback.as_str() {
@@ -574,7 +805,7 @@ mod tests {
             timestamp: "1".into(),
             ..Fields::default()
         };
-        let e = with_request(&fields, Transmission::Header, |s, r| s.trace(r))
+        let e = with_request(&fields, true, |s, r| s.trace(r))
             .err()
             .unwrap();
         assert_eq!(e.field, Some("url"));
@@ -688,7 +919,7 @@ mod tests {
         let query = sign("query");
         assert_eq!(query.sent.transmission, "query");
         assert_eq!(query.sent.url, format!("{}&{PROTOCOL}", example.url));
-        assert_eq!(query.sent.body, example.body);
+        assert_eq!(query.sent.body.as_deref(), Some(example.body.as_str()));
         assert_eq!(query.header, "");
         assert!(!query.curl.contains("Authorization"), "{}", query.curl);
         assert!(query
@@ -697,7 +928,7 @@ mod tests {
         let body = sign("form-body");
         assert_eq!(body.sent.transmission, "form-body");
         assert_eq!(body.sent.url, example.url);
-        assert_eq!(body.sent.body, format!("{}&{PROTOCOL}", example.body));
+        assert_eq!(body.sent.body, Some(format!("{}&{PROTOCOL}", example.body)));
         assert_eq!(body.header, "");
         assert!(body
             .curl
@@ -739,15 +970,92 @@ mod tests {
     #[test]
     fn curl_quotes_for_the_shell_and_sends_the_body() {
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
-        let c = curl("POST", "https://h/", r#"OAuth a="b""#, "x=1");
+        let form = Some(("x=1", "application/x-www-form-urlencoded"));
+        let c = curl("POST", "https://h/", r#"OAuth a="b""#, form);
         assert_eq!(
             c,
-            "curl 'https://h/' \\\n  -H 'Authorization: OAuth a=\"b\"' \\\n  \
+            "curl --path-as-is 'https://h/' \\\n  -H 'Authorization: OAuth a=\"b\"' \\\n  \
              -H 'Content-Type: application/x-www-form-urlencoded' \\\n  --data-raw 'x=1'"
         );
-        assert!(curl("GET", "https://h/", "h", "").starts_with("curl 'https://h/' \\"));
-        assert!(curl("DELETE", "https://h/", "h", "").starts_with("curl -X 'DELETE' 'https://h/'"));
-        assert!(curl("POST", "https://h/", "h", "").ends_with("--data-raw ''"));
+        assert!(
+            curl("GET", "https://h/", "h", None).starts_with("curl --path-as-is 'https://h/' \\")
+        );
+        assert!(curl("DELETE", "https://h/", "h", None)
+            .starts_with("curl -X 'DELETE' --path-as-is 'https://h/'"));
+        assert!(curl("GET", "https://h/", "h", form).starts_with("curl -X 'GET' "));
+        // curl would wait for the body of a HEAD's answer.
+        assert!(curl("HEAD", "https://h/", "h", None).starts_with("curl -I --path-as-is "));
+        // The path as signed, dot segments and all.
+        assert!(curl("GET", "http://h/a/../b/./c", "", None)
+            .contains(" --path-as-is 'http://h/a/../b/./c'"));
+    }
+
+    /// X API v2's `POST /2/tweets` (docs.x.com, "Create or Edit Post"): a
+    /// JSON body, sent as `application/json` and not signed.
+    #[test]
+    fn a_json_body_is_sent_as_json_and_not_signed() {
+        let fields = Fields {
+            url: "https://api.x.com/2/tweets".into(),
+            body: r#"{"text":"Hello Ladies + Gentlemen"}"#.into(),
+            body_type: "json".into(),
+            ..x_docs_example()
+        };
+        let s = sign_json(&serde_json::to_string(&fields).unwrap());
+        assert!(s.error.is_none(), "{:?}", s.error);
+        assert!(!s.base_string.contains("text"), "{}", s.base_string);
+        assert!(!s.params.iter().any(|[n, _]| n == "oauth_body_hash"));
+        assert_eq!(s.sent.content_type.as_deref(), Some("application/json"));
+        assert!(s.curl.ends_with(
+            "-H 'Content-Type: application/json' \\\n  --data-raw '{\"text\":\"Hello Ladies + Gentlemen\"}'"
+        ), "{}", s.curl);
+        assert!(s.hints.is_empty(), "{:?}", s.hints);
+        let broken = Fields {
+            body: "{\"text\":".into(),
+            ..fields
+        };
+        let s = sign_json(&serde_json::to_string(&broken).unwrap());
+        assert_eq!(
+            s.hints,
+            [Hint::new("json-invalid", ["1".into(), "8".into()])]
+        );
+    }
+
+    /// The body hash extension's example (draft-eaton-oauth-bodyhash-00,
+    /// Appendix A; fixtures/body_hash.json): "Hello World!" is
+    /// `Lve95gjOVATpfV8EL5X4nxwjKHE=` in SHA-1.
+    #[test]
+    fn other_bytes_carry_their_media_type_and_the_hash_asked_for() {
+        let fields = Fields {
+            method: "PUT".into(),
+            url: "https://h/r".into(),
+            body: "Hello World!".into(),
+            body_type: "bytes".into(),
+            content_type: "text/plain".into(),
+            body_hash: "unless-form".into(),
+            body_hash_algorithm: "sha1".into(),
+            ..x_docs_example()
+        };
+        let s = sign_json(&serde_json::to_string(&fields).unwrap());
+        assert!(s.error.is_none(), "{:?}", s.error);
+        assert!(s.params.contains(&[
+            "oauth_body_hash".into(),
+            "Lve95gjOVATpfV8EL5X4nxwjKHE=".into()
+        ]));
+        assert_eq!(s.sent.content_type.as_deref(), Some("text/plain"));
+        // Never on a form, whose parameters are signed.
+        let form = Fields {
+            body: "a=1".into(),
+            body_type: "form".into(),
+            ..fields.clone()
+        };
+        let s = sign_json(&serde_json::to_string(&form).unwrap());
+        assert!(!s.params.iter().any(|[n, _]| n == "oauth_body_hash"));
+        let unknown = Fields {
+            body_hash: "sometimes".into(),
+            ..fields
+        };
+        let s = sign_json(&serde_json::to_string(&unknown).unwrap());
+        assert_eq!(s.error.unwrap().field, Some("body_hash"));
     }
 
     #[test]

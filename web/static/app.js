@@ -287,14 +287,18 @@ function renderDump() {
 // Sign and Explain -----------------------------------------------------------
 
 const FIELDS = {
-  method: 'sign-method', url: 'sign-url', body: 'sign-body',
+  method: 'sign-method', url: 'sign-url', body: 'sign-body', body_type: 'sign-body-type',
+  content_type: 'sign-content-type', body_hash: 'sign-body-hash',
+  body_hash_algorithm: 'sign-body-hash-algorithm',
   consumer_key: 'sign-consumer-key', consumer_secret: 'sign-consumer-secret',
   token: 'sign-token', token_secret: 'sign-token-secret',
   callback: 'sign-callback', verifier: 'sign-verifier',
-  signature_method: 'sign-signature-method', nonce: 'sign-nonce',
+  signature_method: 'sign-signature-method', private_key: 'sign-private-key',
+  provider: 'sign-provider', nonce: 'sign-nonce',
   timestamp: 'sign-timestamp', realm: 'sign-realm', transmission: 'sign-transmission',
 };
-const CREDENTIALS = ['sign-consumer-key', 'sign-consumer-secret', 'sign-token', 'sign-token-secret', 'sign-verifier'];
+const CREDENTIALS = ['sign-consumer-key', 'sign-consumer-secret', 'sign-token', 'sign-token-secret', 'sign-verifier',
+  'sign-private-key'];
 const SECRETS = ['sign-consumer-secret', 'sign-token-secret'];
 
 function requestFields() {
@@ -320,7 +324,16 @@ const UNSIGNED = {
 
 let endpoints = null;
 
+// The media type is asked for only for other bytes (JSON's is JSON's).
+function bodyTypeShown() {
+  const bytes = $('sign-body-type').value === 'bytes';
+  $('sign-content-type').hidden = !bytes;
+  document.querySelector('label[for=sign-content-type]').hidden = !bytes;
+}
+
 function sign() {
+  bodyTypeShown();
+  providerNote();
   const leg = $('sign-leg').value;
   const fields = requestFields();
   const authorize = leg === 'authorize';
@@ -348,7 +361,7 @@ function sign() {
   const base = $('sign-base-string');
   clear(base);
   for (const line of r.base_string_lines) base.append(text('span', line, 'line'));
-  $('sign-signing-key').textContent = r.signing_key;
+  $('sign-signing-key').textContent = r.rsa ? t('sign.rsaKey') : r.signing_key;
   $('sign-signature').textContent = r.signature;
   $('sign-header').textContent = r.header;
   // In the query or the body, no header is sent: what is sent is shown.
@@ -377,6 +390,47 @@ function sign() {
 function showSecrets() {
   const show = $('sign-show-secrets').checked;
   for (const id of SECRETS) $(id).type = show ? 'text' : 'password';
+  $('sign-private-key').classList.toggle('shown', show);
+}
+
+// The providers' names as people write them (the library's are the ids).
+const PROVIDER_NAMES = {
+  rfc5849: 'RFC 5849', x: 'X (Twitter)', netsuite: 'NetSuite', woocommerce: 'WooCommerce',
+  mastercard: 'Mastercard', lti: 'LTI 1.1', 'jira-dc': 'Jira / Confluence Data Center',
+  magento: 'Magento', etrade: 'E*TRADE', trello: 'Trello', garmin: 'Garmin Connect',
+  flickr: 'Flickr', discogs: 'Discogs',
+};
+
+// A provider chosen: its profile's method, transmission, body hash and
+// version set in their fields, as the library's profile has them.
+function chooseProvider() {
+  const p = call(wasm.provider_profile, $('sign-provider').value, $('sign-url').value);
+  if (p) {
+    $('sign-signature-method').value = p.method;
+    $('sign-transmission').value = p.transmission;
+    $('sign-body-hash').value = p.body_hash;
+    $('sign-body-hash-algorithm').value = p.body_hash_algorithm;
+    $('sign-version').checked = p.version;
+  }
+  sign();
+  explain();
+}
+
+// What the chosen provider's profile does, in a sentence (its realm read
+// from the URL as typed).
+function providerNote() {
+  const note = $('sign-provider-note');
+  const name = $('sign-provider').value;
+  const p = call(wasm.provider_profile, name, $('sign-url').value);
+  note.hidden = !p;
+  if (!p) return;
+  const option = (select, value) => [...$(select).options].find((o) => o.value === value)?.textContent ?? value;
+  let said = t('provider.set', PROVIDER_NAMES[name] ?? name, p.method, option('sign-transmission', p.transmission),
+    option('sign-body-hash', p.body_hash), t(p.version ? 'provider.version' : 'provider.noVersion'));
+  if (p.realm_rule === 'netsuite-account') said += ` ${p.realm ? t('provider.realm', p.realm) : t('provider.realmNone')}`;
+  if (p.style === 'mastercard') said += ` ${t('provider.mastercard')}`;
+  if (p.method.startsWith('RSA-')) said += ` ${t('provider.rsaKey')}`;
+  note.textContent = said;
 }
 
 function fillExample() {
@@ -405,6 +459,7 @@ function chooseLeg() {
     if (leg !== 'authorize') {
       $('sign-method').value = 'POST';
       $('sign-body').value = '';
+      $('sign-body-type').value = 'form';
     }
   }
   legNote();
@@ -613,6 +668,9 @@ async function main() {
   for (const name of call(wasm.signature_methods)) {
     $('sign-signature-method').append(new Option(name, name));
   }
+  for (const name of call(wasm.providers)) {
+    $('sign-provider').append(new Option(PROVIDER_NAMES[name] ?? name, name));
+  }
   $('ui-lang-remember').checked = LANGS.includes(stored());
   $('ui-lang').addEventListener('input', () => {
     if ($('ui-lang-remember').checked) store($('ui-lang').value);
@@ -631,7 +689,8 @@ async function main() {
   $('pct-mode').addEventListener('input', percentFromEncoded);
   $('pct-hex').addEventListener('scroll', () => requestAnimationFrame(renderDump), { passive: true });
   const both = () => { sign(); explain(); };
-  for (const id of Object.values(FIELDS)) $(id).addEventListener('input', both);
+  for (const id of Object.values(FIELDS)) if (id !== 'sign-provider') $(id).addEventListener('input', both);
+  $('sign-provider').addEventListener('input', chooseProvider);
   $('sign-version').addEventListener('input', both);
   $('sign-show-secrets').addEventListener('input', () => { showSecrets(); sign(); });
   $('sign-example').addEventListener('click', fillExample);

@@ -15,9 +15,10 @@ import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
+import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -45,6 +46,10 @@ const rfcToken = vector('rfc5849-1.2-token-credentials');
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
 
 let server, origin, context, page, userDataDir;
+// The loopback provider (tests/provider/server.py): every check is Python
+// oauthlib 4.0.1's. Every curl command the page shows is run against it
+// and must verify (sendShown).
+let provider;
 const requests = [];
 const echoed = [];
 // Uncaught errors in the page (a Rust panic is one): none, at any time.
@@ -78,6 +83,7 @@ before(async () => {
     fs.createReadStream(file).pipe(res);
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  provider = await startProvider();
   origin = `http://127.0.0.1:${server.address().port}`;
   fs.mkdirSync(shots, { recursive: true });
   userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'oauth1-web-chromium-'));
@@ -103,9 +109,56 @@ before(async () => {
 
 after(async () => {
   await context?.close();
+  provider?.proc.stdin.end();
   await new Promise((ok) => server?.close(ok) ?? ok());
   if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
 });
+
+// The provider, with the RSA public key of oauthlib's test key (which the
+// page is given as a private key where a test signs with RSA); its stdin is
+// a pipe, and it exits when the pipe closes.
+async function startProvider() {
+  const proc = spawn('python3', [path.join(root, 'tests', 'provider', 'server.py'), '--port', '0',
+    '--max-seconds', '900', '--rsa-public-key', path.join(root, 'fixtures', 'keys', 'oauthlib_tests_rsa_public.pem')],
+  { stdio: ['pipe', 'pipe', 'pipe'] });
+  const log = [];
+  proc.stderr.on('data', (d) => log.push(String(d)));
+  const base = await new Promise((ok, fail) => {
+    let out = '';
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = /^listening on (\S+)/m.exec(out);
+      if (m) ok(m[1]);
+    });
+    proc.on('exit', (code) => fail(new Error(`the loopback provider exited (${code}): ${log.join('')}\n` +
+      'install the peers: python3 -m pip install -r tests/peers/requirements.txt')));
+  });
+  return { proc, base, log };
+}
+
+// The provider's credentials (tests/provider/README.md).
+const PROVIDER = {
+  consumer_key: 'test-consumer-key-0001', consumer_secret: 'test-consumer-secret-0001',
+  token: 'test-access-token-0001', token_secret: 'test-access-secret-0001',
+};
+const now = () => String(Math.floor(Date.now() / 1000));
+
+// Runs the curl command the page shows, as a user would paste it, and
+// returns the provider's answer: its status and its body.
+async function sendShown() {
+  const command = await id('sign-curl').textContent();
+  const { stdout } = await promisify(execFile)('bash', ['-c',
+    `${command} --silent --show-error --max-time 10 --write-out '\n%{http_code}'`]);
+  const cut = stdout.lastIndexOf('\n');
+  return { status: Number(stdout.slice(cut + 1)), body: stdout.slice(0, cut), command };
+}
+
+// Sends what the page shows and asserts that oauthlib verified it.
+async function assertVerified(what) {
+  const answer = await sendShown();
+  assert.equal(answer.status, 200, `${what}: ${answer.body}\n${answer.command}\n${provider.log.slice(-3).join('')}`);
+  return answer.body.startsWith('{') ? JSON.parse(answer.body) : answer.body;
+}
 
 const id = (t) => page.getByTestId(t);
 const shot = (panel, name) => page.locator(`#${panel}`).screenshot({ path: path.join(shots, `${name}.png`) });
@@ -117,15 +170,24 @@ async function fillSign(inputs) {
   if (await id('sign-leg').count()) await id('sign-leg').selectOption('resource');
   await id('sign-method').fill(inputs.method);
   await id('sign-url').fill(inputs.url);
-  await id('sign-body').fill(inputs.form_body ?? '');
+  // A body that is not a form: JSON, or other bytes with their media type.
+  if (await id('sign-body-type').count()) {
+    await id('sign-body-type').selectOption(inputs.body_type ?? 'form');
+    if (inputs.body_type === 'bytes') await id('sign-content-type').fill(inputs.content_type ?? '');
+    await id('sign-body-hash').selectOption(inputs.body_hash ?? 'never');
+    await id('sign-body-hash-algorithm').selectOption(inputs.body_hash_algorithm ?? 'follow-method');
+  }
+  await id('sign-body').fill(inputs.body ?? inputs.form_body ?? '');
   await id('sign-consumer-key').fill(inputs.consumer_key);
-  await id('sign-consumer-secret').fill(inputs.consumer_secret);
+  await id('sign-consumer-secret').fill(inputs.consumer_secret ?? '');
   await id('sign-token').fill(inputs.token ?? '');
   await id('sign-token-secret').fill(inputs.token_secret ?? '');
   for (const f of ['callback', 'verifier']) {
     if (inputs[f] !== undefined || (await id(`sign-${f}`).count())) await id(`sign-${f}`).fill(inputs[f] ?? '');
   }
+  if (await id('sign-provider').count()) await id('sign-provider').selectOption('none');
   await id('sign-signature-method').selectOption(inputs.signature_method);
+  if (await id('sign-private-key').count()) await id('sign-private-key').fill(inputs.rsa_private_key ?? '');
   await id('sign-nonce').fill(inputs.nonce);
   await id('sign-timestamp').fill(inputs.timestamp);
   await id('sign-realm').fill(inputs.realm ?? '');
@@ -875,6 +937,254 @@ test('#24 screenshots: the new panels, a phone, dark mode', async () => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 900, height: 900 });
   await id('pct-text').fill('ok');
+});
+
+// Issue 33 -------------------------------------------------------------------
+
+// A request to the loopback provider, signed with its credentials, a fresh
+// nonce and the real clock (the page's is pinned to 2011).
+const atProvider = (inputs) => ({
+  method: 'GET', signature_method: 'HMAC-SHA1', nonce: '', timestamp: now(), version: '1.0',
+  ...PROVIDER, ...inputs, url: `${provider.base}${inputs.path}`,
+});
+
+test('#33.1 sign: every curl command sends what was signed: dot segments, the three transmissions, HEAD', async () => {
+  // curl resolves /a/../b/./c to /b/c unless told not to; the page signs the path as typed.
+  await fillSign(atProvider({ path: '/2/a/../b/./c?x=1' }));
+  const got = await assertVerified('dot segments');
+  assert.equal(got.path, '/2/a/../b/./c');
+  assert.deepEqual(got.query, [['x', '1']]);
+  for (const transmission of ['header', 'query', 'form-body']) {
+    await fillSign(atProvider({ method: 'POST', path: '/1.1/statuses/update.json?include_entities=true',
+      form_body: xSignature.inputs.form_body, transmission }));
+    const answer = await assertVerified(transmission);
+    assert.deepEqual(answer.form.filter(([n]) => !n.startsWith('oauth_')),
+      [['status', 'Hello Ladies + Gentlemen, a signed OAuth request!']], transmission);
+  }
+  await fillSign(atProvider({ method: 'HEAD', path: '/2/users/me' }));
+  assert.match(await id('sign-curl').textContent(), /^curl -I /);
+  await assertVerified('HEAD');
+  await fillSign(atProvider({ method: 'DELETE', path: '/2/tweets/1' }));
+  await assertVerified('DELETE');
+});
+
+// The collected parameters as the page lists them, [name, value] each.
+const collected = () => page.locator('[data-testid=sign-params] tbody tr').evaluateAll((trs) =>
+  trs.map((tr) => [tr.cells[1].textContent, tr.cells[2].textContent]));
+
+test('#33.2 sign: X API v2\'s JSON body is sent as application/json and not signed; other bytes with their media type and body hash', async () => {
+  // X API v2, "Create or Edit Post": POST /2/tweets with {"text": ...}.
+  const tweet = JSON.stringify({ text: 'Hello Ladies + Gentlemen, a signed OAuth request!' });
+  await fillSign(atProvider({ method: 'POST', path: '/2/tweets', body_type: 'json', body: tweet }));
+  assert.equal((await id('sign-error').textContent()).trim(), '');
+  assert.ok(!(await collected()).some(([n]) => n === 'text' || n.startsWith('{')), 'the JSON is not signed');
+  assert.match(await id('sign-curl').textContent(), /-H 'Content-Type: application\/json' \\\n {2}--data-raw '\{"text"/);
+  assert.equal(await page.locator('[data-testid=sign-warnings] li').count(), 0);
+  const answer = await assertVerified('a JSON body');
+  assert.deepEqual(answer.json, JSON.parse(tweet));
+  // The body hash extension's example (draft-eaton-oauth-bodyhash-00,
+  // Appendix A; fixtures/body_hash.json), and Node's own SHA-1 of it.
+  const hello = fixture('body_hash.json').vectors.find((v) => v.id === 'bodyhash-draft-hello-world-sha1');
+  assert.equal(crypto.createHash('sha1').update(hello.inputs.body).digest('base64'), hello.expected.hash);
+  await fillSign(atProvider({ method: 'PUT', path: '/2/notes/1', body_type: 'bytes', content_type: 'text/plain',
+    body: hello.inputs.body, body_hash: 'unless-form', body_hash_algorithm: 'sha1' }));
+  assert.ok((await collected()).some(([n, v]) => n === 'oauth_body_hash' && v === hello.expected.hash), JSON.stringify(await collected()));
+  assert.match(await id('sign-curl').textContent(), /-H 'Content-Type: text\/plain'/);
+  await assertVerified('bytes with a body hash');
+  // The hash follows the method: SHA-256 for HMAC-SHA256 (Node's, again).
+  await fillSign(atProvider({ method: 'PUT', path: '/2/notes/1', body_type: 'bytes', content_type: 'text/plain',
+    body: hello.inputs.body, body_hash: 'unless-form', signature_method: 'HMAC-SHA256' }));
+  const sha256 = crypto.createHash('sha256').update(hello.inputs.body).digest('base64');
+  assert.ok((await collected()).some(([n, v]) => n === 'oauth_body_hash' && v === sha256));
+  await assertVerified('HMAC-SHA256 with a SHA-256 body hash');
+  // Never on a form body: its parameters are signed.
+  await fillSign(atProvider({ method: 'POST', path: '/2/notes', form_body: 'a=1', body_hash: 'unless-form' }));
+  assert.ok(!(await collected()).some(([n]) => n === 'oauth_body_hash'));
+});
+
+test('#33.2 explain: knowing the body is JSON, a base string that signs it is body-signed, not param-extra', async () => {
+  const c = explainCase('explain-body-signed');
+  await fillSign({ ...c.inputs, body_type: 'json', body: c.unsigned_body });
+  await id('explain-their-signature').fill('');
+  await id('explain-their-header').fill('');
+  await id('explain-their-base-string').fill(c.theirs.base_string);
+  const codes = await page.locator('[data-testid=explain-result] [data-code]').evaluateAll((els) => els.map((e) => e.dataset.code));
+  assert.deepEqual(codes, ['body-signed']);
+  // Their signature alone: the search finds it too.
+  await id('explain-their-base-string').fill('');
+  await id('explain-their-signature').fill(c.theirs.signature);
+  assert.equal(await page.locator('[data-testid=explain-result] [data-code="body-signed"]').count(), 1);
+  await id('explain-their-signature').fill('');
+});
+
+// The providers' own clients (tests/peers/providers_peer.py): one JSON
+// request per line in, one answer per line out.
+async function providersPeer(requests) {
+  const child = spawn('python3', [path.join(root, 'tests', 'peers', 'providers_peer.py')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => { out += d; });
+  const done = new Promise((ok) => child.on('exit', ok));
+  child.stdin.end(requests.map((r) => JSON.stringify(r)).join('\n'));
+  assert.equal(await done, 0);
+  return out.trim().split('\n').map((l) => JSON.parse(l));
+}
+
+const keyFile = (name) => fs.readFileSync(path.join(root, 'fixtures', 'keys', name), 'utf8');
+// oauthlib's PKCS#1 test key: the loopback provider has its public key.
+const RSA_KEY = keyFile('oauthlib_tests_rsa_pkcs1.pem');
+
+test('#33.3 sign: RSA-SHA1 and RSA-SHA256 with a pasted PEM key, masked like the other secrets', async () => {
+  // The oauth.net TestCases RSA-SHA1 vector (a PKCS#8 key) and oauthlib's client test (PKCS#1).
+  for (const v of [vector('oauth-net-testcases-rsa-sha1'), vector('oauthlib-client-rsa-sha1')]) {
+    await fillSign(v.inputs);
+    assert.equal((await id('sign-error').textContent()).trim(), '', v.id);
+    assert.equal(await signature(), v.published?.signature ?? v.expected.signature, v.id);
+  }
+  // No signing key is made of the secrets: the stage says so.
+  assert.notEqual((await id('sign-signing-key').textContent()).trim(), '');
+  // The key is drawn as discs until asked, and is in no text of the page.
+  const security = () => id('sign-private-key').evaluate((el) => getComputedStyle(el).webkitTextSecurity);
+  assert.equal(await security(), 'disc');
+  assert.ok(!(await page.evaluate(() => document.body.innerText)).includes('MII'));
+  await id('sign-show-secrets').check();
+  assert.equal(await security(), 'none');
+  await id('sign-show-secrets').uncheck();
+  // Each method verified by oauthlib, with the public key of the key pasted.
+  for (const method of ['RSA-SHA1', 'RSA-SHA256']) {
+    await fillSign(atProvider({ path: '/2/users/me', signature_method: method, rsa_private_key: RSA_KEY }));
+    await assertVerified(method);
+  }
+  // A key that is not one: said in its field, and no key text in the message.
+  await fillSign(atProvider({ path: '/2/users/me', signature_method: 'RSA-SHA256',
+    rsa_private_key: RSA_KEY.replace(/^M/m, '!') }));
+  assert.equal(await id('sign-private-key').getAttribute('aria-invalid'), 'true');
+  assert.ok(!(await id('sign-error').textContent()).includes('MII'));
+  await id('sign-private-key').fill('');
+  assert.equal(await id('sign-private-key').getAttribute('aria-invalid'), 'true', 'an RSA method without a key');
+  await id('sign-clear').click();
+  assert.equal(await id('sign-private-key').inputValue(), '');
+});
+
+// Each provider's settings as docs/providers.md tables them (each row from
+// the provider's documentation or its users' client library): method,
+// transmission, body hash, oauth_version.
+const PROFILES = {
+  rfc5849: ['HMAC-SHA1', 'header', 'never', true],
+  x: ['HMAC-SHA1', 'header', 'never', true],
+  netsuite: ['HMAC-SHA256', 'header', 'never', true],
+  woocommerce: ['HMAC-SHA256', 'query', 'never', false],
+  mastercard: ['RSA-SHA256', 'header', 'always', true],
+  lti: ['HMAC-SHA1', 'form-body', 'unless-form', true],
+  'jira-dc': ['RSA-SHA1', 'header', 'never', true],
+  magento: ['HMAC-SHA256', 'header', 'never', true],
+  etrade: ['HMAC-SHA1', 'header', 'never', true],
+  trello: ['HMAC-SHA1', 'header', 'never', true],
+  garmin: ['HMAC-SHA1', 'header', 'never', true],
+  flickr: ['HMAC-SHA1', 'header', 'never', true],
+  discogs: ['PLAINTEXT', 'header', 'never', true],
+};
+
+const settings = async () => [await id('sign-signature-method').inputValue(), await id('sign-transmission').inputValue(),
+  await id('sign-body-hash').inputValue(), await id('sign-version').isChecked()];
+
+test('#33.3 sign: the provider select holds the library\'s providers; each profile sets its settings and signs as oauthlib verifies', async () => {
+  // The names as `oauth1 --provider` takes them: Provider::as_str.
+  const names = [...fs.readFileSync(path.join(root, 'src', 'provider', 'profile.rs'), 'utf8')
+    .matchAll(/^\s+Provider::\w+ => "([a-z0-9-]+)",$/gm)].map((m) => m[1]);
+  assert.deepEqual(new Set(names), new Set(Object.keys(PROFILES)));
+  const values = await id('sign-provider').locator('option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(values, ['none', ...names]);
+  for (const [name, expected] of Object.entries(PROFILES)) {
+    // Mastercard's parameter string is its own signers' (below), not oauthlib's.
+    if (name === 'mastercard') continue;
+    const lti = name === 'lti';
+    await fillSign(atProvider({ method: lti ? 'POST' : 'GET', path: lti ? '/2/lti/launch' : '/2/users/me?q=1',
+      form_body: lti ? 'lti_message_type=basic-lti-launch-request&lti_version=LTI-1p0&resource_link_id=course-42' : '',
+      rsa_private_key: RSA_KEY }));
+    await id('sign-provider').selectOption(name);
+    assert.deepEqual(await settings(), expected, name);
+    assert.ok(await id('sign-provider-note').isVisible(), name);
+    // A PLAINTEXT signature is the key: the command carries it only when asked.
+    if (expected[0] === 'PLAINTEXT') await id('sign-show-secrets').check();
+    await assertVerified(name);
+    await id('sign-show-secrets').uncheck();
+  }
+  // NetSuite's realm, the account id from the host: `1234567_SB1` for a sandbox (NetSuite's TBA docs).
+  await fillSign({ ...atProvider({ path: '/' }), url: 'https://1234567-sb1.suitetalk.api.netsuite.com/services/rest/record/v1/customer' });
+  await id('sign-provider').selectOption('netsuite');
+  assert.match(await id('sign-header').textContent(), /^OAuth realm="1234567_SB1", /);
+  assert.match(await id('sign-provider-note').textContent(), /1234567_SB1/);
+  await id('sign-provider').selectOption('none');
+});
+
+test('#33.3 sign: Mastercard, WooCommerce and LTI sign as their official clients do', async () => {
+  const T = '1700000000';
+  // mastercard-oauth1-signer 1.9.2's header, byte for byte (its nonce and clock pinned).
+  const payload = '{"cardNumber":"5555555555554444","amount":"10.00"}';
+  const mcUrl = 'https://sandbox.api.mastercard.com/loyalty/v1/points?Format=JSON&PageOffset=0';
+  const [mc, woo] = await providersPeer([
+    { client: 'mastercard', url: mcUrl, method: 'POST', payload, consumer_key: 'ck-0001!abc', key_pem: RSA_KEY,
+      nonce: 'n0nce1234abcdefg', timestamp: T },
+    { client: 'woocommerce', url: 'http://shop.example.com/wp-json/wc/v3/products?per_page=5&search=mug', method: 'GET',
+      consumer_key: 'ck_1234', consumer_secret: 'cs_5678', nonce: 'c0ffee1234', timestamp: T },
+  ]);
+  await fillSign({ method: 'POST', url: mcUrl, body_type: 'json', body: payload, consumer_key: 'ck-0001!abc',
+    consumer_secret: '', signature_method: 'HMAC-SHA1', nonce: 'n0nce1234abcdefg', timestamp: T, version: '1.0',
+    rsa_private_key: RSA_KEY });
+  await id('sign-provider').selectOption('mastercard');
+  assert.equal(await id('sign-header').textContent(), mc.authorization_header);
+  // WooCommerce's REST client (woocommerce 3.0.0): the URL it sends, its
+  // parameters the same (the order of a query is free), the same signature.
+  await fillSign({ method: 'GET', url: 'http://shop.example.com/wp-json/wc/v3/products?per_page=5&search=mug',
+    consumer_key: 'ck_1234', consumer_secret: 'cs_5678', signature_method: 'HMAC-SHA1', nonce: 'c0ffee1234', timestamp: T, version: '1.0' });
+  await id('sign-provider').selectOption('woocommerce');
+  const query = (u) => [...new URL(u).searchParams].sort();
+  assert.deepEqual(query(await id('sign-sent').textContent()), query(woo.url));
+  // lti 0.9.5's tool provider (oauthlib's SignatureOnlyEndpoint) accepts the launch the page sends.
+  const launch = 'https://tool.example.com/lti/launch';
+  await fillSign({ method: 'POST', url: launch, form_body: 'lti_message_type=basic-lti-launch-request&lti_version=LTI-1p0&resource_link_id=course-42-link&user_id=u%2029&roles=Instructor&lis_person_name_full=Ay%C5%9Fe%20Y%C4%B1lmaz',
+    consumer_key: 'lms-key', consumer_secret: 'lms-secret', signature_method: 'HMAC-SHA1', nonce: 'lti0nonce0001', timestamp: T, version: '1.0' });
+  await id('sign-provider').selectOption('lti');
+  const body = await id('sign-sent').textContent();
+  const [ok, tampered] = await providersPeer([
+    { client: 'lti-verify', launch_url: launch, consumer_key: 'lms-key', consumer_secret: 'lms-secret', body, now: T },
+    { client: 'lti-verify', launch_url: launch, consumer_key: 'lms-key', consumer_secret: 'lms-secret', body: body.replace('Instructor', 'Administrator'), now: T },
+  ]);
+  assert.equal(ok.valid, true, body);
+  assert.equal(tampered.valid, false);
+  await id('sign-provider').selectOption('none');
+});
+
+test('#33.4 axe-core: nothing serious once the boxes scroll, in every language and theme, 360 pixels wide too', async () => {
+  if (!(await page.evaluate(() => typeof window.axe === 'function' || typeof window.axe === 'object'))) {
+    await page.addScriptTag({ url: '/__axe.js' });
+  }
+  // Long enough that the per-character table, the parameters and the hex dump scroll.
+  const long = 'Hello, world & friends! नमस्ते दुनिया — Günaydın, Işık ılık süt iç ☃ 😀 '.repeat(4);
+  const found = [];
+  for (const width of [900, 360]) {
+    await page.setViewportSize({ width, height: 800 });
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const lang of ['en', 'hi', 'tr']) {
+        await id('ui-lang').selectOption(lang);
+        await fillSign({ ...xSignature.inputs, url: `${xSignature.inputs.url}&q=${encodeURIComponent(long)}` });
+        await id('pct-text').fill(long);
+        const scrolls = await page.locator('#pct-table').evaluate((t) => t.parentElement.scrollHeight > t.parentElement.clientHeight);
+        assert.ok(scrolls, 'the per-character table scrolls');
+        found.push(...await axe(`${width} px, ${scheme}, ${lang}, long text`));
+        await id('pct-encoded').fill('%FF%FE'.repeat(200));
+        await id('explain-their-base-string').fill(spaceAsPlus.theirs.base_string);
+        found.push(...await axe(`${width} px, ${scheme}, ${lang}, binary and a cause`));
+        await id('explain-their-base-string').fill('');
+      }
+    }
+  }
+  await id('ui-lang').selectOption('en');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 900, height: 900 });
+  await id('pct-encoded').fill('ok');
+  assert.deepEqual(found, []);
 });
 
 test('no request leaves the page: everything comes from the local server', async () => {
