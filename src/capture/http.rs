@@ -6,7 +6,7 @@
 
 use crate::error::{Error, ErrorKind, Part};
 
-use super::{shown, Captured, Header, Warning};
+use super::{shown, Captured, CapturedResponse, Header, Warning};
 
 fn unreadable(offset: usize, reason: impl Into<String>) -> Error {
     Error::new(ErrorKind::Unreadable {
@@ -200,6 +200,79 @@ pub fn parse_http(message: &[u8], scheme: &str) -> Result<Captured, Error> {
     };
     captured.check_once()?;
     Ok(captured)
+}
+
+/// Reads a raw HTTP/1.1 response, as a proxy saves one: the status line,
+/// the headers, and the body (by `Content-Length`, chunked, or to the end
+/// of the bytes, as a response without either is framed).
+///
+/// ```
+/// use oauth1_signer::capture::parse_http_response;
+///
+/// let saved = b"HTTP/1.1 401 Authorization Required\r\n\
+///     Date: Fri, 14 Oct 2011 20:19:18 GMT\r\n\
+///     Content-Type: application/json\r\n\
+///     \r\n\
+///     {\"errors\":[{\"code\":135,\"message\":\"Timestamp out of bounds.\"}]}";
+/// let response = parse_http_response(saved)?;
+/// assert_eq!(response.status, 401);
+/// assert_eq!(response.header("date"), Some("Fri, 14 Oct 2011 20:19:18 GMT"));
+/// assert_eq!(response.answer().errors[0].code, "135");
+/// # Ok::<(), oauth1_signer::Error>(())
+/// ```
+///
+/// # Errors
+/// [`ErrorKind::Unreadable`]: a status line that is not `HTTP/1.x CODE
+/// reason`, a header line that is not `name: value`, a body cut off;
+/// [`ErrorKind::UnexpectedEnd`]: no empty line ends the headers.
+pub fn parse_http_response(message: &[u8]) -> Result<CapturedResponse, Error> {
+    let (lines, body_at) = head_lines(message)?;
+    let (status_line, at) = lines[0];
+    let mut parts = status_line.splitn(3, |&b| b == b' ');
+    let version = parts.next().unwrap_or_default();
+    let code = parts.next().unwrap_or_default();
+    let status = std::str::from_utf8(code)
+        .ok()
+        .filter(|c| c.len() == 3)
+        .and_then(|c| c.parse::<u16>().ok())
+        .filter(|_| version.starts_with(b"HTTP/"))
+        .ok_or_else(|| {
+            unreadable(
+                at,
+                format!(
+                    "{} is not a status line (HTTP/1.1 401 Unauthorized)",
+                    shown(status_line)
+                ),
+            )
+        })?;
+    let mut headers = Vec::new();
+    for &(line, at) in &lines[1..] {
+        let Some(colon) = line.iter().position(|&b| b == b':') else {
+            return Err(unreadable(
+                at,
+                format!("{} is not a header line (name: value)", shown(line)),
+            ));
+        };
+        headers.push(Header {
+            name: String::from_utf8_lossy(&line[..colon]).trim().to_owned(),
+            value: String::from_utf8_lossy(line[colon + 1..].trim_ascii()).into_owned(),
+            offset: Some(at),
+        });
+    }
+    let framed = headers.iter().any(|h| {
+        h.name.eq_ignore_ascii_case("content-length")
+            || h.name.eq_ignore_ascii_case("transfer-encoding")
+    });
+    let body = if framed {
+        body(message, body_at, &headers, &mut Vec::new())?
+    } else {
+        Some(message[body_at..].to_vec())
+    };
+    Ok(CapturedResponse {
+        status,
+        headers,
+        body,
+    })
 }
 
 /// The request's URL: an absolute-form target as it is; an origin-form one

@@ -68,7 +68,7 @@ pub use answer::{clock_offset, read_answer, Answer, AnswerKind, ProviderError};
 pub use curl::{parse_curl, Curl, FileSource, Shell};
 pub use date::parse_http_date;
 pub use har::{parse_har, Har, HarEntry};
-pub use http::parse_http;
+pub use http::{parse_http, parse_http_response};
 
 /// One header as it was sent: its name as written and its value.
 #[derive(Clone, PartialEq, Eq)]
