@@ -207,10 +207,15 @@ fn their_response(
 /// Explains; `Ok(true)` when what they gave matches ours.
 pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
     let read = args.capture.read()?;
-    let mut notes = String::new();
-    for note in read.iter().flat_map(|r| &r.notes) {
-        let _ = writeln!(notes, "note: {note}");
+    // How the capture was read, said first: an error further on may come of it.
+    if let Some(r) = &read {
+        let mut said = String::new();
+        for note in &r.notes {
+            let _ = writeln!(said, "note: {note}");
+        }
+        let _ = std::io::stderr().write_all(said.as_bytes());
     }
+    let mut notes = String::new();
     let literal = args.request.literal();
     let mut spec = spec(&args.request, &args.credentials, Some(&args.signing), given)?;
     let captured = match &read {
@@ -222,7 +227,8 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
         _ => None,
     };
     let their_header = args.their_header.clone().or(captured_header);
-    let their_protocol = match (&their_header, &captured) {
+    let their_protocol = match (&args.their_header, &captured) {
+        // Refused with its offset by the explainer, further on.
         (Some(h), _) => Protocol::from_header(h).ok().map(Protocol::into_owned),
         (None, Some(theirs)) => theirs.protocol()?,
         (None, None) => None,

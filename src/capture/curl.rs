@@ -164,6 +164,10 @@ struct Options {
     upload: Option<(String, usize)>,
     user: Option<(Vec<u8>, usize)>,
     bearer: Option<(Vec<u8>, usize)>,
+    /// `-A`, `-e` and `-b name=value`: headers curl writes from them.
+    user_agent: Option<(Vec<u8>, usize)>,
+    referer: Option<(Vec<u8>, usize)>,
+    cookies: Vec<(Vec<u8>, usize)>,
     globoff: bool,
     path_as_is: bool,
     proto_default: Option<String>,
@@ -516,6 +520,26 @@ impl<'f> Curl<'f> {
                 headers.push(implied("Authorization", format!("Bearer {token}")));
             }
         }
+        if let Some((agent, at)) = &o.user_agent {
+            if !given("user-agent", &headers) {
+                headers.push(implied("User-Agent", text(agent, *at, "user agent")?));
+            }
+        }
+        if let Some((referer, at)) = &o.referer {
+            // `URL;auto` also sets the referer of redirects; the first is the URL.
+            let referer = text(referer, *at, "referer")?;
+            let referer = referer.strip_suffix(";auto").unwrap_or(&referer).to_owned();
+            if !given("referer", &headers) && !referer.is_empty() {
+                headers.push(implied("Referer", referer));
+            }
+        }
+        if !o.cookies.is_empty() && !given("cookie", &headers) {
+            let mut all = Vec::new();
+            for (cookie, at) in &o.cookies {
+                all.push(text(cookie, *at, "cookie")?);
+            }
+            headers.push(implied("Cookie", all.join("; ")));
+        }
         let body = if let Some((path, at)) = &o.upload {
             Some(self.file("-T", path, *at, stdin, &mut warnings)?)
         } else if o.form.is_some() {
@@ -788,6 +812,11 @@ fn apply(
         "upload-file" => o.upload = Some((text(&value, at, "file name")?, at)),
         "user" => o.user = Some((value, at)),
         "oauth2-bearer" => o.bearer = Some((value, at)),
+        "user-agent" => o.user_agent = Some((value, at)),
+        "referer" => o.referer = Some((value, at)),
+        // A cookie string (`name=value`); else a cookie file curl reads,
+        // which does not change the signed request.
+        "cookie" if value.contains(&b'=') => o.cookies.push((value, at)),
         "proto-default" => o.proto_default = Some(text(&value, at, "scheme")?),
         "config" => {
             return Err(unreadable(

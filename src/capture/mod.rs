@@ -122,7 +122,7 @@ impl Warning {
     }
 
     /// A stable code: `unknown-option`, `fragment-dropped`, `scheme-assumed`,
-    /// `curl-urlencode`, `multipart-not-read`, `caret-in-ansi-c-quote`,
+    /// `curl-urlencode`, `multipart-not-read`, `caret-in-ansi-c-quote`, `caret-in-cmd-quotes`,
     /// `cmd-variable`, `ignored-after-command`, `crlf-line-ends`,
     /// `har-params-joined`, `trailing-bytes`, `not-oauth`, `http2-message`,
     /// `request-target`, `file-read`.

@@ -713,6 +713,7 @@ pub(crate) fn split_cmd(text: &str, warnings: &mut Vec<Warning>) -> Result<Comma
     let mut line: Vec<(u8, usize)> = Vec::with_capacity(b.len());
     let mut stdin = None;
     let mut quoted = false;
+    let mut caret_warned = false;
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
@@ -723,6 +724,19 @@ pub(crate) fn split_cmd(text: &str, warnings: &mut Vec<Warning>) -> Result<Comma
         if quoted {
             match c {
                 b'"' => quoted = false,
+                b'^' if !caret_warned => {
+                    // Firefox's "Copy as cURL (Windows)" leaves a header's `"` as
+                    // `\"`, which cmd takes for a quote: the `^` escapes after
+                    // it are then kept and sent.
+                    caret_warned = true;
+                    warnings.push(Warning::new(
+                        "caret-in-cmd-quotes",
+                        Some(i),
+                        "a ^ inside \"...\" is kept by cmd.exe and sent (a generator that writes \
+                         a quote as \\\" without ^ opens such a quote): the request this command \
+                         sends is not the one the browser sent",
+                    ));
+                }
                 b'\n' => {
                     return Err(unreadable(
                         i,
@@ -1095,6 +1109,19 @@ mod tests {
         assert!(looks_like_cmd(text));
         assert!(!looks_like_cmd("curl 'a' \\\n -H 'b'"));
         assert!(looks_like_cmd("curl \"a\" ^\n -H \"b\""));
+    }
+
+    #[test]
+    fn a_caret_cmd_keeps_inside_quotes_is_named() {
+        // As Firefox's "Copy as cURL (Windows)" writes a header with quotes and a %.
+        let mut warnings = Vec::new();
+        let c = split_cmd(
+            "curl ^\"https://h/^\" -H ^\"a: x=\\\"s^%^3D\\\"^\"",
+            &mut warnings,
+        )
+        .unwrap();
+        assert_eq!(c.words[3].bytes, b"a: x=\"s^%^3D\"");
+        assert_eq!(warnings[0].code(), "caret-in-cmd-quotes");
     }
 
     #[test]
