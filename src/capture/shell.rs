@@ -404,9 +404,9 @@ impl Posix<'_> {
                         warnings.push(Warning::new(
                             "caret-in-ansi-c-quote",
                             Some(i),
-                            "a ^ before & or | inside $'...' is kept by bash and sent (Firefox's \
-                             \"Copy as cURL (POSIX)\" writes them so): the request this command \
-                             sends is not the one the browser sent",
+                            "a ^ before & or | inside $'...' is kept by bash and sent: \
+                             Firefox's \"Copy as cURL (POSIX)\" writes every & and | so, and \
+                             its command then does not send the request the browser sent",
                         ));
                     }
                     self.push(b"^", open);
