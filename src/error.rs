@@ -31,6 +31,13 @@ pub enum Part {
     Input,
     /// A signature given to be checked or explained.
     Signature,
+    /// A copied curl command (offsets count from its first byte).
+    CurlCommand,
+    /// A HAR file (offsets count from its first byte).
+    Har,
+    /// A raw HTTP/1.1 request as a proxy saved it (offsets count from its
+    /// first byte).
+    HttpMessage,
 }
 
 impl Part {
@@ -43,6 +50,9 @@ impl Part {
             Part::Header => "Authorization header",
             Part::Input => "input",
             Part::Signature => "signature",
+            Part::CurlCommand => "curl command",
+            Part::Har => "HAR file",
+            Part::HttpMessage => "HTTP request",
         }
     }
 }
@@ -202,6 +212,63 @@ pub enum ErrorKind {
         /// What conflicts with what, and what to do instead.
         reason: &'static str,
     },
+    /// A captured request (a curl command, a HAR file, a raw HTTP request)
+    /// that can be read more than one way: two `Authorization` headers, a
+    /// body given two ways, a `Content-Length` beside chunked framing.
+    /// Nothing is guessed.
+    #[non_exhaustive]
+    Ambiguous {
+        /// Which capture.
+        part: Part,
+        /// Byte offset of the second reading (the second header, say).
+        offset: usize,
+        /// What the two readings are.
+        reason: String,
+    },
+    /// A captured request that cannot be read as one request: an unclosed
+    /// quote, a shell expansion whose value is not in the text, a HAR
+    /// entry without a URL, a line that is not a header.
+    #[non_exhaustive]
+    Unreadable {
+        /// Which capture.
+        part: Part,
+        /// Byte offset of the spot, when there is one.
+        offset: Option<usize>,
+        /// What is wrong there.
+        reason: String,
+    },
+    /// Bytes of a captured request that are not in the capture: a body the
+    /// command reads from a file (`-d @payload.json`) or from standard
+    /// input. Named, never read silently.
+    #[non_exhaustive]
+    NotInCapture {
+        /// Which capture.
+        part: Part,
+        /// Byte offset of the option that names the file.
+        offset: usize,
+        /// The option, as written (`-d`, `--data-binary`, `-H`).
+        option: String,
+        /// The file's name as written (`-` for standard input).
+        path: String,
+    },
+    /// A HAR file whose entries do not say which one to read: several carry
+    /// OAuth 1.0a (or none does), and none was chosen.
+    #[non_exhaustive]
+    EntryNotChosen {
+        /// The entries that carry OAuth 1.0a, counted from 0 in the file's
+        /// order (empty when none does).
+        candidates: Vec<usize>,
+        /// How many entries the file has.
+        entries: usize,
+    },
+    /// A HAR entry chosen by a number the file does not have.
+    #[non_exhaustive]
+    NoSuchEntry {
+        /// The number asked for.
+        entry: usize,
+        /// How many entries the file has.
+        entries: usize,
+    },
 }
 
 /// The error type of this crate: an [`ErrorKind`] with a short, lowercase `Display`.
@@ -223,7 +290,14 @@ impl Error {
             | ErrorKind::InvalidByte { part, offset, .. }
             | ErrorKind::UnexpectedEnd { part, offset, .. }
             | ErrorKind::InvalidUrl { part, offset, .. }
-            | ErrorKind::ProtocolParameterInRequest { part, offset, .. } => Some((part, offset)),
+            | ErrorKind::ProtocolParameterInRequest { part, offset, .. }
+            | ErrorKind::Ambiguous { part, offset, .. }
+            | ErrorKind::NotInCapture { part, offset, .. } => Some((part, offset)),
+            ErrorKind::Unreadable {
+                part,
+                offset: Some(offset),
+                ..
+            } => Some((part, offset)),
             ErrorKind::DuplicateProtocolParameter { at, .. } => at,
             _ => None,
         }
@@ -259,7 +333,13 @@ impl Error {
             | ErrorKind::InvalidByte { offset, .. }
             | ErrorKind::UnexpectedEnd { offset, .. }
             | ErrorKind::InvalidUrl { offset, .. }
-            | ErrorKind::ProtocolParameterInRequest { offset, .. } => *offset += by,
+            | ErrorKind::ProtocolParameterInRequest { offset, .. }
+            | ErrorKind::Ambiguous { offset, .. }
+            | ErrorKind::NotInCapture { offset, .. }
+            | ErrorKind::Unreadable {
+                offset: Some(offset),
+                ..
+            } => *offset += by,
             ErrorKind::DuplicateProtocolParameter {
                 at: Some((_, offset)),
                 ..
@@ -405,6 +485,59 @@ impl fmt::Display for Error {
                 Quoted(media_type)
             ),
             ErrorKind::Conflict { reason } => f.write_str(reason),
+            ErrorKind::Ambiguous {
+                part,
+                offset,
+                reason,
+            } => write!(f, "ambiguous {part} at byte {offset}: {reason}"),
+            ErrorKind::Unreadable {
+                part,
+                offset,
+                reason,
+            } => match offset {
+                Some(offset) => write!(f, "cannot read the {part} at byte {offset}: {reason}"),
+                None => write!(f, "cannot read the {part}: {reason}"),
+            },
+            ErrorKind::NotInCapture {
+                part,
+                offset,
+                option,
+                path,
+            } => {
+                let source = match path.as_str() {
+                    "-" => "standard input".to_owned(),
+                    path => format!("the file {}", Quoted(path)),
+                };
+                write!(
+                    f,
+                    "{option} at byte {offset} of the {part} reads {source}, which is not in \
+                     the {part}: give its content instead"
+                )
+            }
+            ErrorKind::EntryNotChosen {
+                candidates,
+                entries,
+            } => match candidates.as_slice() {
+                [] => write!(
+                    f,
+                    "none of the HAR file's {entries} entries carries OAuth 1.0a (an \
+                     Authorization: OAuth header or oauth_* parameters): choose one by its number"
+                ),
+                several => {
+                    let list: Vec<String> = several.iter().map(usize::to_string).collect();
+                    write!(
+                        f,
+                        "{} of the HAR file's {entries} entries carry OAuth 1.0a (numbers {}, \
+                         counted from 0): choose one",
+                        several.len(),
+                        list.join(", ")
+                    )
+                }
+            },
+            ErrorKind::NoSuchEntry { entry, entries } => write!(
+                f,
+                "the HAR file has no entry {entry}: its {entries} entries are numbered from 0"
+            ),
         }
     }
 }

@@ -26,6 +26,7 @@
 //! | verify a request by hand, nonces in memory or Redis | [`verify::Verifier`] | (`redis`) |
 //! | log a user in: the three-legged flow | [`flow`] | (`reqwest`) |
 //! | why does my signature not match? | [`explain::Explainer`], `oauth1 explain` | `explain` |
+//! | read what a client sent: a curl command, a HAR file, a raw request; a provider's error answer | [`capture`] | `capture` |
 //! | one stage on its own: encode, collect, normalise, base string, key | [`text`], [`pipeline`] | |
 //!
 //! # Example
@@ -63,6 +64,7 @@
 //! ```text
 //! text       bytes: percent-encoding and decoding (§3.6), form text, what may reach a terminal
 //! pipeline   §3.4-3.5, a module per stage: URL, parameters, base string, keys, header, Signer
+//! capture    requests as people have them: a curl command, a HAR file, a raw HTTP request
 //! provider   profiles, parameter styles (Mastercard's), OAuth Echo
 //! client     the sending edge: http::Request, the reqwest middleware, redirects
 //! flow       the three-legged flow (§2)
@@ -86,6 +88,7 @@
 //! | `http` | [`client`]: sign and trace `http::Request`s; [`verify::Verifier::verify_http`] |
 //! | `reqwest` | [`client::OAuth1Middleware`] and the flow's senders, over reqwest (whose TLS you choose) |
 //! | `explain` | [`explain`]: why their base string, signature or header differs |
+//! | `capture` | [`capture`]: a curl command, a HAR file or a raw request read; a provider's error answer |
 //! | `tower` | [`verify::VerifyLayer`] for tower and axum |
 //! | `redis` | [`verify::RedisNonceStore`], [`verify::RedisClusterNonceStore`] |
 //!
@@ -115,6 +118,8 @@ pub struct ProvidersDoctests;
 // The house by wing (ARCHITECTURE.md): each folder a wing, opening with what
 // it owns and what it may import. The nouns a user needs are re-exported
 // here; every other item has its one path in its wing's module.
+#[cfg(feature = "capture")]
+pub mod capture;
 #[cfg(feature = "http")]
 pub mod client;
 mod error;

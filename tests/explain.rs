@@ -846,3 +846,33 @@ fn a_request_over_the_search_bounds_is_not_searched_and_says_so() {
     let ex = Explainer::new(&x_signer(), &request).unwrap();
     assert!(ex._signature_search_writes("AAAAAAAAAAAAAAAAAAAAAAAAAAA=") > 0);
 }
+
+#[test]
+fn a_finding_of_the_search_reads_as_sentences() {
+    use base64::Engine as _;
+    use hmac::{KeyInit, Mac};
+    // The X docs request; their base string writes each space of the status as '+' (the
+    // value's `%20` becomes `+`, which the outer encoding writes `%2B`), signed here with
+    // the X docs' key by the hmac crate, not the library.
+    let request =
+        OAuthRequest::post("https://api.x.com/1.1/statuses/update.json?include_entities=true")
+            .form_body(
+                b"status=Hello%20Ladies%20%2b%20Gentlemen%2c%20a%20signed%20OAuth%20request%21",
+            );
+    let ex = Explainer::new(&x_signer(), &request).unwrap();
+    let theirs = ex.trace().base_string.replace("%2520", "%2B");
+    let key = format!("{CS}&{TS}");
+    let mut mac = hmac::Hmac::<sha1::Sha1>::new_from_slice(key.as_bytes()).unwrap();
+    mac.update(theirs.as_bytes());
+    let sig = base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes());
+    let got = ex.signature(&sig);
+    assert_eq!(got.causes(), [Cause::SpaceAsPlus], "{got:#?}");
+    assert_eq!(
+        got.findings[0].detail,
+        "The other side encodes spaces as `+` instead of `%20` in the parameter names and \
+         values only (the base string itself is encoded right). Recomputing our request this \
+         way reproduces their signature. The same encoder used both in the parameter names \
+         and values and in the base string's outer encoding writes the same base string here, \
+         so the signature cannot tell which."
+    );
+}

@@ -352,3 +352,192 @@ mod layer {
         assert_eq!(status, 401);
     }
 }
+
+/// The layer's events for the server's owner: each rejection's true reason, and a warning
+/// for a verifier that cannot know a received path's URL (the README's example once built
+/// one), each without a secret.
+#[cfg(feature = "tower")]
+mod owner_events {
+    use super::*;
+    use axum::body::Body;
+    use axum::routing::post;
+    use axum::Router;
+    use oauth1_signer::verify::VerifyLayer;
+    use std::sync::{Arc, Mutex};
+    use tower::ServiceExt as _;
+    use tracing::field::{Field, Visit};
+    use tracing::{span, Event, Level, Metadata, Subscriber};
+
+    /// Every event's level and fields, as text.
+    type Events = Arc<Mutex<Vec<(Level, Vec<(String, String)>)>>>;
+
+    /// A subscriber that keeps every event (this test's own, not tracing-subscriber's).
+    struct Recorder(Events);
+
+    struct Fields(Vec<(String, String)>);
+
+    impl Visit for Fields {
+        fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+            self.0.push((field.name().to_owned(), format!("{value:?}")));
+        }
+        fn record_str(&mut self, field: &Field, value: &str) {
+            self.0.push((field.name().to_owned(), value.to_owned()));
+        }
+    }
+
+    impl Subscriber for Recorder {
+        fn enabled(&self, _: &Metadata<'_>) -> bool {
+            true
+        }
+        fn new_span(&self, _: &span::Attributes<'_>) -> span::Id {
+            span::Id::from_u64(1)
+        }
+        fn record(&self, _: &span::Id, _: &span::Record<'_>) {}
+        fn record_follows_from(&self, _: &span::Id, _: &span::Id) {}
+        fn event(&self, event: &Event<'_>) {
+            let mut fields = Fields(Vec::new());
+            event.record(&mut fields);
+            self.0
+                .lock()
+                .unwrap()
+                .push((*event.metadata().level(), fields.0));
+        }
+        fn enter(&self, _: &span::Id) {}
+        fn exit(&self, _: &span::Id) {}
+    }
+
+    fn field<'a>(fields: &'a [(String, String)], name: &str) -> &'a str {
+        fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or("", |(_, v)| v.as_str())
+    }
+
+    const PATH: &str = "/1.1/statuses/update.json?include_entities=true";
+
+    /// Runs `request` through a layer over `verifier`, with `events` recording.
+    fn answer(
+        verifier: Verifier<oauth1_signer::verify::StaticSecrets, TestStore>,
+        request: http::Request<Body>,
+        events: &Events,
+    ) -> u16 {
+        let _guard = tracing::subscriber::set_default(Recorder(events.clone()));
+        let app = Router::new()
+            .route("/1.1/statuses/update.json", post(|| async { "ok" }))
+            .layer(VerifyLayer::new(Arc::new(verifier)));
+        block(app.oneshot(request)).unwrap().status().as_u16()
+    }
+
+    fn x_docs_request(header: &str, body: &str) -> http::Request<Body> {
+        http::Request::post(PATH)
+            .header("authorization", header)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(Body::from(body.to_owned()))
+            .unwrap()
+    }
+
+    /// No event holds either secret of the X docs credentials.
+    fn no_secret(events: &Events) {
+        let (_, inputs) = x_docs();
+        let secrets = [
+            inputs.consumer_secret.clone().unwrap(),
+            inputs.token_secret.clone().unwrap(),
+        ];
+        for (_, fields) in events.lock().unwrap().iter() {
+            for (_, value) in fields {
+                for s in &secrets {
+                    assert!(!value.contains(s.as_str()), "{value}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_layer_without_a_public_base_url_is_warned_of_and_says_why_it_rejects() {
+        let (v, inputs) = x_docs();
+        let header = expected_header(&v);
+        let body = inputs.form_body.clone().unwrap();
+        let events = Events::default();
+        // As the README's layer example once built it: no public base URL.
+        let verifier = Verifier::builder(secrets(&inputs), TestStore::default())
+            .clock(|| 1318622958)
+            .build()
+            .unwrap();
+        let status = answer(verifier, x_docs_request(&header, &body), &events);
+        assert_eq!(status, 401);
+        let events_seen = events.lock().unwrap().clone();
+        assert_eq!(events_seen.len(), 2, "{events_seen:?}");
+        let (level, made) = &events_seen[0];
+        assert_eq!(*level, Level::WARN);
+        assert!(
+            field(made, "message").contains("without a public base URL"),
+            "{made:?}"
+        );
+        let (level, rejected) = &events_seen[1];
+        assert_eq!(*level, Level::WARN);
+        assert!(field(rejected, "message").contains("set VerifierBuilder::public_base_url"));
+        assert!(
+            field(rejected, "reason").contains("not an absolute URL"),
+            "{rejected:?}"
+        );
+        assert_eq!(field(rejected, "path"), "/1.1/statuses/update.json");
+        no_secret(&events);
+    }
+
+    #[test]
+    fn each_rejection_s_true_reason_is_told_the_owner_never_a_query_or_a_secret() {
+        let (v, inputs) = x_docs();
+        let header = expected_header(&v);
+        let body = inputs.form_body.clone().unwrap();
+        let build = |secrets| {
+            Verifier::builder(secrets, TestStore::default())
+                .public_base_url("https://api.x.com")
+                .clock(|| 1318622958)
+                .build()
+                .unwrap()
+        };
+        // A tampered body: the signature does not match.
+        let events = Events::default();
+        let status = answer(
+            build(secrets(&inputs)),
+            x_docs_request(&header, &format!("{body}x")),
+            &events,
+        );
+        assert_eq!(status, 401);
+        let seen = events.lock().unwrap().clone();
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        let (level, fields) = &seen[0];
+        assert_eq!(*level, Level::INFO);
+        assert_eq!(
+            field(fields, "reason"),
+            "the signature does not match the request"
+        );
+        assert_eq!(field(fields, "problem"), "oauth_problem=signature_invalid");
+        assert_eq!(field(fields, "method"), "POST");
+        assert_eq!(field(fields, "path"), "/1.1/statuses/update.json");
+        // An unknown consumer key: the client is told "signature_invalid", the owner the truth.
+        let events = Events::default();
+        let other = oauth1_signer::verify::StaticSecrets::new(oauth1_signer::Credentials::new(
+            "another-key",
+            "s",
+        ));
+        let status = answer(build(other), x_docs_request(&header, &body), &events);
+        assert_eq!(status, 401);
+        let seen = events.lock().unwrap().clone();
+        assert_eq!(field(&seen[0].1, "reason"), "unknown consumer key");
+        assert_eq!(
+            field(&seen[0].1, "problem"),
+            "oauth_problem=signature_invalid"
+        );
+        no_secret(&events);
+        // A valid request: no event.
+        let events = Events::default();
+        let status = answer(
+            build(secrets(&inputs)),
+            x_docs_request(&header, &body),
+            &events,
+        );
+        assert_eq!(status, 200);
+        assert!(events.lock().unwrap().is_empty());
+    }
+}

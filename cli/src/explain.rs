@@ -8,25 +8,44 @@ use std::path::PathBuf;
 
 use anstyle::{AnsiColor, Style};
 use clap::{Args, ValueEnum};
+use oauth1_signer::capture::{Answer, CapturedResponse};
 use oauth1_signer::explain::{
     find_base_string_in_response, Explainer, Finding, Theirs, MAX_RESPONSE_BODY_LEN,
 };
 use oauth1_signer::pipeline::base_string_lines;
-use oauth1_signer::{ErrorKind, Part};
+use oauth1_signer::{ErrorKind, Name, Part, Protocol, RequestSpec, Signer};
 use serde::Serialize;
 use similar::{ChangeTag, TextDiff};
 
+use crate::capture::{
+    answer_json, answer_text, clock, fill_spec, saved_response, timestamp_of, CaptureFlags, Clock,
+};
 use crate::caret::printable;
 use crate::flags::Credentials;
 use crate::output::{sent_text, stages_text, Shown};
-use crate::spec::{library_error, signed, RequestFlags, SigningFlags};
+use crate::spec::{library_error, spec, RequestFlags, SigningFlags};
 use crate::Failure;
 
 pub(crate) const EXPLAIN_HELP: &str = "\
-The request is given exactly as to `oauth1 sign` (flags, environment, or --request FILE|-), with
-the nonce and timestamp the other side saw. Give what you have from the other side: its base
-string (--their-base-string, or --response-body with a saved 401 body that echoes it as
-debug_sbs=... or \"signature base string: ...\"), its signature, or its whole Authorization header.
+Paste what the client sent: --curl (a curl command: Chrome's or Firefox's \"Copy as cURL\",
+Postman's or Insomnia's snippet; bash or cmd.exe quoting), --har (a HAR file the browser or
+Postman exported: the entry that carries OAuth 1.0a, or --entry N; its response is read too) or
+--http (a raw HTTP/1.1 request a proxy saved; --scheme https by default), each TEXT, @FILE or -
+for stdin. The captured Authorization header (or oauth_* parameters in its query or body) is
+what the other side sent; only the secrets, and any setting to pin, are given as flags.
+
+Or give the request exactly as to `oauth1 sign` (flags, environment, or --request FILE|-), and
+what you have from the other side: its base string (--their-base-string, or --response-body
+with a saved 401 body that echoes it as debug_sbs=... or \"signature base string: ...\"), its
+signature, or its whole Authorization header. Their header's oauth_nonce and oauth_timestamp
+(and a captured request's oauth_callback and oauth_verifier) are taken as ours unless pinned
+with --nonce and --timestamp.
+
+The provider's answer (a HAR entry's response, or --response-body: the body, or the whole
+saved response from its status line) is read: X's error codes (32 the signature, 89 the token,
+135 the timestamp, with how many seconds the client's clock is off by the answer's Date, 215
+the header, 415 the callback, 416 the app), its v2 problem objects, and OAuth Problem
+Reporting's oauth_problem.
 
 Of several debug_sbs values in a response body, the first that parses as a base string is used
 (a note on stderr says there were several). Their text is printed with control characters
@@ -38,12 +57,19 @@ Exit status: 0 what they gave matches ours, 1 it does not, 2 bad input (an empty
 header, a parameter given twice in their header, an input over its limit).
 
 Examples:
+  oauth1 explain --consumer-secret \"$CS\" --token-secret \"$TS\" --curl @copied.txt
+  oauth1 explain --consumer-secret \"$CS\" --token-secret \"$TS\" --har @x.com.har --entry 12
+  oauth1 explain --consumer-secret \"$CS\" --http @request.txt --response-body @answer.txt
   oauth1 explain --example --their-base-string @theirs.txt
   oauth1 explain --request req.json --their-signature 'hCtSmYh+iHYCEqBWrE7C7hYmtUk='
   oauth1 explain --request req.json --their-header \"$(cat header.txt)\" --format json";
 
 #[derive(Args, Debug)]
 pub(crate) struct ExplainArgs {
+    /// The request as the client sent it
+    #[command(flatten)]
+    capture: CaptureFlags,
+
     /// The request
     #[command(flatten)]
     request: RequestFlags,
@@ -65,10 +91,11 @@ pub(crate) struct ExplainArgs {
     their_signature: Option<String>,
 
     /// Their whole Authorization header (OAuth ...)
-    #[arg(long, value_name = "HEADER")]
+    #[arg(long, value_name = "HEADER", conflicts_with_all = ["curl", "har", "http"])]
     their_header: Option<String>,
 
-    /// A saved error response body that echoes their base string
+    /// A saved error response: its body, or the whole response from its status line (for its
+    /// Date); read for X's error codes, oauth_problem, and a base string it echoes
     #[arg(long, value_name = "FILE")]
     response_body: Option<PathBuf>,
 
@@ -124,14 +151,113 @@ fn read_file(
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
+/// The signer of `spec`, as `sign` makes it: pinned as given from a file,
+/// with a fresh nonce and timestamp from the flags unless pinned.
+fn signer_of(spec: &RequestSpec, literal: bool) -> Result<Signer, Failure> {
+    let signer = if literal {
+        spec.signer()
+    } else {
+        spec.fresh_signer()
+    };
+    let signer = signer.map_err(|e| library_error(&e, spec))?;
+    if let Some(bits) = signer.signing_key().rsa_bits().filter(|&bits| bits < 2048) {
+        eprintln!(
+            "warning: the RSA key has {bits} bits; keys under 2048 bits are too weak to rely on"
+        );
+    }
+    Ok(signer)
+}
+
+/// Their protocol parameters' values that are ours unless pinned: the
+/// nonce and timestamp (a signer's own), and of a captured request its
+/// callback and verifier. Says which were taken.
+fn take_theirs(spec: &mut RequestSpec, theirs: &Protocol<'_>, captured: bool) -> Vec<&'static str> {
+    let mut taken = Vec::new();
+    let mut take = |field: &mut Option<String>, name: Name| {
+        if field.is_none() {
+            if let Some(value) = theirs.get(name) {
+                *field = Some(value.to_owned());
+                taken.push(name.as_str());
+            }
+        }
+    };
+    take(&mut spec.nonce, Name::Nonce);
+    take(&mut spec.timestamp, Name::Timestamp);
+    if captured {
+        take(&mut spec.callback, Name::Callback);
+        take(&mut spec.verifier, Name::Verifier);
+    }
+    taken
+}
+
+/// The provider's answer: a HAR entry's response, or --response-body.
+fn their_response(
+    args: &ExplainArgs,
+    captured: Option<&CapturedResponse>,
+) -> Result<Option<CapturedResponse>, Failure> {
+    if let Some(path) = &args.response_body {
+        // An error response that echoes a base string is a few kilobytes.
+        let limit = (MAX_RESPONSE_BODY_LEN, "MAX_RESPONSE_BODY_LEN");
+        let bytes = read_file("--response-body", path, Some(limit))?;
+        return saved_response(bytes.as_bytes()).map(Some);
+    }
+    Ok(captured.cloned())
+}
+
 /// Explains; `Ok(true)` when what they gave matches ours.
 pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
-    let (spec, signer) = signed(&args.request, &args.credentials, &args.signing, given)?;
+    let read = args.capture.read()?;
+    // How the capture was read, said first: an error further on may come of it.
+    if let Some(r) = &read {
+        let mut said = String::new();
+        for note in &r.notes {
+            let _ = writeln!(said, "note: {note}");
+        }
+        let _ = std::io::stderr().write_all(said.as_bytes());
+    }
+    let mut notes = String::new();
+    let literal = args.request.literal();
+    let mut spec = spec(&args.request, &args.credentials, Some(&args.signing), given)?;
+    let captured = match &read {
+        Some(r) => Some(fill_spec(&mut spec, &r.captured, true)?),
+        None => None,
+    };
+    let captured_header = match &captured {
+        Some(crate::capture::Theirs::Header(h)) => Some(h.clone()),
+        _ => None,
+    };
+    let their_header = args.their_header.clone().or(captured_header);
+    let their_protocol = match (&args.their_header, &captured) {
+        // Refused with its offset by the explainer, further on.
+        (Some(h), _) => Protocol::from_header(h).ok().map(Protocol::into_owned),
+        (None, Some(theirs)) => theirs.protocol()?,
+        (None, None) => None,
+    };
+    if read.is_some() && their_protocol.is_none() {
+        return Err(Failure::input(
+            "the captured request carries no OAuth 1.0a: no Authorization: OAuth header and no \
+             oauth_* parameter in its query or form body",
+        ));
+    }
+    if let Some(theirs) = &their_protocol {
+        let taken = take_theirs(&mut spec, theirs, read.is_some());
+        if !taken.is_empty() {
+            let _ = writeln!(
+                notes,
+                "note: {} as in their request (pin ours with --nonce, --timestamp)",
+                taken.join(", ")
+            );
+        }
+    }
+    let signer = signer_of(&spec, literal)?;
     let params = spec
         .protocol_params()
         .map_err(|e| library_error(&e, &spec))?;
-    let explainer =
+    let mut explainer =
         Explainer::new(&signer, &spec.request(&params)).map_err(|e| library_error(&e, &spec))?;
+    if let (Some(body), None) = (&spec.body, &spec.form_body) {
+        explainer = explainer.with_unsigned_body(body);
+    }
     let mut base = match args.their_base_string.as_deref() {
         Some(text) => {
             let text = match text.strip_prefix('@') {
@@ -146,58 +272,112 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
         }
         None => None,
     };
-    let mut notes = String::new();
-    if let Some(path) = &args.response_body {
-        // An error response that echoes a base string is a few kilobytes.
-        let limit = (MAX_RESPONSE_BODY_LEN, "MAX_RESPONSE_BODY_LEN");
-        let body = read_file("--response-body", path, Some(limit))?;
-        let found = find_base_string_in_response(&body).ok_or_else(|| {
-            Failure::input(format!(
-                "no signature base string found in --response-body \"{}\" (looked for debug_sbs=... \
-                 and text that starts like METHOD&http...)",
-                path.display()
-            ))
-        })?;
-        if found.debug_sbs_count > 1 {
-            let used = match found.debug_sbs_used {
-                Some(i) => format!("the one that parses as a base string is number {}", i + 1),
-                None => "none parses as a base string, so the one in the text is used".to_owned(),
-            };
-            let _ = writeln!(
-                notes,
-                "note: --response-body has {} debug_sbs values; {used}",
-                found.debug_sbs_count
-            );
+    let response = their_response(args, read.as_ref().and_then(|r| r.captured.response()))?;
+    let mut answer: Option<(Answer, Option<Clock>)> = None;
+    if let Some(response) = &response {
+        let body =
+            String::from_utf8_lossy(response.body.as_deref().unwrap_or_default()).into_owned();
+        let status = (response.status != 0).then_some(response.status);
+        let read_answer = oauth1_signer::capture::read_answer(status, body.as_bytes());
+        let clock = clock(
+            &read_answer,
+            timestamp_of(their_protocol.as_ref())
+                .or_else(|| spec.timestamp.as_deref()?.parse().ok()),
+            response.header("date"),
+        );
+        let found = find_base_string_in_response(&body);
+        match &found {
+            None if args.response_body.is_some() && read_answer.is_empty() => {
+                return Err(Failure::input(format!(
+                    "no signature base string nor provider error found in --response-body \"{}\" \
+                     (looked for debug_sbs=..., text that starts like METHOD&http..., X's error \
+                     codes and oauth_problem=...)",
+                    args.response_body
+                        .as_deref()
+                        .unwrap_or_else(|| std::path::Path::new(""))
+                        .display()
+                )))
+            }
+            None => {}
+            Some(found) => {
+                if found.debug_sbs_count > 1 {
+                    let used = match found.debug_sbs_used {
+                        Some(i) => {
+                            format!("the one that parses as a base string is number {}", i + 1)
+                        }
+                        None => "none parses as a base string, so the one in the text is used"
+                            .to_owned(),
+                    };
+                    let from = match args.response_body {
+                        Some(_) => "--response-body",
+                        None => "the HAR entry's response",
+                    };
+                    let _ = writeln!(
+                        notes,
+                        "note: {from} has {} debug_sbs values; {used}",
+                        found.debug_sbs_count
+                    );
+                }
+                base.get_or_insert(found.base_string.clone());
+            }
         }
-        base.get_or_insert(found.base_string);
+        if !read_answer.is_empty() {
+            answer = Some((read_answer, clock));
+        }
     }
-    if base.is_none() && args.their_signature.is_none() && args.their_header.is_none() {
-        return Err(Failure::input(
-            "nothing to compare: give --their-base-string, --their-signature, --their-header \
-             or --response-body",
-        ));
+    let params_only = matches!(captured, Some(crate::capture::Theirs::Params(..)));
+    if base.is_none() && args.their_signature.is_none() && their_header.is_none() && !params_only {
+        let said = match &answer {
+            Some((a, c)) => format!(
+                " (the response holds no base string; it says:{})",
+                answer_text(a, *c)
+                    .lines()
+                    .skip(2)
+                    .map(|l| format!(" {}", l.trim()))
+                    .collect::<String>()
+            ),
+            None => String::new(),
+        };
+        return Err(Failure::input(format!(
+            "nothing to compare: give --curl, --har or --http (what the client sent), or \
+             --their-base-string, --their-signature, --their-header or --response-body{said}"
+        )));
     }
-    let explanation = explainer
-        .explain(Theirs {
-            header: args.their_header.as_deref(),
-            base_string: base.as_deref(),
-            signature: args.their_signature.as_deref(),
-        })
-        .map_err(|e| match e.kind() {
-            // An empty signature is a copying mistake, not a signature to search for.
-            ErrorKind::Empty {
-                part: Part::Signature,
-                ..
-            } => Failure::input("--their-signature is empty"),
-            _ => Failure::input(format!("--their-header: {e}")),
-        })?;
+    let explanation = match (&their_protocol, params_only, &base) {
+        // Their parameters in the query or the body: compared as a header's are.
+        (Some(theirs), true, None) => explainer.protocol(theirs),
+        _ => explainer
+            .explain(Theirs {
+                header: their_header.as_deref(),
+                base_string: base.as_deref(),
+                signature: args.their_signature.as_deref().or_else(|| {
+                    params_only
+                        .then(|| their_protocol.as_ref()?.signature())
+                        .flatten()
+                }),
+            })
+            .map_err(|e| match e.kind() {
+                // An empty signature is a copying mistake, not a signature to search for.
+                ErrorKind::Empty {
+                    part: Part::Signature,
+                    ..
+                } => Failure::input("--their-signature is empty"),
+                _ if args.their_header.is_none() => {
+                    Failure::input(format!("the captured Authorization header: {e}"))
+                }
+                _ => Failure::input(format!("--their-header: {e}")),
+            })?,
+    };
     let (matches, findings) = (explanation.matches, &explanation.findings);
     let findings: Vec<&Finding> = findings.iter().collect();
     let theirs = explanation.their_base_string.as_deref();
     let out = match args.format {
-        ExplainFormat::Json => json(matches, &findings)?,
+        ExplainFormat::Json => json(matches, &findings, answer.as_ref())?,
         ExplainFormat::Text => {
             let mut out = text(matches, &findings);
+            if let Some((answer, clock)) = &answer {
+                out.push_str(&answer_text(answer, *clock));
+            }
             let ours = &explainer.trace().base_string;
             match theirs {
                 Some(theirs) if theirs != ours => out.push_str(&diff(ours, theirs)),
@@ -221,6 +401,7 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
     };
     // Whatever was sent in place of a signature may spell the secrets.
     let out = crate::output::without_secrets(out, &spec, args.show_secrets);
+    let notes = crate::output::without_secrets(notes, &spec, args.show_secrets);
     let _ = std::io::stderr().write_all(notes.as_bytes());
     let mut stdout = anstream::stdout();
     match stdout
@@ -262,16 +443,27 @@ pub(crate) fn json_causes<'a>(findings: &[&'a Finding]) -> Vec<JsonCause<'a>> {
         .collect()
 }
 
-fn json(matches: bool, findings: &[&Finding]) -> Result<String, Failure> {
+fn json(
+    matches: bool,
+    findings: &[&Finding],
+    answer: Option<&(Answer, Option<Clock>)>,
+) -> Result<String, Failure> {
     #[derive(Serialize)]
     struct Out<'a> {
         #[serde(rename = "match")]
         matches: bool,
         causes: Vec<JsonCause<'a>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        answer: Option<serde_json::Value>,
     }
     let causes = json_causes(findings);
-    let text = serde_json::to_string_pretty(&Out { matches, causes })
-        .map_err(|e| Failure::Io(e.to_string()))?;
+    let answer = answer.map(|(a, c)| answer_json(a, *c));
+    let text = serde_json::to_string_pretty(&Out {
+        matches,
+        causes,
+        answer,
+    })
+    .map_err(|e| Failure::Io(e.to_string()))?;
     Ok(terminal_safe_json(&text))
 }
 

@@ -10,6 +10,7 @@
 //! `cli_format` fuzz target). It uses only `oauth1_signer`'s public API.
 
 mod authorize;
+mod capture;
 mod caret;
 mod codec;
 mod explain;
@@ -105,7 +106,7 @@ pub fn run() -> ExitCode {
     // TLS with ring's cryptography (Cargo.toml says why). Installed once;
     // a provider already installed (none is, in this binary) is kept.
     let _ = rustls::crypto::ring::default_provider().install_default();
-    let matches = match Cli::command().try_get_matches() {
+    let matches = match command().try_get_matches() {
         Ok(m) => m,
         Err(e) => return clap_exit(&e),
     };
@@ -175,6 +176,21 @@ pub fn run() -> ExitCode {
         }
         Err(Failure::Status) => ExitCode::from(1),
     }
+}
+
+/// The command line: the derived one, with the URL of `explain` and
+/// `verify` not required when the request is a capture (`--curl`, `--har`,
+/// `--http`). The URL's flags are shared with `sign` and `request`, which
+/// have no capture flags, so the requirement is widened here.
+fn command() -> clap::Command {
+    let widen = |c: clap::Command| {
+        c.mut_arg("url", |a| {
+            a.required_unless_present_any(["curl", "har", "http"])
+        })
+    };
+    Cli::command()
+        .mut_subcommand("explain", widen)
+        .mut_subcommand("verify", widen)
 }
 
 /// Prints a usage error (or --help, --version) and exits as clap says, with

@@ -298,7 +298,11 @@ fn curl(
             shell_quote(body)
         );
     }
-    // curl would otherwise resolve "/a/../b" to "/b", a path that was not signed.
+    // curl would otherwise resolve "/a/../b" to "/b", a path that was not signed,
+    // and make several URLs of one holding [...] or {...} (its globbing).
+    if url.contains(['[', ']', '{', '}']) {
+        line.push_str(" --globoff");
+    }
     let _ = writeln!(line, " --path-as-is {}", shell_quote(url.as_bytes()));
     line
 }

@@ -14,11 +14,12 @@ use std::time::Duration;
 
 use clap::Args;
 use oauth1_signer::{
+    capture::read_answer,
     client::HttpOptions,
     client::{trace_reqwest_request, Redirects},
     flow::FlowError,
     pipeline::is_form_urlencoded,
-    RequestSpec, Signer,
+    Name, Protocol, RequestSpec, Signer,
 };
 
 use crate::flags::{credentials_spec, Credentials, MethodFlags};
@@ -35,7 +36,10 @@ profile. RSA-SHA1 and RSA-SHA256 sign with --private-key FILE (PEM, as `sign` ta
 need no consumer secret.
 
 The query is always signed; a -d body (application/x-www-form-urlencoded) is signed; a --json
-body is not (as the X API v2 expects). Exit status: 0 for a 2xx answer, 1 for any other (the
+body is not (as the X API v2 expects). A 401 or 403 answer is read, and what it means is said
+on stderr: X's error codes (32 the signature, 89 the token, 135 the timestamp, with how many
+seconds the clock is off by the answer's Date, 215 the header, 415 the callback, 416 the app),
+its v2 problem objects, and OAuth Problem Reporting's oauth_problem. Exit status: 0 for a 2xx answer, 1 for any other (the
 body is printed all the same) and for a redirect not followed, 2 for bad input or a network
 error.
 
@@ -249,11 +253,13 @@ async fn send(
         .map_err(network_error)?;
     let mut out = Output::stdout();
     let mut redirects = Redirects::new();
+    let mut timestamp;
     let mut response = loop {
         // Each hop signed afresh from the request as given: its protocol
         // parameters (in the header, the query or the body) are this hop's.
         let unsigned = request.try_clone();
         sign(signer, &mut request, options, args.trace)?;
+        timestamp = signed_timestamp(&request);
         let sent_url = request.url().clone();
         let response = client.execute(request).await.map_err(network_error)?;
         if args.include {
@@ -274,15 +280,54 @@ async fn send(
         }
     };
     let status = response.status();
+    let date = response
+        .headers()
+        .get(reqwest::header::DATE)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    // A 401 or 403 is read for what it means (its first 64 KiB: an error
+    // answer is a few hundred bytes); every byte is printed as it comes.
+    let refused = matches!(status.as_u16(), 401 | 403);
+    let mut kept = Vec::new();
     while let Some(chunk) = response.chunk().await.map_err(network_error)? {
+        if refused && kept.len() < ANSWER_KEPT {
+            kept.extend_from_slice(&chunk[..chunk.len().min(ANSWER_KEPT - kept.len())]);
+        }
         out.write(&chunk)?;
     }
     out.finish()?;
+    if refused {
+        let answer = read_answer(Some(status.as_u16()), &kept);
+        let clock = crate::capture::clock(&answer, timestamp, date.as_deref());
+        let said = crate::capture::answer_text(&answer, clock);
+        let _ = std::io::stderr().write_all(said.trim_start().as_bytes());
+    }
     if status.is_success() {
         Ok(())
     } else {
         Err(Failure::Status)
     }
+}
+
+/// How much of a 401 or 403 answer is kept to be read.
+const ANSWER_KEPT: usize = 64 << 10;
+
+/// The `oauth_timestamp` a signed request carries, in its header or its
+/// query (the form body transmission's is in the body, not read here).
+fn signed_timestamp(request: &reqwest::Request) -> Option<u64> {
+    let from_header = request
+        .headers()
+        .get(reqwest::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|h| Protocol::from_header(h).ok())
+        .and_then(|p| p.get(Name::Timestamp)?.parse().ok());
+    from_header.or_else(|| {
+        request
+            .url()
+            .query_pairs()
+            .find(|(n, _)| n == "oauth_timestamp")
+            .and_then(|(_, v)| v.parse().ok())
+    })
 }
 
 /// One line: the error and its causes (reqwest's own says only "error

@@ -10,6 +10,9 @@ use clap::{Args, ValueEnum};
 use oauth1_signer::verify::{MemoryNonceStore, Reason, Received};
 use oauth1_signer::{Part, Provider};
 
+use crate::capture::{
+    answer_json, answer_text, clock, fill_spec, timestamp_of, CaptureFlags, Theirs,
+};
 use crate::caret::{printable, Caret};
 use crate::explain::terminal_safe_json;
 use crate::flags::Credentials;
@@ -18,7 +21,12 @@ use crate::verdict::{verdict_json, Audience, Checker, Diagnosis, Seen, Verdict};
 use crate::{emit, Failure};
 
 pub(crate) const VERIFY_HELP: &str = "\
-The request is given as to `oauth1 sign`: URL, -X and -d, or --request FILE|- (a test vector's
+The request as the client sent it: --curl (a curl command), --har (a HAR file's entry that
+carries OAuth 1.0a, or --entry N; checked as of its response's Date unless --now) or --http (a
+raw HTTP/1.1 request; --scheme https by default), each TEXT, @FILE or - for stdin. A HAR
+entry's response is read too (X's error codes, oauth_problem).
+
+Or the request is given as to `oauth1 sign`: URL, -X and -d, or --request FILE|- (a test vector's
 inputs, whose consumer_secret and token_secret are used; the flags, or the environment when the
 file has none, fill them in). The credentials the server holds, as for every subcommand:
 --profile NAME, else the flags and the environment (OAUTH_CONSUMER_KEY, OAUTH_CONSUMER_SECRET,
@@ -37,6 +45,8 @@ Exit status: 0 valid, 1 rejected (the reason on stdout, with the explainer's dia
 signature), 2 malformed input (a header that does not parse, at its byte offset) or usage.
 
 Examples:
+  oauth1 verify --consumer-key ck --consumer-secret cs --now 1318622958 --curl @copied.txt
+  oauth1 verify --consumer-key ck --consumer-secret cs --har @session.har --entry 3
   oauth1 verify --example --now 1318622958 --header \"$(oauth1 sign --example)\"
   oauth1 verify --request vector.json --now 137131201 --header 'OAuth realm=\"Photos\", ...' --format json
   oauth1 verify URL -X POST --body @payload.json --content-type application/json \\
@@ -46,8 +56,17 @@ Examples:
 pub(crate) struct VerifyArgs {
     /// The Authorization header received (OAuth ...); without it, the protocol parameters are
     /// read from the URL's query or the form body (RFC 5849 §3.5.2-3)
-    #[arg(long, value_name = "HEADER", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "HEADER",
+        allow_hyphen_values = true,
+        conflicts_with_all = ["curl", "har", "http"]
+    )]
     header: Option<String>,
+
+    /// The request as the client sent it
+    #[command(flatten)]
+    capture: CaptureFlags,
 
     /// The request received
     #[command(flatten)]
@@ -88,7 +107,42 @@ enum VerifyFormat {
 }
 
 pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
+    let read = args.capture.read()?;
+    // How the capture was read, said first: an error further on may come of it.
+    if let Some(r) = &read {
+        let said: String = r.notes.iter().map(|n| format!("note: {n}\n")).collect();
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), said.as_bytes());
+    }
+    let mut notes = String::new();
     let mut spec = spec(&args.request, &args.credentials, None, given)?;
+    let mut header = args.header.clone();
+    let mut protocol = None;
+    if let Some(r) = &read {
+        let theirs = fill_spec(&mut spec, &r.captured, false)?;
+        // Where the protocol parameters are: the verifier finds them itself.
+        spec.transmission = None;
+        if let Theirs::Header(h) = &theirs {
+            header = Some(h.clone());
+        }
+        // A header that does not parse is refused by the verifier, at its offset.
+        protocol = theirs.protocol().ok().flatten();
+    }
+    // A recorded request is checked as of its answer's Date, unless --now.
+    let response = read.as_ref().and_then(|r| r.captured.response());
+    let now = match (args.now, response.and_then(|r| r.header("date"))) {
+        (Some(now), _) => Some(now),
+        (None, Some(date)) => match oauth1_signer::capture::parse_http_date(date) {
+            Ok(at) => {
+                notes.push_str(&format!(
+                    "note: checked as of the recorded answer's Date ({}), as --now {at}\n",
+                    printable(date.as_bytes())
+                ));
+                Some(at)
+            }
+            Err(_) => None,
+        },
+        (None, None) => None,
+    };
     spec.provider = args.provider.or(spec.provider);
     args.credentials
         .check(args.request.literal(), args.public_key.is_some())?;
@@ -117,7 +171,7 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
         args.body_hash.body_hash(given, spec.body_hash_rule()),
     )?;
     let mut received = Received::new(&spec.method, spec.url.as_str());
-    if let Some(header) = &args.header {
+    if let Some(header) = &header {
         received = received.authorization_header(header);
     }
     let media = spec
@@ -132,14 +186,17 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .map_err(|e| Failure::Io(format!("cannot start the verifier: {e}")))?;
-    let verdict = match runtime.block_on(checker.check(&received, args.now)) {
+    let verdict = match runtime.block_on(checker.check(&received, now)) {
         Ok(verified) => Verdict::Valid(verified),
         Err(rejection) => {
             if let Reason::Malformed(e) = rejection.reason() {
                 return Err(match e.offset() {
                     Some((Part::Header, at)) => Failure::Input(
-                        format!("--header: {e}"),
-                        args.header
+                        match args.header.is_some() {
+                            true => format!("--header: {e}"),
+                            false => format!("the captured Authorization header: {e}"),
+                        },
+                        header
                             .as_ref()
                             .map(|h| Caret::new(h.as_bytes(), at, e.span_len())),
                     ),
@@ -155,11 +212,20 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
             Verdict::Rejected(rejection, diagnosis)
         }
     };
+    let answer = response.map(|r| {
+        let answer = r.answer();
+        let clock = clock(&answer, timestamp_of(protocol.as_ref()), r.header("date"));
+        (answer, clock)
+    });
+    let answer = answer.filter(|(a, _)| !a.is_empty());
     let out = match args.format {
         VerifyFormat::Json => {
             let mut json = verdict_json(&verdict, Audience::Owner);
             if let Some(map) = json.as_object_mut() {
                 map.entry("reason").or_insert(serde_json::Value::Null);
+                if let Some((a, c)) = &answer {
+                    map.insert("answer".into(), answer_json(a, *c));
+                }
             }
             terminal_safe_json(&json.to_string())
         }
@@ -189,8 +255,14 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
             }
         },
     };
+    let mut out = out;
+    if let (VerifyFormat::Text, Some((a, c))) = (args.format, &answer) {
+        out.push_str(&answer_text(a, *c));
+    }
     // Whatever was sent in place of a signature may spell the secrets.
     let out = crate::output::without_secrets(out, &spec, false);
+    let notes = crate::output::without_secrets(notes, &spec, false);
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), notes.as_bytes());
     emit(out.as_bytes())?;
     match verdict {
         Verdict::Valid(_) => Ok(()),

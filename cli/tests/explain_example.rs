@@ -200,14 +200,14 @@ fn explain_json_is_match_and_causes() {
 
 #[test]
 fn explain_bad_input_exits_2_with_one_line() {
-    let no_base_string = temp_file(
-        "explain-no-base-string.txt",
-        "{\"errors\":[{\"code\":32}]}\n",
-    );
+    let no_base_string = temp_file("explain-no-base-string.txt", "<html>Bad Gateway</html>\n");
     let no_base_string_error = format!(
-        "error: no signature base string found in --response-body \"{no_base_string}\" \
-         (looked for debug_sbs=... and text that starts like METHOD&http...)\n"
+        "error: no signature base string nor provider error found in --response-body \
+         \"{no_base_string}\" (looked for debug_sbs=..., text that starts like METHOD&http..., \
+         X's error codes and oauth_problem=...)\n"
     );
+    // X's code 32 is read, but it is no base string to compare with.
+    let only_code = temp_file("explain-only-code.txt", "{\"errors\":[{\"code\":32}]}\n");
     for (args, message) in [
         (
             &["--their-base-string", "@/nonexistent/theirs.txt"][..],
@@ -226,7 +226,18 @@ fn explain_bad_input_exits_2_with_one_line() {
         (&["--response-body", &no_base_string], &no_base_string_error),
         (
             &[],
-            "error: nothing to compare: give --their-base-string, --their-signature, --their-header or --response-body\n",
+            "error: nothing to compare: give --curl, --har or --http (what the client sent), or \
+             --their-base-string, --their-signature, --their-header or --response-body\n",
+        ),
+        (
+            &["--response-body", &only_code],
+            "error: nothing to compare: give --curl, --har or --http (what the client sent), or \
+             --their-base-string, --their-signature, --their-header or --response-body (the \
+             response holds no base string; it says: X error 32: X could not authenticate the \
+             request: with OAuth 1.0a, the signature it computed differs from the one sent (or a \
+             key, token or secret is not the one X holds). Check: the signature: compare the \
+             request as signed with the request as sent (oauth1 explain names the mistake), and \
+             both secrets.)\n",
         ),
     ] {
         let out = oauth1(&[&["explain", "--example"], args].concat());

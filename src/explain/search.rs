@@ -11,7 +11,7 @@ use super::catalogue::Cause;
 use super::finding::{Component, Explanation, Finding};
 use super::lenient::show;
 use super::model::{Model, Scratch};
-use super::tried::{search_list, Tried};
+use super::tried::{search_list, EncodingLevel, Tried};
 use super::variant::{KeyRule, Variant};
 use crate::pipeline::protocol::NAMES;
 use crate::pipeline::sign::{SignatureMethod, SigningKey};
@@ -321,43 +321,44 @@ pub(super) fn search(
                 Cause::Unexplained,
                 Component::Signature,
                 theirs,
-                "no catalogued mistake, nor any pair of them, reproduces their signature: \
-             compare base strings (ask for theirs), and check both secrets"
+                "No catalogued mistake, nor any pair of them, reproduces their signature. \
+             Compare the base strings (ask for theirs), and check both secrets."
                     .into(),
             ),
         );
     }
     for (k, (mistakes, _)) in found.iter().enumerate() {
-        let with = if mistakes.len() > 1 {
-            " (with the other mistake of this pair)".to_owned()
+        // Each finding in sentences: what the other side does; that this
+        // reproduces their signature; and, for an encoder that writes the
+        // same bytes at a wider level, that the signature cannot tell which.
+        let after = if mistakes.len() > 1 {
+            ", with the other mistake of this pair. Recomputing our request with both \
+             reproduces their signature."
+                .to_owned()
         } else {
-            // The same bytes at a wider level: the signature cannot tell
-            // them apart, and the finding says so.
             let wider: Vec<&str> = found_same
                 .get(k)
                 .into_iter()
                 .flat_map(|same| same.iter())
-                .filter_map(|m| m.level().map(|l| l.as_str()))
+                .filter_map(|m| m.level().map(EncodingLevel::used))
                 .collect();
-            if wider.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    "; or so at level {} too, which here writes the same base string: the \
-                     signature cannot tell which",
-                    wider.join(", ")
-                )
+            let mut after =
+                ". Recomputing our request this way reproduces their signature.".to_owned();
+            if !wider.is_empty() {
+                after.push_str(&format!(
+                    " The same encoder {} writes the same base string here, so the signature \
+                     cannot tell which.",
+                    wider.join(" or ")
+                ));
             }
+            after
         };
         for &m in mistakes {
             let dropped = m
                 .dropped()
                 .and_then(|i| model.params.get(i))
                 .map(|p| show(&p.name));
-            let detail = format!(
-                "{}{with}: recomputing our request this way reproduces their signature",
-                m.describe(dropped.as_deref())
-            );
+            let detail = format!("{}{after}", sentence(&m.describe(dropped.as_deref())));
             let component = Component::of(m.place(), dropped);
             let f = ours
                 .finding(m.cause, component, theirs, detail)
@@ -375,4 +376,13 @@ pub(super) fn search(
         },
         s.writes,
     )
+}
+
+/// `text` as a sentence's start: its first letter upper-case.
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }

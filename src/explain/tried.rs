@@ -45,6 +45,18 @@ impl EncodingLevel {
         }
     }
 
+    /// Where the mistaken encoder is used, after "the same encoder".
+    pub(crate) fn used(self) -> &'static str {
+        match self {
+            EncodingLevel::Values => "used in the parameter names and values only",
+            EncodingLevel::Outer => "used in the base string's outer encoding only",
+            EncodingLevel::Both => {
+                "used both in the parameter names and values and in the base string's outer \
+                 encoding"
+            }
+        }
+    }
+
     /// Where the mistaken encoder is used, after the mistake's sentence.
     fn describe(self) -> &'static str {
         match self {

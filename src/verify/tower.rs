@@ -6,6 +6,17 @@
 //! when a store could not answer), `WWW-Authenticate: OAuth realm="..."`,
 //! and the OAuth Problem Reporting body.
 //!
+//! Each rejection is also told to the server's owner: a `tracing` event
+//! (target `oauth1_signer::verify`, level INFO) with the method, the path
+//! (never the query, which may hold a signature), the true [`Reason`] (an
+//! unknown key is named as such there, where the client hears "the
+//! signature does not match") and the problem answered; no secret is in it.
+//! A layer over a verifier that can only read absolute URLs (no public base
+//! URL, forwarded headers not trusted) is warned of when it is made, and
+//! each request it rejects for that is a WARN event that says so.
+//!
+//! [`Reason`]: crate::verify::Reason
+//!
 //! Only a body whose parameters are signed is read before the service sees
 //! it: an `application/x-www-form-urlencoded` body (RFC 5849 §3.4.1.3.1),
 //! up to a limit (413 beyond it), or any body of a request that sends
@@ -26,6 +37,7 @@ use http_body_util::BodyExt as _;
 
 use crate::error::Error;
 use crate::pipeline::header::check_realm;
+use crate::text::printable::escape_controls;
 use crate::verify::nonce::NonceStore;
 use crate::verify::reason::Rejection;
 use crate::verify::received::Received;
@@ -87,7 +99,22 @@ impl<S, N> fmt::Debug for VerifyLayer<S, N> {
 impl<S, N> VerifyLayer<S, N> {
     /// A layer verifying with `verifier`, answering with an empty realm,
     /// reading bodies of up to [`DEFAULT_BODY_LIMIT`] bytes.
+    ///
+    /// A server receives a path and a query (`/1.1/x.json?a=1`), not the URL
+    /// the client signed: the verifier needs a
+    /// [public base URL](crate::verify::VerifierBuilder::public_base_url)
+    /// (or trusted forwarded headers) to know it. Without either, this
+    /// warns (a `tracing` WARN event): every request that arrives as a path
+    /// would be rejected.
     pub fn new(verifier: Arc<Verifier<S, N>>) -> Self {
+        if !knows_the_origin(&verifier) {
+            tracing::warn!(
+                target: "oauth1_signer::verify",
+                "VerifyLayer over a verifier without a public base URL: a request received \
+                 as a path cannot be verified (set VerifierBuilder::public_base_url to the URL \
+                 clients sign, https://api.example.com)"
+            );
+        }
         VerifyLayer {
             verifier,
             realm: "".into(),
@@ -241,6 +268,48 @@ where
     }
 }
 
+/// Whether the verifier can know a received path's origin: a public base
+/// URL, or a proxy's forwarded headers it trusts.
+fn knows_the_origin<S, N>(verifier: &Verifier<S, N>) -> bool {
+    let policy = &verifier.config.url;
+    policy.base.is_some() || policy.trust_forwarded
+}
+
+/// Tells the server's owner why a request was rejected: the true reason
+/// (loggable: no secret, values quoted and escaped), the method and the
+/// path without its query.
+fn log_rejection<S, N>(
+    layer: &VerifyLayer<S, N>,
+    parts: &http::request::Parts,
+    uri: &Uri,
+    r: &Rejection,
+) {
+    let method = escape_controls(parts.method.as_str().as_bytes(), &[]);
+    let path = escape_controls(uri.path().as_bytes(), &[]);
+    let reason = r.reason();
+    if uri.scheme().is_none() && !knows_the_origin(&layer.verifier) {
+        tracing::warn!(
+            target: "oauth1_signer::verify",
+            method = %method,
+            path = %path,
+            reason = %reason,
+            problem = %r.problem(),
+            "OAuth request rejected: the verifier has no public base URL, so the path received \
+             is not the absolute URL the client signed (set VerifierBuilder::public_base_url)"
+        );
+        return;
+    }
+    tracing::info!(
+        target: "oauth1_signer::verify",
+        method = %method,
+        path = %path,
+        reason = %reason,
+        problem = %r.problem(),
+        status = r.status(),
+        "OAuth request rejected"
+    );
+}
+
 /// Reads the body if it must be, and verifies.
 async fn verify<S, N, B, RB>(
     layer: &VerifyLayer<S, N>,
@@ -253,11 +322,14 @@ where
     B: Body<Data = Bytes> + Unpin,
     B::Error: fmt::Display,
 {
-    let reject = |r: Rejection| rejected(&layer.realm, &r);
     let uri = layer
         .original_uri
         .and_then(|find| find(&parts.extensions))
         .unwrap_or(&parts.uri);
+    let reject = |r: Rejection| {
+        log_rejection(layer, parts, uri, &r);
+        rejected(&layer.realm, &r)
+    };
     // The head alone, parsed once as the verification parses it, decides
     // whether the body's bytes are signed (never a search of the raw text),
     // and verifies the request when they are not.

@@ -1,0 +1,539 @@
+//! `--curl`, `--har` (`--entry N`) and `--http` (`--scheme`): the request
+//! as the client sent it, read by the library's `capture` wing, in place of
+//! the URL, method, body and header flags of `explain` and `verify`; and
+//! the provider's answer (a HAR entry's response, `--response-body`) read
+//! beside it.
+
+use std::io::Read as _;
+
+use clap::{Args, ValueEnum};
+use oauth1_signer::capture::{
+    clock_offset, parse_har, parse_http, parse_http_response, Answer, Captured, CapturedResponse,
+    Curl, Shell,
+};
+use oauth1_signer::text::form_decode;
+use oauth1_signer::RequestSpec;
+use oauth1_signer::{Error, Name, Part, Protocol, Transmission};
+
+use crate::caret::{printable, Caret};
+use crate::{read_stdin, Failure};
+
+/// The longest capture read: a HAR file with every response body of a page
+/// load runs to tens of megabytes; 256 MiB is more than any export.
+const MAX_CAPTURE: usize = 256 << 20;
+
+/// The longest file a curl command reads (`-d @file`, `-T file`).
+const MAX_COMMAND_FILE: usize = 16 << 20;
+
+/// The request as the client sent it: a curl command, a HAR entry or a raw
+/// HTTP request, each TEXT, @FILE or - (standard input).
+#[derive(Args, Debug)]
+pub(crate) struct CaptureFlags {
+    /// The request as a curl command (Chrome's or Firefox's "Copy as cURL", Postman's or
+    /// Insomnia's snippet, `oauth1 sign --format curl`): TEXT, @FILE or - for stdin
+    #[arg(
+        long,
+        value_name = "TEXT|@FILE|-",
+        allow_hyphen_values = true,
+        conflicts_with_all = ["har", "http", "url", "method", "data", "body", "content_type", "request", "example"]
+    )]
+    curl: Option<String>,
+
+    /// The shell the curl command was written for [default: cmd when it looks written for
+    /// cmd.exe (^"...^", lines ending in ^), else bash]
+    #[arg(long, value_enum, value_name = "SHELL", requires = "curl")]
+    curl_shell: Option<ShellArg>,
+
+    /// The request as an entry of a HAR file (exported by Chrome, Firefox or Postman):
+    /// @FILE, - for stdin, or the JSON text; the entry that carries OAuth 1.0a, or --entry N
+    #[arg(
+        long,
+        value_name = "@FILE|-|TEXT",
+        allow_hyphen_values = true,
+        conflicts_with_all = ["http", "url", "method", "data", "body", "content_type", "request", "example"]
+    )]
+    har: Option<String>,
+
+    /// Which entry of the HAR file, counted from 0 in the file's order
+    #[arg(long, value_name = "N", requires = "har")]
+    entry: Option<usize>,
+
+    /// The request as raw HTTP/1.1, as a proxy saves it (request line, headers, body):
+    /// @FILE, - for stdin, or the text
+    #[arg(
+        long,
+        value_name = "@FILE|-|TEXT",
+        allow_hyphen_values = true,
+        conflicts_with_all = ["url", "method", "data", "body", "content_type", "request", "example"]
+    )]
+    http: Option<String>,
+
+    /// The scheme of an --http request whose target is a path (the bytes do not hold it)
+    #[arg(long, value_enum, default_value_t = SchemeArg::Https, requires = "http")]
+    scheme: SchemeArg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ShellArg {
+    Bash,
+    Cmd,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum SchemeArg {
+    Https,
+    Http,
+}
+
+/// A capture read: the request, and what to tell the user of how.
+#[derive(Debug)]
+pub(crate) struct Read {
+    pub(crate) captured: Captured,
+    /// Notes for standard error (escaped).
+    pub(crate) notes: Vec<String>,
+}
+
+/// Reads TEXT, @FILE or - (standard input), up to `limit` bytes.
+fn input(flag: &str, value: &str, limit: usize) -> Result<Vec<u8>, Failure> {
+    let bytes = match value {
+        "-" => read_stdin()?,
+        v => match v.strip_prefix('@') {
+            Some(path) => {
+                let cannot = |e: std::io::Error| {
+                    Failure::input(format!("cannot read {flag} file {path:?}: {e}"))
+                };
+                let file = std::fs::File::open(path).map_err(cannot)?;
+                let mut bytes = Vec::new();
+                file.take(limit as u64 + 1)
+                    .read_to_end(&mut bytes)
+                    .map_err(cannot)?;
+                bytes
+            }
+            None => v.as_bytes().to_vec(),
+        },
+    };
+    if bytes.len() > limit {
+        return Err(Failure::input(format!(
+            "{flag} is over the limit of {limit} bytes"
+        )));
+    }
+    Ok(bytes)
+}
+
+fn utf8(flag: &str, bytes: Vec<u8>) -> Result<String, Failure> {
+    String::from_utf8(bytes).map_err(|e| {
+        Failure::input(format!(
+            "{flag} is not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// A capture error, with the line it is on and a caret under the spot.
+fn capture_error(flag: &str, e: &Error, text: &[u8]) -> Failure {
+    let Some((part, offset)) = e.offset() else {
+        return Failure::input(format!("{flag}: {e}"));
+    };
+    if !matches!(part, Part::CurlCommand | Part::Har | Part::HttpMessage) {
+        return Failure::input(format!("{flag}: {e}"));
+    }
+    let offset = offset.min(text.len());
+    let line_start = text[..offset]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |k| k + 1);
+    let line_end = text[offset..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(text.len(), |k| offset + k);
+    let line_no = text[..line_start].iter().filter(|&&b| b == b'\n').count() + 1;
+    let line = &text[line_start..line_end];
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    Failure::Input(
+        format!("{flag}: {e} (line {line_no})"),
+        Some(Caret::new(line, offset - line_start, e.span_len())),
+    )
+}
+
+impl CaptureFlags {
+    /// The request the capture holds, if one is given.
+    pub(crate) fn read(&self) -> Result<Option<Read>, Failure> {
+        let mut notes = Vec::new();
+        let captured = if let Some(value) = &self.curl {
+            let text = utf8("--curl", input("--curl", value, MAX_CAPTURE)?)?;
+            let shell = match self.curl_shell {
+                Some(ShellArg::Bash) => Shell::Posix,
+                Some(ShellArg::Cmd) => Shell::Cmd,
+                None => Shell::Auto,
+            };
+            let shell = shell.resolve(&text);
+            notes.push(format!("--curl read as a {} command", shell.as_str()));
+            let mut files = |path: &str| -> Result<Vec<u8>, String> {
+                let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+                let mut bytes = Vec::new();
+                file.take(MAX_COMMAND_FILE as u64 + 1)
+                    .read_to_end(&mut bytes)
+                    .map_err(|e| e.to_string())?;
+                if bytes.len() > MAX_COMMAND_FILE {
+                    return Err(format!("over the limit of {MAX_COMMAND_FILE} bytes"));
+                }
+                Ok(bytes)
+            };
+            Curl::new()
+                .with_shell(shell)
+                .with_files(&mut files)
+                .parse(&text)
+                .map_err(|e| capture_error("--curl", &e, text.as_bytes()))?
+        } else if let Some(value) = &self.har {
+            let text = utf8("--har", input("--har", value, MAX_CAPTURE)?)?;
+            let har = parse_har(&text).map_err(|e| capture_error("--har", &e, text.as_bytes()))?;
+            let chosen = har.choose(self.entry).map_err(|e| {
+                let mut message = format!("--har: {e}");
+                if let oauth1_signer::ErrorKind::EntryNotChosen { candidates, .. } = e.kind() {
+                    message.push_str(" with --entry N:");
+                    for &n in candidates {
+                        let entry = &har.entries()[n];
+                        message.push_str(&format!(
+                            "\n  {n}  {} {}",
+                            printable(entry.method().as_bytes()),
+                            printable(entry.url().as_bytes())
+                        ));
+                    }
+                }
+                Failure::input(message)
+            })?;
+            let n = self
+                .entry
+                .unwrap_or_else(|| har.oauth_entries().first().copied().unwrap_or_default());
+            notes.push(format!(
+                "--har: entry {n} of {}: {} {}",
+                har.entries().len(),
+                printable(chosen.method().as_bytes()),
+                printable(chosen.url().as_bytes())
+            ));
+            chosen
+        } else if let Some(value) = &self.http {
+            let bytes = input("--http", value, MAX_CAPTURE)?;
+            let scheme = match self.scheme {
+                SchemeArg::Https => "https",
+                SchemeArg::Http => "http",
+            };
+            parse_http(&bytes, scheme).map_err(|e| capture_error("--http", &e, &bytes))?
+        } else {
+            return Ok(None);
+        };
+        for w in captured.warnings() {
+            notes.push(format!(
+                "{}: {}",
+                w.code(),
+                printable(w.to_string().as_bytes())
+            ));
+        }
+        Ok(Some(Read { captured, notes }))
+    }
+}
+
+/// Where the captured request's protocol parameters are, and they.
+#[derive(Debug)]
+pub(crate) enum Theirs {
+    /// The `Authorization: OAuth` header.
+    Header(String),
+    /// In the query or the form body: the transmission, and the decoded
+    /// `oauth_*` pairs.
+    Params(Transmission, Vec<(String, String)>),
+    /// None found.
+    None,
+}
+
+/// `text` (a query or a form body) without its `oauth_*` pairs, and those
+/// pairs decoded.
+fn split_protocol(text: &str) -> (String, Vec<(String, String)>) {
+    let mut kept = Vec::new();
+    let mut protocol = Vec::new();
+    for pair in text.split('&') {
+        if pair.starts_with("oauth_") {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let decode = |t: &str| {
+                form_decode(t.as_bytes()).map_or_else(
+                    |_| t.to_owned(),
+                    |d| String::from_utf8_lossy(d.as_bytes()).into_owned(),
+                )
+            };
+            protocol.push((decode(name), decode(value)));
+        } else {
+            kept.push(pair);
+        }
+    }
+    (kept.join("&"), protocol)
+}
+
+/// Puts the captured request into `spec` (method, URL, body and its media
+/// type), and says where its protocol parameters are. With them in the query
+/// or the form body and `strip`, they are taken out of it (the explainer
+/// signs the request without them, as the client did; a verifier reads
+/// them where they are).
+pub(crate) fn fill_spec(
+    spec: &mut RequestSpec,
+    captured: &Captured,
+    strip: bool,
+) -> Result<Theirs, Failure> {
+    spec.method = captured.method().to_owned();
+    spec.url = captured.url().to_owned();
+    let form = captured
+        .is_form()
+        .map_err(|e| Failure::input(format!("the captured request's Content-Type: {e}")))?;
+    spec.form_body = None;
+    spec.body = None;
+    spec.content_type = None;
+    match (captured.body(), form) {
+        (Some(body), true) => {
+            let text = String::from_utf8(body.to_vec()).map_err(|e| {
+                Failure::input(format!(
+                    "the captured form body is not UTF-8 text (invalid byte at offset {})",
+                    e.utf8_error().valid_up_to()
+                ))
+            })?;
+            spec.form_body = Some(text);
+        }
+        (Some(body), false) => {
+            spec.body = Some(body.to_vec());
+            spec.content_type = Some(
+                captured
+                    .content_type()
+                    .unwrap_or("application/octet-stream")
+                    .to_owned(),
+            );
+        }
+        (None, _) => {}
+    }
+    if let Some(header) = captured.authorization() {
+        if header
+            .trim_start()
+            .get(..6)
+            .is_some_and(|s| s.eq_ignore_ascii_case("oauth "))
+        {
+            spec.transmission = Some(Transmission::Header);
+            return Ok(Theirs::Header(header.to_owned()));
+        }
+    }
+    if let Some((before, query)) = spec.url.split_once('?') {
+        let (kept, protocol) = split_protocol(query);
+        if !protocol.is_empty() {
+            if strip {
+                spec.url = match kept.is_empty() {
+                    true => before.to_owned(),
+                    false => format!("{before}?{kept}"),
+                };
+            }
+            spec.transmission = Some(Transmission::Query);
+            return Ok(Theirs::Params(Transmission::Query, protocol));
+        }
+    }
+    if let Some(body) = &spec.form_body {
+        let (kept, protocol) = split_protocol(body);
+        if !protocol.is_empty() {
+            if strip {
+                spec.form_body = Some(kept);
+            }
+            spec.transmission = Some(Transmission::FormBody);
+            return Ok(Theirs::Params(Transmission::FormBody, protocol));
+        }
+    }
+    Ok(Theirs::None)
+}
+
+impl Theirs {
+    /// Their protocol parameters, read.
+    pub(crate) fn protocol(&self) -> Result<Option<Protocol<'static>>, Failure> {
+        match self {
+            Theirs::Header(h) => Protocol::from_header(h)
+                .map(|p| Some(p.into_owned()))
+                .map_err(|e| Failure::input(format!("the captured Authorization header: {e}"))),
+            Theirs::Params(t, pairs) => Protocol::from_params(
+                *t,
+                None,
+                pairs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (n, v))| (n.clone().into(), v.clone().into(), i)),
+            )
+            .map(|p| Some(p.into_owned()))
+            .map_err(|e| Failure::input(format!("the captured request's {t} parameters: {e}"))),
+            Theirs::None => Ok(None),
+        }
+    }
+}
+
+/// The request's `oauth_timestamp`, when its protocol parameters say one.
+pub(crate) fn timestamp_of(protocol: Option<&Protocol<'_>>) -> Option<u64> {
+    protocol?.get(Name::Timestamp)?.parse().ok()
+}
+
+/// The answer's lines for people: each error with its meaning and what to
+/// check, and by how many seconds the client's clock is off when the
+/// answer is about the timestamp.
+pub(crate) fn answer_text(answer: &Answer, clock: Option<Clock>) -> String {
+    let mut out = String::new();
+    if answer.is_empty() {
+        return out;
+    }
+    let status = answer
+        .status
+        .map_or(String::new(), |s| format!(" (HTTP {s})"));
+    out.push_str(&format!("\nthe provider's answer{status}:\n"));
+    for e in &answer.errors {
+        out.push_str(&format!("  {}\n", printable(e.to_string().as_bytes())));
+        for (name, value) in &e.details {
+            out.push_str(&format!(
+                "    {}={}\n",
+                printable(name.as_bytes()),
+                printable(value.as_bytes())
+            ));
+        }
+    }
+    if answer.is_about_time() {
+        match clock {
+            Some(c) => out.push_str(&format!("  {}\n", c.sentence())),
+            None => out.push_str(
+                "  (give the answer's Date, or a HAR entry that has it, to say how far the \
+                 client's clock is off)\n",
+            ),
+        }
+    }
+    out
+}
+
+/// How far a client's clock is off, and from what.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Clock {
+    /// oauth_timestamp less the server's time, in seconds.
+    pub(crate) offset: i64,
+    pub(crate) timestamp: u64,
+    /// Whether the server's time is its `Date` header (else its window).
+    pub(crate) from_date: bool,
+}
+
+impl Clock {
+    pub(crate) fn sentence(self) -> String {
+        let from = if self.from_date {
+            "the answer's Date"
+        } else {
+            "the window the provider accepts (oauth_acceptable_timestamps)"
+        };
+        match self.offset {
+            0 => format!(
+                "the client's clock agrees with {from} (oauth_timestamp {})",
+                self.timestamp
+            ),
+            n if n > 0 => format!(
+                "the client's clock is {n} seconds ahead of {from} (oauth_timestamp {})",
+                self.timestamp
+            ),
+            n => format!(
+                "the client's clock is {} seconds behind {from} (oauth_timestamp {})",
+                n.unsigned_abs(),
+                self.timestamp
+            ),
+        }
+    }
+}
+
+/// How far the client's clock is off: from the answer's `Date`, else from
+/// the window a Problem Reporting answer gives.
+pub(crate) fn clock(answer: &Answer, timestamp: Option<u64>, date: Option<&str>) -> Option<Clock> {
+    let timestamp = timestamp?;
+    if let Some(offset) = date.and_then(|d| clock_offset(timestamp, d).ok()) {
+        return Some(Clock {
+            offset,
+            timestamp,
+            from_date: true,
+        });
+    }
+    let (first, last) = answer.acceptable_timestamps()?;
+    let signed = |x: u64| i64::try_from(x).unwrap_or(i64::MAX);
+    let offset = if timestamp < first {
+        signed(timestamp) - signed(first)
+    } else if timestamp > last {
+        signed(timestamp) - signed(last)
+    } else {
+        0
+    };
+    Some(Clock {
+        offset,
+        timestamp,
+        from_date: false,
+    })
+}
+
+/// The answer as JSON: each error, and the clock.
+pub(crate) fn answer_json(answer: &Answer, clock: Option<Clock>) -> serde_json::Value {
+    let errors: Vec<serde_json::Value> = answer
+        .errors
+        .iter()
+        .map(|e| {
+            serde_json::json!({
+                "code": e.code,
+                "message": e.message,
+                "meaning": e.meaning,
+                "check": e.check,
+                "details": e.details,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "status": answer.status,
+        "errors": errors,
+        "clock_offset_seconds": clock.map(|c| c.offset),
+    })
+}
+
+/// A saved response: a raw HTTP response (status line, headers, body, as a
+/// proxy saves it), or its body alone.
+pub(crate) fn saved_response(bytes: &[u8]) -> Result<CapturedResponse, Failure> {
+    if bytes.starts_with(b"HTTP/") {
+        return parse_http_response(bytes)
+            .map_err(|e| Failure::input(format!("--response-body: {e}")));
+    }
+    Ok(CapturedResponse {
+        status: 0,
+        headers: Vec::new(),
+        body: Some(bytes.to_vec()),
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn protocol_pairs_are_taken_out_of_a_query() {
+        let (kept, protocol) = split_protocol("a=1&oauth_nonce=n%20x&b=2&oauth_signature=s%2B");
+        assert_eq!(kept, "a=1&b=2");
+        assert_eq!(
+            protocol,
+            [
+                ("oauth_nonce".to_owned(), "n x".to_owned()),
+                ("oauth_signature".to_owned(), "s+".to_owned())
+            ]
+        );
+    }
+
+    #[test]
+    fn the_clock_is_said_either_way() {
+        let c = Clock {
+            offset: -600,
+            timestamp: 1,
+            from_date: true,
+        };
+        assert!(c
+            .sentence()
+            .contains("600 seconds behind the answer's Date"));
+        let a = oauth1_signer::capture::read_answer(
+            Some(401),
+            b"oauth_problem=timestamp_refused&oauth_acceptable_timestamps=100-200",
+        );
+        assert_eq!(clock(&a, Some(250), None).unwrap().offset, 50);
+        assert_eq!(clock(&a, Some(40), None).unwrap().offset, -60);
+    }
+}

@@ -1,0 +1,302 @@
+//! `oauth1 explain` and `oauth1 verify` on what a client sent, as each generator writes it
+//! (`fixtures/captures/generators.json`: Chromium's and Firefox's "Copy as cURL" for bash and
+//! cmd, Postman's and Insomnia's snippets, Chrome's and Firefox's HAR, raw HTTP/1.1; each
+//! request signed by oauthlib with one known mistake or none): `verify` accepts exactly the
+//! valid ones, `explain` names each mistake, and a HAR entry's answer (X's code 135) says by
+//! how many seconds the client's clock is off. Every refusal of the inputs is named.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use common::bin::{oauth1, run, text, TempDir};
+use serde_json::Value;
+
+fn cases() -> Vec<Value> {
+    let path = format!(
+        "{}/../fixtures/captures/generators.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    doc["cases"].as_array().unwrap().clone()
+}
+
+/// The arguments that give a case's capture, written to a file in `dir`.
+fn capture_args(case: &Value, dir: &TempDir) -> Vec<String> {
+    let id = case["id"].as_str().unwrap();
+    let file = dir.0.join(format!("{id}.txt"));
+    std::fs::write(&file, case["text"].as_str().unwrap()).unwrap();
+    let at = format!("@{}", file.display());
+    let mut args = match case["format"].as_str().unwrap() {
+        "curl" => vec!["--curl".to_owned(), at],
+        "har" => vec!["--har".to_owned(), at],
+        "http" => vec![
+            "--http".to_owned(),
+            at,
+            "--scheme".to_owned(),
+            case["scheme"].as_str().unwrap().to_owned(),
+        ],
+        other => panic!("{other}"),
+    };
+    if let Some(n) = case["entry"].as_u64() {
+        args.extend(["--entry".to_owned(), n.to_string()]);
+    }
+    let c = &case["credentials"];
+    for (flag, field) in [
+        ("--consumer-key", "consumer_key"),
+        ("--consumer-secret", "consumer_secret"),
+        ("--token", "token"),
+        ("--token-secret", "token_secret"),
+    ] {
+        args.extend([flag.to_owned(), c[field].as_str().unwrap().to_owned()]);
+    }
+    args
+}
+
+fn oauth1_in(dir: &TempDir, args: &[String]) -> (i32, String, String) {
+    let mut command = oauth1(&dir.config());
+    command.args(args);
+    let out = run(command);
+    (
+        out.status.code().unwrap(),
+        text(&out.stdout),
+        text(&out.stderr),
+    )
+}
+
+#[test]
+fn verify_accepts_exactly_the_valid_captures() {
+    let dir = TempDir::new("captures-verify");
+    for case in cases() {
+        let id = case["id"].as_str().unwrap();
+        let mut args = vec!["verify".to_owned()];
+        args.extend(capture_args(&case, &dir));
+        // A HAR entry is checked as of its answer's Date; the others at their timestamp.
+        if let Some(now) = case["now"].as_u64().filter(|_| case["format"] != "har") {
+            args.extend(["--now".to_owned(), now.to_string()]);
+        }
+        let (code, stdout, stderr) = oauth1_in(&dir, &args);
+        let valid = case["valid"].as_bool().unwrap();
+        assert_eq!(stdout.starts_with("valid\n"), valid, "{id}: {stdout}");
+        match case["expect_warning"].as_str() {
+            // The command does not send what was signed: rejected, or (a header the
+            // generator broke) refused as malformed; the note says why either way.
+            Some(warning) => {
+                assert!([1, 2].contains(&code), "{id}: {stdout}{stderr}");
+                assert!(
+                    stderr.contains(&format!("note: {warning}: ")),
+                    "{id}: {stderr}"
+                );
+            }
+            None => assert_eq!(code, if valid { 0 } else { 1 }, "{id}: {stdout}{stderr}"),
+        }
+        if case["mistake"] == "clock" {
+            assert!(
+                stdout.contains("invalid: timestamp refused"),
+                "{id}: {stdout}"
+            );
+            assert!(
+                stderr.contains("checked as of the recorded answer's Date"),
+                "{id}: {stderr}"
+            );
+        }
+    }
+}
+
+#[test]
+fn explain_names_each_mistake_and_reads_the_answer() {
+    let dir = TempDir::new("captures-explain");
+    for case in cases() {
+        let id = case["id"].as_str().unwrap();
+        let mut args = vec![
+            "explain".to_owned(),
+            "--format".to_owned(),
+            "json".to_owned(),
+        ];
+        args.extend(capture_args(&case, &dir));
+        let (code, stdout, stderr) = oauth1_in(&dir, &args);
+        if let Some(warning) = case["expect_warning"].as_str() {
+            assert!(
+                stderr.contains(&format!("note: {warning}: ")),
+                "{id}: {stderr}"
+            );
+            if code == 2 {
+                // The header the generator broke does not parse: named where it breaks.
+                assert!(
+                    stderr.contains("the captured Authorization header: "),
+                    "{id}: {stderr}"
+                );
+                continue;
+            }
+        }
+        let out: Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{id}: {e}: {stdout}{stderr}"));
+        let causes: Vec<&str> = out["causes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["code"].as_str().unwrap())
+            .collect();
+        // The nonce and timestamp are theirs: never a cause.
+        assert!(
+            !causes.contains(&"nonce-differs") && !causes.contains(&"timestamp-differs"),
+            "{id}: {causes:?}"
+        );
+        match case["mistake"].as_str() {
+            None | Some("clock") if case["expect_warning"].is_null() => {
+                assert_eq!(
+                    (code, out["match"].as_bool()),
+                    (0, Some(true)),
+                    "{id}: {causes:?}"
+                );
+            }
+            None | Some("clock") => assert_eq!(code, 1, "{id}"),
+            Some(mistake) => {
+                assert_eq!(code, 1, "{id}");
+                assert!(causes.contains(&mistake), "{id}: {causes:?}");
+            }
+        }
+        if let Some(answer) = case["answer"].as_object() {
+            let read = &out["answer"];
+            assert_eq!(read["status"], answer["status"], "{id}: {stdout}");
+            assert_eq!(read["errors"][0]["code"], answer["code"], "{id}: {stdout}");
+            if let Some(offset) = answer.get("clock_offset_seconds") {
+                assert_eq!(&read["clock_offset_seconds"], offset, "{id}: {stdout}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_clock_is_said_in_seconds_for_people() {
+    let dir = TempDir::new("captures-clock");
+    let case = cases()
+        .into_iter()
+        .find(|c| c["id"] == "firefox-har-timestamp-out-of-bounds")
+        .unwrap();
+    let mut args = vec!["explain".to_owned()];
+    args.extend(capture_args(&case, &dir));
+    let (code, stdout, _) = oauth1_in(&dir, &args);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("X error 135 \"Timestamp out of bounds.\""),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("the client's clock is 600 seconds behind the answer's Date"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn each_refusal_is_named_with_where_it_is() {
+    let dir = TempDir::new("captures-refused");
+    let creds = ["--consumer-key", "ck-key", "--consumer-secret", "cs-secret"];
+    let check = |args: &[&str], want: &str| {
+        let mut all: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
+        all.extend(creds.iter().map(|s| (*s).to_owned()));
+        let (code, stdout, stderr) = oauth1_in(&dir, &all);
+        assert_eq!(code, 2, "{args:?}: {stdout}{stderr}");
+        assert!(stderr.contains(want), "{args:?}: {stderr}");
+    };
+    // Two Authorization headers, at the second's offset and line, with a caret.
+    check(
+        &["verify", "--curl", "curl https://h/ \\\n -H 'Authorization: OAuth a=\"1\"' \\\n -H 'Authorization: OAuth a=\"2\"'"],
+        "ambiguous curl command at byte 54: two Authorization headers (the first at byte 19): \
+         which one a server reads cannot be known (line 3)\n   -H 'Authorization",
+    );
+    check(
+        &["explain", "--curl", "curl 'https://h/ -H x"],
+        "the ' that opens here is never closed (line 1)",
+    );
+    check(
+        &["explain", "--curl", "curl https://h/ -d @body.json"],
+        "cannot read the curl command at byte 16: -d reads the file \"body.json\": No such file",
+    );
+    check(
+        &[
+            "explain",
+            "--curl",
+            "curl -H \"Authorization: OAuth $TOKEN\" https://h/",
+        ],
+        "$TOKEN is a shell variable",
+    );
+    check(
+        &[
+            "verify",
+            "--http",
+            "POST /p HTTP/1.1\r\nHost: h\r\nContent-Length: 40\r\n\r\na=1",
+        ],
+        "the body is cut off: Content-Length says 40 bytes and 3 follow",
+    );
+    check(
+        &["verify", "--http", "GET /p HTTP/1.1\r\nAccept: */*\r\n\r\n"],
+        "there is no Host header",
+    );
+    check(
+        &[
+            "verify",
+            "--http",
+            "POST /p HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n",
+        ],
+        "both Content-Length and Transfer-Encoding",
+    );
+    let har = r#"{"log": {"entries": [
+        {"request": {"method": "GET", "url": "https://h/a?oauth_token=t", "headers": []}},
+        {"request": {"method": "POST", "url": "https://h/b?oauth_token=t", "headers": []}}]}}"#;
+    check(
+        &["explain", "--har", har],
+        "2 of the HAR file's 2 entries carry OAuth 1.0a (numbers 0, 1, counted from 0): choose \
+         one with --entry N:\n  0  GET https://h/a?oauth_token=t\n  1  POST https://h/b?oauth_token=t",
+    );
+    check(
+        &["explain", "--har", har, "--entry", "5"],
+        "the HAR file has no entry 5: its 2 entries are numbered from 0",
+    );
+    check(&["explain", "--har", "{\"log\": "], "not JSON");
+    check(
+        &["explain", "--curl", "curl https://h/"],
+        "the captured request carries no OAuth 1.0a",
+    );
+    // A capture is instead of the request's flags, and of --header.
+    let (code, _, stderr) = oauth1_in(
+        &dir,
+        &[
+            "verify",
+            "--curl",
+            "curl https://h/",
+            "--header",
+            "OAuth a=\"1\"",
+        ]
+        .map(str::to_owned),
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("cannot be used with"), "{stderr}");
+    let (code, _, stderr) = oauth1_in(
+        &dir,
+        &["explain", "--curl", "curl https://h/", "https://h/"].map(str::to_owned),
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("cannot be used with"), "{stderr}");
+}
+
+#[test]
+fn the_request_flags_are_still_required_without_a_capture() {
+    let dir = TempDir::new("captures-url");
+    let (code, _, stderr) = oauth1_in(
+        &dir,
+        &[
+            "verify",
+            "--consumer-key",
+            "ck-key",
+            "--consumer-secret",
+            "cs-secret",
+        ]
+        .map(str::to_owned),
+    );
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("required arguments were not provided"),
+        "{stderr}"
+    );
+}

@@ -1,0 +1,1166 @@
+//! A curl command read as curl reads its options: the method (`-X`,
+//! `-G`, `-I`, and POST implied by data), the URL (a word, or `--url`;
+//! globbing, dot segments and the fragment as curl treats them), the
+//! headers (`-H`, and those the data options imply) and the body by curl's
+//! rules for `-d`, `--data-raw`, `--data-binary`, `--data-urlencode` and
+//! `--json`. Options that do not change the request are stepped over; an
+//! option curl does not have is named in a warning.
+
+use base64::Engine as _;
+
+use crate::error::{Error, ErrorKind, Part};
+
+use super::options::{long, short, Opt};
+use super::shell::{looks_like_cmd, split_cmd, split_posix, Command, Stdin, Word};
+use super::{carries_oauth, shown, Captured, Header, Warning};
+
+/// Where a command's files come from, when the caller lets them be read
+/// ([`Curl::with_files`]): `-d @payload.json`, `-H @headers.txt`,
+/// `-T file`, `< body.txt`. Any `FnMut(&str) -> Result<Vec<u8>, String>`
+/// is one.
+pub trait FileSource {
+    /// The bytes of the file named `path` as the command writes it, or why
+    /// it cannot be read.
+    ///
+    /// # Errors
+    /// Why the file cannot be read (it becomes the parse's error).
+    fn read(&mut self, path: &str) -> Result<Vec<u8>, String>;
+}
+
+impl<F: FnMut(&str) -> Result<Vec<u8>, String>> FileSource for F {
+    fn read(&mut self, path: &str) -> Result<Vec<u8>, String> {
+        self(path)
+    }
+}
+
+/// The shell a command was written for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Shell {
+    /// `cmd.exe` if the command looks written for it (its first argument in
+    /// `^"...^"`, or its lines continued with `^`), else bash.
+    #[default]
+    Auto,
+    /// bash and the POSIX shells: Chrome's "Copy as cURL (bash)", Firefox's
+    /// "(POSIX)", Postman's and Insomnia's snippets, `oauth1 sign --format curl`.
+    Posix,
+    /// `cmd.exe`, then the C runtime's argument parsing: Chrome's "Copy as
+    /// cURL (cmd)", Firefox's "(Windows)".
+    Cmd,
+}
+
+impl Shell {
+    /// The shell `command` is read with: itself, or for
+    /// [`Auto`](Shell::Auto) the one it looks written for.
+    ///
+    /// ```
+    /// use oauth1_signer::capture::Shell;
+    ///
+    /// assert_eq!(Shell::Auto.resolve("curl ^\"https://h/^\" ^\n  -H ^\"a: b^\""), Shell::Cmd);
+    /// assert_eq!(Shell::Auto.resolve("curl 'https://h/' \\\n  -H 'a: b'"), Shell::Posix);
+    /// ```
+    pub fn resolve(self, command: &str) -> Shell {
+        match self {
+            Shell::Auto if looks_like_cmd(command) => Shell::Cmd,
+            Shell::Auto => Shell::Posix,
+            other => other,
+        }
+    }
+
+    /// `bash` or `cmd`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Shell::Cmd => "cmd",
+            _ => "bash",
+        }
+    }
+}
+
+/// A curl command reader: the shell, and where files come from.
+///
+/// ```
+/// use oauth1_signer::capture::{Curl, Shell};
+///
+/// let mut files = |path: &str| match path {
+///     "body.txt" => Ok(b"status=hi\r\n".to_vec()),
+///     other => Err(format!("no file {other}")),
+/// };
+/// let request = Curl::new()
+///     .with_shell(Shell::Posix)
+///     .with_files(&mut files)
+///     .parse("curl -d @body.txt https://api.x.com/1.1/statuses/update.json")?;
+/// // -d reads a file as curl does: its CR and LF left out.
+/// assert_eq!(request.body(), Some(&b"status=hi"[..]));
+/// assert_eq!(request.warnings()[0].code(), "file-read");
+/// # Ok::<(), oauth1_signer::Error>(())
+/// ```
+pub struct Curl<'f> {
+    shell: Shell,
+    files: Option<&'f mut dyn FileSource>,
+}
+
+impl std::fmt::Debug for Curl<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Curl")
+            .field("shell", &self.shell)
+            .field("files", &self.files.is_some())
+            .finish()
+    }
+}
+
+impl Default for Curl<'static> {
+    fn default() -> Self {
+        Curl::new()
+    }
+}
+
+/// Reads a curl command ([`Curl::new`]'s defaults: the shell it looks
+/// written for, no file read).
+///
+/// # Errors
+/// As [`Curl::parse`].
+pub fn parse_curl(command: &str) -> Result<Captured, Error> {
+    Curl::new().parse(command)
+}
+
+/// One piece of data, as an option gives it.
+struct Piece {
+    /// The option, as written.
+    option: String,
+    at: usize,
+    kind: DataKind,
+    value: Vec<u8>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DataKind {
+    /// `-d`, `--data`, `--data-ascii`: `@file` read with CR, LF and NUL
+    /// left out.
+    Ascii,
+    /// `--data-raw`: no `@`.
+    Raw,
+    /// `--data-binary`: `@file` read as it is.
+    Binary,
+    /// `--data-urlencode`.
+    UrlEncode,
+    /// `--json`: as `--data-binary`, and JSON's media type.
+    Json,
+    /// `--url-query`: as `--data-urlencode` (`+` first: as it is), into
+    /// the query.
+    Query,
+}
+
+/// What the options say, before it is put together.
+#[derive(Default)]
+struct Options {
+    urls: Vec<Word>,
+    method: Option<(String, usize)>,
+    get: Option<usize>,
+    head: Option<usize>,
+    headers: Vec<(Vec<u8>, usize, String)>,
+    data: Vec<Piece>,
+    query: Vec<Piece>,
+    form: Option<usize>,
+    upload: Option<(String, usize)>,
+    user: Option<(Vec<u8>, usize)>,
+    bearer: Option<(Vec<u8>, usize)>,
+    /// `-A`, `-e` and `-b name=value`: headers curl writes from them.
+    user_agent: Option<(Vec<u8>, usize)>,
+    referer: Option<(Vec<u8>, usize)>,
+    cookies: Vec<(Vec<u8>, usize)>,
+    globoff: bool,
+    path_as_is: bool,
+    proto_default: Option<String>,
+}
+
+fn unreadable(at: usize, reason: impl Into<String>) -> Error {
+    Error::new(ErrorKind::Unreadable {
+        part: Part::CurlCommand,
+        offset: Some(at),
+        reason: reason.into(),
+    })
+}
+
+fn ambiguous(at: usize, reason: impl Into<String>) -> Error {
+    Error::new(ErrorKind::Ambiguous {
+        part: Part::CurlCommand,
+        offset: at,
+        reason: reason.into(),
+    })
+}
+
+fn text(bytes: &[u8], at: usize, what: &str) -> Result<String, Error> {
+    String::from_utf8(bytes.to_vec()).map_err(|e| {
+        Error::new(ErrorKind::Unreadable {
+            part: Part::CurlCommand,
+            offset: Some(at),
+            reason: format!(
+                "the {what} is not UTF-8 text (invalid byte at its byte {})",
+                e.utf8_error().valid_up_to()
+            ),
+        })
+    })
+}
+
+impl Curl<'static> {
+    /// A reader for the shell the command looks written for, reading no file.
+    pub fn new() -> Curl<'static> {
+        Curl {
+            shell: Shell::Auto,
+            files: None,
+        }
+    }
+}
+
+impl<'f> Curl<'f> {
+    /// The shell the command was written for.
+    pub fn with_shell(mut self, shell: Shell) -> Self {
+        self.shell = shell;
+        self
+    }
+
+    /// Lets the files the command names be read from `files` (each read is
+    /// a warning that names the file, code `file-read`). Without it, a file
+    /// the request's bytes come from is an [`ErrorKind::NotInCapture`].
+    pub fn with_files<'g>(self, files: &'g mut dyn FileSource) -> Curl<'g> {
+        Curl {
+            shell: self.shell,
+            files: Some(files),
+        }
+    }
+
+    /// Reads `command`: the one request it sends.
+    ///
+    /// # Errors
+    /// - [`ErrorKind::Unreadable`] at its offset: a quote never closed,
+    ///   a shell expansion whose value is not in the text (`$TOKEN`, `!`
+    ///   in bash), a command that is not curl or sends no request, an
+    ///   option without its value, no URL, a URL curl would glob, a scheme
+    ///   other than http or https, text that is not UTF-8 where curl needs
+    ///   text;
+    /// - [`ErrorKind::Ambiguous`]: two URLs (two requests), two
+    ///   `Authorization` or `Content-Type` headers, `-d` beside `--json`,
+    ///   `-F` or `-T`, `-I` beside data;
+    /// - [`ErrorKind::NotInCapture`]: a body or headers read from a file or
+    ///   standard input, without a [`FileSource`] (or one that cannot
+    ///   read it);
+    /// - [`ErrorKind::UnexpectedEnd`]: a line continued at the very end.
+    pub fn parse(&mut self, command: &str) -> Result<Captured, Error> {
+        let mut warnings = Vec::new();
+        let split = match self.shell.resolve(command) {
+            Shell::Cmd => split_cmd(command, &mut warnings)?,
+            _ => split_posix(command, &mut warnings)?,
+        };
+        let Some(first) = split.words.first() else {
+            return Err(unreadable(0, "there is no command"));
+        };
+        let program = String::from_utf8_lossy(&first.bytes);
+        let name = program.rsplit(['/', '\\']).next().unwrap_or_default();
+        if !name.eq_ignore_ascii_case("curl") && !name.eq_ignore_ascii_case("curl.exe") {
+            return Err(unreadable(
+                first.at,
+                format!("the command is {}, not curl", shown(&first.bytes)),
+            ));
+        }
+        let options = read_options(&split.words[1..], &mut warnings)?;
+        self.build(options, &split, warnings)
+    }
+
+    /// The bytes of file `path`, named in a warning; or why not.
+    fn file(
+        &mut self,
+        option: &str,
+        path: &str,
+        at: usize,
+        stdin: Option<&Stdin>,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<Vec<u8>, Error> {
+        let not_here = |path: &str| {
+            Error::new(ErrorKind::NotInCapture {
+                part: Part::CurlCommand,
+                offset: at,
+                option: option.to_owned(),
+                path: path.to_owned(),
+            })
+        };
+        let path = match (path, stdin) {
+            ("-", Some(Stdin::Text(bytes))) => return Ok(bytes.clone()),
+            ("-", Some(Stdin::File { path, .. })) => path.as_str(),
+            ("-", None) => return Err(not_here("-")),
+            (path, _) => path,
+        };
+        let Some(files) = self.files.as_deref_mut() else {
+            return Err(not_here(path));
+        };
+        let bytes = files.read(path).map_err(|why| {
+            Error::new(ErrorKind::Unreadable {
+                part: Part::CurlCommand,
+                offset: Some(at),
+                reason: format!("{option} reads the file {}: {why}", shown(path.as_bytes())),
+            })
+        })?;
+        warnings.push(Warning::new(
+            "file-read",
+            Some(at),
+            format!(
+                "{option} reads the file {} ({} bytes): read here as the command would",
+                shown(path.as_bytes()),
+                bytes.len()
+            ),
+        ));
+        Ok(bytes)
+    }
+
+    /// The bytes one data option sends.
+    fn piece(
+        &mut self,
+        piece: &Piece,
+        stdin: Option<&Stdin>,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<Vec<u8>, Error> {
+        let value = &piece.value;
+        match piece.kind {
+            DataKind::Raw => Ok(value.clone()),
+            DataKind::Ascii | DataKind::Binary | DataKind::Json => match value.strip_prefix(b"@") {
+                None => Ok(value.clone()),
+                Some(path) => {
+                    let path = text(path, piece.at, "file name")?;
+                    let mut bytes = self.file(&piece.option, &path, piece.at, stdin, warnings)?;
+                    if piece.kind == DataKind::Ascii {
+                        // curl's -d: "carriage returns, newlines and null
+                        // bytes are stripped out" of a file.
+                        bytes.retain(|&b| !matches!(b, b'\r' | b'\n' | 0));
+                    }
+                    Ok(bytes)
+                }
+            },
+            DataKind::UrlEncode | DataKind::Query => {
+                if piece.kind == DataKind::Query {
+                    if let Some(raw) = value.strip_prefix(b"+") {
+                        return Ok(raw.to_vec());
+                    }
+                }
+                // [name]=content, else [name]@file, else content (curl's order).
+                let (name, content) = match value.iter().position(|&b| b == b'=') {
+                    Some(eq) => (&value[..eq], value[eq + 1..].to_vec()),
+                    None => match value.iter().position(|&b| b == b'@') {
+                        Some(at) => {
+                            let path = text(&value[at + 1..], piece.at, "file name")?;
+                            let bytes =
+                                self.file(&piece.option, &path, piece.at, stdin, warnings)?;
+                            (&value[..at], bytes)
+                        }
+                        None => (&b""[..], value.clone()),
+                    },
+                };
+                if has_escape(&content) {
+                    warnings.push(Warning::new(
+                        "curl-urlencode",
+                        Some(piece.at),
+                        format!(
+                            "{} encodes its content, which already holds %XX escapes: curl \
+                             sends each % as %25, so the server reads {} literally (encoded \
+                             twice)",
+                            piece.option,
+                            shown(&content)
+                        ),
+                    ));
+                }
+                let mut out = name.to_vec();
+                if !name.is_empty() {
+                    out.push(b'=');
+                }
+                curl_escape(&content, &mut out);
+                Ok(out)
+            }
+        }
+    }
+
+    fn build(
+        &mut self,
+        o: Options,
+        split: &Command,
+        mut warnings: Vec<Warning>,
+    ) -> Result<Captured, Error> {
+        let stdin = split.stdin.as_ref();
+        // Which requests the options select: curl refuses two methods.
+        let json = o.data.iter().find(|p| p.kind == DataKind::Json);
+        let other = o.data.iter().find(|p| p.kind != DataKind::Json);
+        if let (Some(j), Some(d)) = (json, other) {
+            let later = j.at.max(d.at);
+            return Err(ambiguous(
+                later,
+                format!(
+                    "a body from both {} and {}: JSON joined to other data is neither",
+                    d.option, j.option
+                ),
+            ));
+        }
+        let first_data = o.data.first().map(|p| p.at);
+        if let (Some(form), Some(data)) = (o.form, first_data) {
+            return Err(ambiguous(
+                form.max(data),
+                "a body from both -F (multipart) and data options: curl refuses to send both",
+            ));
+        }
+        if let (Some((_, upload)), Some(other)) = (&o.upload, first_data.or(o.form)) {
+            return Err(ambiguous(
+                (*upload).max(other),
+                "a body from both -T (upload) and data or -F",
+            ));
+        }
+        if let (Some(head), Some(data)) = (o.head, first_data.or(o.form)) {
+            if o.get.is_none() {
+                return Err(ambiguous(
+                    head.max(data),
+                    "-I (HEAD) beside a body: curl refuses to send both",
+                ));
+            }
+        }
+        if let (Some(get), Some(form)) = (o.get, o.form) {
+            return Err(ambiguous(
+                get.max(form),
+                "-G beside -F: curl refuses to send both",
+            ));
+        }
+        // The URL.
+        let word = match o.urls.as_slice() {
+            [] => return Err(unreadable(0, "the command has no URL")),
+            [one] => one,
+            [first, second, ..] => {
+                return Err(ambiguous(
+                    second.at,
+                    format!(
+                        "a second URL (the first at byte {}): curl sends one request to each",
+                        first.at
+                    ),
+                ))
+            }
+        };
+        let mut url = self.url(word, &o, &mut warnings)?;
+        let mut data = Vec::new();
+        for (k, piece) in o.data.iter().enumerate() {
+            let bytes = self.piece(piece, stdin, &mut warnings)?;
+            if k > 0 && piece.kind != DataKind::Json {
+                data.push(b'&');
+            }
+            data.extend_from_slice(&bytes);
+        }
+        for piece in &o.query {
+            let bytes = self.piece(piece, stdin, &mut warnings)?;
+            let bytes = text(&bytes, piece.at, "--url-query value")?;
+            append_query(&mut url, &bytes);
+        }
+        let has_data = !o.data.is_empty();
+        if o.get.is_some() && has_data {
+            let at = o.data[0].at;
+            append_query(&mut url, &text(&data, at, "data -G puts in the query")?);
+        }
+        let method = match (&o.method, o.head, o.get, &o.upload) {
+            (Some((m, _)), ..) => m.clone(),
+            (None, Some(_), ..) => "HEAD".to_owned(),
+            (None, None, Some(_), _) => "GET".to_owned(),
+            (None, None, None, Some(_)) => "PUT".to_owned(),
+            _ if has_data || o.form.is_some() => "POST".to_owned(),
+            _ => "GET".to_owned(),
+        };
+        // The headers: -H's, and those the options imply unless -H sets them.
+        let mut headers = Vec::new();
+        let mut removed: Vec<String> = Vec::new();
+        for (bytes, at, option) in &o.headers {
+            let lines = match bytes.strip_prefix(b"@") {
+                Some(path) => {
+                    let path = text(path, *at, "file name")?;
+                    let file = self.file(option, &path, *at, stdin, &mut warnings)?;
+                    file.split(|&b| b == b'\n')
+                        .map(|l| l.strip_suffix(b"\r").unwrap_or(l).to_vec())
+                        .filter(|l| !l.trim_ascii().is_empty())
+                        .collect()
+                }
+                None => vec![bytes.clone()],
+            };
+            for line in lines {
+                match header(&line, *at)? {
+                    HeaderArg::Set(h) => headers.push(h),
+                    HeaderArg::Remove(name) => removed.push(name),
+                }
+            }
+        }
+        let given = |name: &str, headers: &[Header]| {
+            headers.iter().any(|h| h.name.eq_ignore_ascii_case(name))
+                || removed.iter().any(|r| r.eq_ignore_ascii_case(name))
+        };
+        let implied = |name: &str, value: String| Header {
+            name: name.to_owned(),
+            value,
+            offset: None,
+        };
+        if json.is_some() && o.get.is_none() {
+            if !given("content-type", &headers) {
+                headers.push(implied("Content-Type", "application/json".into()));
+            }
+            if !given("accept", &headers) {
+                headers.push(implied("Accept", "application/json".into()));
+            }
+        } else if has_data && o.get.is_none() && !given("content-type", &headers) {
+            headers.push(implied(
+                "Content-Type",
+                "application/x-www-form-urlencoded".into(),
+            ));
+        }
+        if o.form.is_some() && !given("content-type", &headers) {
+            headers.push(implied("Content-Type", "multipart/form-data".into()));
+        }
+        if !given("authorization", &headers) {
+            if let Some((user, _)) = &o.user {
+                let token = base64::engine::general_purpose::STANDARD.encode(user);
+                headers.push(implied("Authorization", format!("Basic {token}")));
+            } else if let Some((token, at)) = &o.bearer {
+                let token = text(token, *at, "--oauth2-bearer token")?;
+                headers.push(implied("Authorization", format!("Bearer {token}")));
+            }
+        }
+        if let Some((agent, at)) = &o.user_agent {
+            if !given("user-agent", &headers) {
+                headers.push(implied("User-Agent", text(agent, *at, "user agent")?));
+            }
+        }
+        if let Some((referer, at)) = &o.referer {
+            // `URL;auto` also sets the referer of redirects; the first is the URL.
+            let referer = text(referer, *at, "referer")?;
+            let referer = referer.strip_suffix(";auto").unwrap_or(&referer).to_owned();
+            if !given("referer", &headers) && !referer.is_empty() {
+                headers.push(implied("Referer", referer));
+            }
+        }
+        if !o.cookies.is_empty() && !given("cookie", &headers) {
+            let mut all = Vec::new();
+            for (cookie, at) in &o.cookies {
+                all.push(text(cookie, *at, "cookie")?);
+            }
+            headers.push(implied("Cookie", all.join("; ")));
+        }
+        let body = if let Some((path, at)) = &o.upload {
+            Some(self.file("-T", path, *at, stdin, &mut warnings)?)
+        } else if o.form.is_some() {
+            warnings.push(Warning::new(
+                "multipart-not-read",
+                o.form,
+                "-F sends a multipart/form-data body whose boundary curl chooses: it is not \
+                 rebuilt here (its parameters are not signed; a body hash over it cannot be \
+                 checked)",
+            ));
+            None
+        } else if has_data && o.get.is_none() {
+            Some(data)
+        } else {
+            None
+        };
+        let captured = Captured {
+            part: Part::CurlCommand,
+            method,
+            url,
+            headers,
+            body,
+            response: None,
+            warnings,
+        };
+        captured.check_once()?;
+        let mut captured = captured;
+        let form_body = match captured.is_form() {
+            Ok(true) => captured.body.as_deref(),
+            _ => None,
+        };
+        if !carries_oauth(&captured.url, &captured.headers, form_body) {
+            captured.warnings.push(Warning::new(
+                "not-oauth",
+                None,
+                "the request carries no OAuth 1.0a: no Authorization: OAuth header and no \
+                 oauth_* parameter in its query or form body",
+            ));
+        }
+        Ok(captured)
+    }
+
+    /// The URL curl requests, from the word that gives it.
+    fn url(&self, word: &Word, o: &Options, warnings: &mut Vec<Warning>) -> Result<String, Error> {
+        let at = word.at;
+        let raw = text(&word.bytes, at, "URL")?;
+        if let Some(k) = raw.find(|c: char| c.is_whitespace() || c.is_control()) {
+            return Err(unreadable(
+                at,
+                format!(
+                    "the URL holds whitespace or a control character (at its byte {k}), which \
+                     curl does not send as written"
+                ),
+            ));
+        }
+        let mut url = if o.globoff { raw } else { unglob(&raw, at)? };
+        if let Some(k) = url.find('#') {
+            warnings.push(Warning::new(
+                "fragment-dropped",
+                Some(at),
+                format!(
+                    "curl does not send the URL's fragment {}: the request is without it",
+                    shown(&url.as_bytes()[k..])
+                ),
+            ));
+            url.truncate(k);
+        }
+        match url.find("://") {
+            Some(k) => {
+                let scheme = url[..k].to_ascii_lowercase();
+                if scheme != "http" && scheme != "https" {
+                    return Err(unreadable(
+                        at,
+                        format!(
+                            "the URL's scheme is {}, not http or https",
+                            shown(scheme.as_bytes())
+                        ),
+                    ));
+                }
+            }
+            None => {
+                let scheme = o.proto_default.as_deref().unwrap_or("http");
+                warnings.push(Warning::new(
+                    "scheme-assumed",
+                    Some(at),
+                    format!(
+                        "the URL has no scheme: curl sends it as {scheme}://, and so is it read"
+                    ),
+                ));
+                url = format!("{scheme}://{url}");
+            }
+        }
+        if !o.path_as_is {
+            url = without_dot_segments(&url);
+        }
+        Ok(url)
+    }
+}
+
+/// What one `-H` value does.
+enum HeaderArg {
+    Set(Header),
+    /// `Name:` with no value: curl leaves out a header it would add.
+    Remove(String),
+}
+
+/// One `-H` value: `Name: value`, `Name;` (an empty value), `Name:` (none).
+fn header(line: &[u8], at: usize) -> Result<HeaderArg, Error> {
+    let line = text(line, at, "header")?;
+    if line.contains(['\r', '\n']) {
+        return Err(unreadable(
+            at,
+            "a header holds a line end: it would be two header lines",
+        ));
+    }
+    if let Some((name, value)) = line.split_once(':') {
+        let value = value.trim_matches([' ', '\t']);
+        if value.is_empty() {
+            return Ok(HeaderArg::Remove(name.trim().to_owned()));
+        }
+        return Ok(HeaderArg::Set(Header {
+            name: name.trim().to_owned(),
+            value: value.to_owned(),
+            offset: Some(at),
+        }));
+    }
+    if let Some(name) = line.strip_suffix(';') {
+        return Ok(HeaderArg::Set(Header {
+            name: name.trim().to_owned(),
+            value: String::new(),
+            offset: Some(at),
+        }));
+    }
+    Err(unreadable(
+        at,
+        format!("{} is not a header (Name: value)", shown(line.as_bytes())),
+    ))
+}
+
+/// The options of a curl command, each with its value.
+fn read_options(words: &[Word], warnings: &mut Vec<Warning>) -> Result<Options, Error> {
+    let mut o = Options::default();
+    let mut i = 0;
+    while i < words.len() {
+        let word = &words[i];
+        i += 1;
+        let bytes = &word.bytes;
+        // A word that is not an option is a URL.
+        if bytes.len() < 2 || bytes[0] != b'-' {
+            o.urls.push(word.clone());
+            continue;
+        }
+        let take_value = |name: &str, rest: Option<Vec<u8>>, i: &mut usize| match rest {
+            Some(value) => Ok(value),
+            None => match words.get(*i) {
+                Some(next) => {
+                    *i += 1;
+                    Ok(next.bytes.clone())
+                }
+                None => Err(unreadable(
+                    word.at,
+                    format!("{name} needs a value, and none follows"),
+                )),
+            },
+        };
+        if let Some(name) = bytes.strip_prefix(b"--") {
+            let name = String::from_utf8_lossy(name).into_owned();
+            let written = format!("--{name}");
+            match long(&name) {
+                Opt::Value(long) => {
+                    let value = take_value(&written, None, &mut i)?;
+                    apply(&mut o, long, &written, value, word.at, warnings)?;
+                }
+                Opt::Flag(long) => flag(&mut o, long, !name.starts_with("no-"), word.at)?,
+                Opt::Unknown => unknown(&name, word.at, warnings)?,
+            }
+            continue;
+        }
+        // A cluster of short options: `-sSL`, `-XPOST`, `-d@file`.
+        let mut k = 1;
+        while k < bytes.len() {
+            let letter = bytes[k];
+            k += 1;
+            let written = format!("-{}", letter as char);
+            match short(letter) {
+                Opt::Value(long) => {
+                    let rest = (k < bytes.len()).then(|| bytes[k..].to_vec());
+                    let value = take_value(&written, rest, &mut i)?;
+                    apply(&mut o, long, &written, value, word.at, warnings)?;
+                    break;
+                }
+                Opt::Flag(long) => flag(&mut o, long, true, word.at)?,
+                Opt::Unknown => {
+                    unknown(&String::from_utf8_lossy(&[letter]), word.at, warnings)?;
+                }
+            }
+        }
+    }
+    Ok(o)
+}
+
+/// An option curl does not have: named, and stepped over alone.
+fn unknown(name: &str, at: usize, warnings: &mut Vec<Warning>) -> Result<(), Error> {
+    if let Some(base) = name.strip_prefix("expand-") {
+        return Err(unreadable(
+            at,
+            format!("--expand-{base} fills in curl variables ({{{{name}}}}), whose values are not in the text"),
+        ));
+    }
+    let dashes = if name.len() == 1 { "-" } else { "--" };
+    warnings.push(Warning::new(
+        "unknown-option",
+        Some(at),
+        format!(
+            "{} is not a curl option known here: left out (if it takes a value, that value \
+             was read as a URL)",
+            shown(format!("{dashes}{name}").as_bytes())
+        ),
+    ));
+    Ok(())
+}
+
+/// An option without a value.
+fn flag(o: &mut Options, name: &str, on: bool, at: usize) -> Result<(), Error> {
+    match name {
+        "get" => o.get = on.then_some(at),
+        "head" => o.head = on.then_some(at),
+        "globoff" => o.globoff = on,
+        "path-as-is" => o.path_as_is = on,
+        "next" => {
+            return Err(ambiguous(
+                at,
+                "--next (-:) starts a second request: read one command per request",
+            ))
+        }
+        "help" | "version" | "manual" => {
+            return Err(unreadable(at, format!("--{name} sends no request")))
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// An option with its value.
+fn apply(
+    o: &mut Options,
+    name: &str,
+    written: &str,
+    value: Vec<u8>,
+    at: usize,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), Error> {
+    let piece = |kind| Piece {
+        option: written.to_owned(),
+        at,
+        kind,
+        value: value.clone(),
+    };
+    match name {
+        "url" => o.urls.push(Word { bytes: value, at }),
+        "request" => o.method = Some((text(&value, at, "method")?, at)),
+        "header" => o.headers.push((value, at, written.to_owned())),
+        "data" | "data-ascii" => o.data.push(piece(DataKind::Ascii)),
+        "data-raw" => o.data.push(piece(DataKind::Raw)),
+        "data-binary" => o.data.push(piece(DataKind::Binary)),
+        "data-urlencode" => o.data.push(piece(DataKind::UrlEncode)),
+        "json" => o.data.push(piece(DataKind::Json)),
+        "url-query" => o.query.push(piece(DataKind::Query)),
+        "form" | "form-string" => o.form = Some(at),
+        "upload-file" => o.upload = Some((text(&value, at, "file name")?, at)),
+        "user" => o.user = Some((value, at)),
+        "oauth2-bearer" => o.bearer = Some((value, at)),
+        "user-agent" => o.user_agent = Some((value, at)),
+        "referer" => o.referer = Some((value, at)),
+        // A cookie string (`name=value`); else a cookie file curl reads,
+        // which does not change the signed request.
+        "cookie" if value.contains(&b'=') => o.cookies.push((value, at)),
+        "proto-default" => o.proto_default = Some(text(&value, at, "scheme")?),
+        "config" => {
+            return Err(unreadable(
+                at,
+                format!("{written} reads more options from a file: give them in the command"),
+            ))
+        }
+        "request-target" => {
+            return Err(unreadable(
+                at,
+                "--request-target sends another target than the URL's: the URL signed cannot \
+                 be known",
+            ))
+        }
+        "variable" => {
+            return Err(unreadable(
+                at,
+                "--variable sets curl variables, whose values are not read here",
+            ))
+        }
+        "aws-sigv4" => warnings.push(Warning::new(
+            "not-oauth",
+            Some(at),
+            "--aws-sigv4 signs with AWS Signature Version 4, not OAuth 1.0a",
+        )),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Whether `bytes` holds a `%XX` escape.
+fn has_escape(bytes: &[u8]) -> bool {
+    bytes
+        .windows(3)
+        .any(|w| w[0] == b'%' && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit())
+}
+
+/// curl's `curl_easy_escape` (every byte but `A-Z a-z 0-9 - . _ ~` as
+/// `%XX`, upper-case hex), then each `%20` as `+`, as its tool does for
+/// `--data-urlencode` and `--url-query`.
+fn curl_escape(bytes: &[u8], out: &mut Vec<u8>) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    for &b in bytes {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => out.push(b),
+            b' ' => out.push(b'+'),
+            _ => out.extend_from_slice(&[b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]),
+        }
+    }
+}
+
+/// `url` with `query` appended: after `?`, or `&` when it has a query.
+fn append_query(url: &mut String, query: &str) {
+    url.push(if url.contains('?') { '&' } else { '?' });
+    url.push_str(query);
+}
+
+/// The URL curl requests when it globs: `\[`, `\]`, `\{`, `\}` are the
+/// characters themselves; an unescaped `[` or `{` (but an IPv6 host's `[`)
+/// would make several URLs of one.
+fn unglob(raw: &str, at: usize) -> Result<String, Error> {
+    let mut out = String::with_capacity(raw.len());
+    let ipv6 = raw
+        .find("://")
+        .map(|k| k + 3)
+        .filter(|&k| raw[k..].starts_with('['));
+    let mut chars = raw.char_indices().peekable();
+    let mut in_host_literal = false;
+    while let Some((k, c)) = chars.next() {
+        match c {
+            '\\' if matches!(chars.peek(), Some((_, '[' | ']' | '{' | '}'))) => {
+                if let Some((_, next)) = chars.next() {
+                    out.push(next);
+                }
+            }
+            '[' if Some(k) == ipv6 => {
+                in_host_literal = true;
+                out.push(c);
+            }
+            ']' if in_host_literal => {
+                in_host_literal = false;
+                out.push(c);
+            }
+            '[' | '{' => {
+                return Err(unreadable(
+                    at,
+                    format!(
+                        "the URL's {c} (at its byte {k}) makes curl glob it into several URLs: \
+                         such a command needs -g (--globoff), or \\{c}"
+                    ),
+                ))
+            }
+            _ => out.push(c),
+        }
+    }
+    Ok(out)
+}
+
+/// `url` with its path's `.` and `..` segments removed (RFC 3986 §5.2.4),
+/// as curl sends it without `--path-as-is`.
+fn without_dot_segments(url: &str) -> String {
+    let Some(k) = url.find("://") else {
+        return url.to_owned();
+    };
+    let after = k + 3;
+    let path_start = url[after..]
+        .find(['/', '?'])
+        .map_or(url.len(), |p| after + p);
+    if !url[path_start..].starts_with('/') {
+        return url.to_owned();
+    }
+    let path_end = url[path_start..]
+        .find('?')
+        .map_or(url.len(), |p| path_start + p);
+    let path = &url[path_start..path_end];
+    if !path.split('/').any(|s| s == "." || s == "..") {
+        return url.to_owned();
+    }
+    let mut out: Vec<&str> = Vec::new();
+    let segments: Vec<&str> = path[1..].split('/').collect();
+    let last = segments.len() - 1;
+    let mut trailing = false;
+    for (n, segment) in segments.iter().enumerate() {
+        match *segment {
+            "." => trailing = n == last,
+            ".." => {
+                out.pop();
+                trailing = n == last;
+            }
+            s => {
+                out.push(s);
+                trailing = false;
+            }
+        }
+    }
+    let mut path = format!("/{}", out.join("/"));
+    if trailing && !path.ends_with('/') {
+        path.push('/');
+    }
+    format!("{}{path}{}", &url[..path_start], &url[path_end..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    fn parse(command: &str) -> Captured {
+        parse_curl(command).unwrap_or_else(|e| panic!("{command}: {e}"))
+    }
+
+    fn kind(command: &str) -> ErrorKind {
+        parse_curl(command).unwrap_err().kind().clone()
+    }
+
+    // The expected requests below are what curl 7.88.1 sent for each
+    // command to a listening socket on 127.0.0.1 (the bytes it wrote).
+
+    #[test]
+    fn data_options_as_curl_sends_them() {
+        let r = parse("curl http://h/p --data-urlencode 'a=b c+d~!*'");
+        assert_eq!(r.body(), Some(&b"a=b+c%2Bd~%21%2A"[..]));
+        assert_eq!(r.method(), "POST");
+        assert_eq!(r.content_type(), Some("application/x-www-form-urlencoded"));
+        let r = parse("curl http://h/p --json '{\"a\":1}' --json '{\"b\":2}'");
+        assert_eq!(r.body(), Some(&b"{\"a\":1}{\"b\":2}"[..]));
+        assert_eq!(r.content_type(), Some("application/json"));
+        assert_eq!(r.header("accept"), Some("application/json"));
+        let r = parse("curl http://h/p -d 'a=1' -d 'b=2' --data-binary 'c=3'");
+        assert_eq!(r.body(), Some(&b"a=1&b=2&c=3"[..]));
+        let r = parse("curl -G http://h/p?x=1 -d 'a=1' --data-urlencode 'b=c d'");
+        assert_eq!((r.method(), r.url()), ("GET", "http://h/p?x=1&a=1&b=c+d"));
+        assert_eq!(r.body(), None);
+        assert_eq!(r.content_type(), None);
+        let r = parse("curl -X PUT http://h/p -d 'a=1' -H 'Content-Type: text/plain' -H 'X-Empty;' -H 'Accept:'");
+        assert_eq!(r.method(), "PUT");
+        assert_eq!(r.content_type(), Some("text/plain"));
+        assert_eq!(r.header("x-empty"), Some(""));
+        let r = parse("curl -I http://h/p");
+        assert_eq!(r.method(), "HEAD");
+        let r = parse("curl http://h/p -d ''");
+        assert_eq!((r.method(), r.body()), ("POST", Some(&b""[..])));
+        let r = parse("curl 'http://h/p?q=1' --url-query 'a=b c'");
+        assert_eq!(r.url(), "http://h/p?q=1&a=b+c");
+    }
+
+    #[test]
+    fn the_url_as_curl_sends_it() {
+        assert_eq!(parse("curl http://h/a/../b/./c").url(), "http://h/b/c");
+        assert_eq!(
+            parse("curl --path-as-is http://h/a/../b").url(),
+            "http://h/a/../b"
+        );
+        let r = parse("curl 'http://h/p#frag'");
+        assert_eq!(r.url(), "http://h/p");
+        assert_eq!(r.warnings()[0].code(), "fragment-dropped");
+        assert_eq!(parse(r"curl 'http://h/p\[1\]'").url(), "http://h/p[1]");
+        assert_eq!(parse(r"curl -g 'http://h/p[1]'").url(), "http://h/p[1]");
+        assert_eq!(
+            parse("curl 'http://[::1]:8080/p'").url(),
+            "http://[::1]:8080/p"
+        );
+        assert!(matches!(
+            kind("curl 'http://h/p[1-3]'"),
+            ErrorKind::Unreadable { .. }
+        ));
+        let r = parse("curl --url api.x.com/p");
+        assert_eq!(r.url(), "http://api.x.com/p");
+        assert_eq!(r.warnings()[0].code(), "scheme-assumed");
+        assert!(matches!(
+            kind("curl ftp://h/p"),
+            ErrorKind::Unreadable { .. }
+        ));
+    }
+
+    #[test]
+    fn what_could_be_read_two_ways_is_refused_where_it_is() {
+        let e = parse_curl(
+            "curl http://h/ -H 'Authorization: OAuth a=\"1\"' -H 'authorization: OAuth a=\"2\"'",
+        )
+        .unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::Ambiguous { offset: 47, .. }),
+            "{e}"
+        );
+        assert!(
+            e.to_string()
+                .contains("two Authorization headers (the first at byte 15)"),
+            "{e}"
+        );
+        assert!(matches!(
+            kind("curl http://h/ http://g/"),
+            ErrorKind::Ambiguous { offset: 15, .. }
+        ));
+        assert!(matches!(
+            kind("curl http://h/ -d a=1 --json '{}'"),
+            ErrorKind::Ambiguous { .. }
+        ));
+        assert!(matches!(
+            kind("curl http://h/ -d a=1 -F b=2"),
+            ErrorKind::Ambiguous { .. }
+        ));
+        assert!(matches!(
+            kind("curl -I http://h/ -d a=1"),
+            ErrorKind::Ambiguous { .. }
+        ));
+        assert!(matches!(
+            kind("curl http://h/ -: http://g/"),
+            ErrorKind::Ambiguous { .. }
+        ));
+    }
+
+    #[test]
+    fn files_are_named_and_read_only_through_a_source() {
+        let e = parse_curl("curl http://h/ -d @body.txt").unwrap_err();
+        assert_eq!(
+            e.kind(),
+            &ErrorKind::NotInCapture {
+                part: Part::CurlCommand,
+                offset: 15,
+                option: "-d".into(),
+                path: "body.txt".into()
+            }
+        );
+        assert!(matches!(
+            kind("curl http://h/ --data-binary @-"),
+            ErrorKind::NotInCapture { .. }
+        ));
+        let mut files = |p: &str| match p {
+            "f" => Ok(b"a=1\r\nb=2\n".to_vec()),
+            _ => Err("no such file".into()),
+        };
+        let r = Curl::new()
+            .with_files(&mut files)
+            .parse("curl http://h/ --data-binary @f")
+            .unwrap();
+        assert_eq!(r.body(), Some(&b"a=1\r\nb=2\n"[..]));
+        let r = Curl::new()
+            .with_files(&mut files)
+            .parse("curl http://h/ -d @f")
+            .unwrap();
+        assert_eq!(r.body(), Some(&b"a=1b=2"[..]));
+        let e = Curl::new()
+            .with_files(&mut files)
+            .parse("curl http://h/ -d @g")
+            .unwrap_err();
+        assert!(e.to_string().contains("no such file"), "{e}");
+        // A here-document is the command's standard input.
+        let r = parse("curl http://h/ -H 'Content-Type: application/json' --data @- <<EOF\n{\"a\": \"it's\"}\nEOF\n");
+        assert_eq!(r.body(), Some(&b"{\"a\": \"it's\"}"[..]));
+    }
+
+    #[test]
+    fn options_are_read_as_curl_reads_them() {
+        let r = parse("curl -sSLXPOST -HX-A:1 -d@- http://h/ <<< 'a=1'");
+        assert_eq!(r.method(), "POST");
+        assert_eq!(r.header("x-a"), Some("1"));
+        assert_eq!(r.body(), Some(&b"a=1"[..]));
+        let r = parse("curl --compressed -k --no-progress-meter -b 'a=b' -A ua http://h/");
+        assert!(
+            r.warnings().iter().all(|w| w.code() == "not-oauth"),
+            "{:?}",
+            r.warnings()
+        );
+        let r = parse("curl --frobnicate http://h/");
+        assert_eq!(r.warnings()[0].code(), "unknown-option");
+        assert!(r.warnings()[0].message().contains("--frobnicate"));
+        assert!(matches!(
+            kind("curl http://h/ -H"),
+            ErrorKind::Unreadable { .. }
+        ));
+        assert!(matches!(
+            kind("wget http://h/"),
+            ErrorKind::Unreadable {
+                offset: Some(0),
+                ..
+            }
+        ));
+        assert!(matches!(
+            kind("curl -K opts.txt"),
+            ErrorKind::Unreadable { .. }
+        ));
+        let r = parse("curl -u 'a:b' http://h/");
+        assert_eq!(r.authorization(), Some("Basic YTpi"));
+    }
+
+    #[test]
+    fn data_urlencode_content_already_encoded_is_named() {
+        let r = parse("curl http://h/ --data-urlencode 'status=Hello%20World'");
+        assert_eq!(r.body(), Some(&b"status=Hello%2520World"[..]));
+        assert!(r.warnings().iter().any(|w| w.code() == "curl-urlencode"));
+    }
+
+    #[test]
+    fn dot_segments() {
+        assert_eq!(
+            without_dot_segments("http://h/a/b/../c/./d/"),
+            "http://h/a/c/d/"
+        );
+        assert_eq!(without_dot_segments("http://h/a/.."), "http://h/");
+        assert_eq!(
+            without_dot_segments("http://h/../../x?y=/../"),
+            "http://h/x?y=/../"
+        );
+        assert_eq!(without_dot_segments("http://h"), "http://h");
+    }
+}

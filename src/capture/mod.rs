@@ -1,0 +1,392 @@
+//! Requests as people have them (feature `capture`): a curl command copied
+//! from a browser or a code generator, a HAR file, a raw HTTP/1.1 request a
+//! proxy saved; and the provider's error answer, read.
+//!
+//! Each parser reads its text as the tool that wrote it means it and gives
+//! one [`Captured`] request: the method, the URL, the headers and the body
+//! exactly as they were sent, with the [`Warning`]s a reader should see (an
+//! unknown curl option, a fragment curl drops). Whatever could be read two
+//! ways is refused by name with its byte offset ([`ErrorKind::Ambiguous`]:
+//! two `Authorization` headers, a `Content-Length` beside chunked framing);
+//! bytes that are not in the text (`-d @payload.json`) are named
+//! ([`ErrorKind::NotInCapture`]), read only through a file source the
+//! caller gives ([`Curl::with_files`]). Nothing here touches a file system,
+//! a clock or a runtime: the page calls these parsers as the CLI does.
+//!
+//! - [`parse_curl`] and [`Curl`]: a curl command, as bash reads it (single,
+//!   double and `$'...'` quotes, line continuations) or as `cmd.exe` and the
+//!   C runtime read it (`^` escapes, `"` quotes), with curl's own rules for
+//!   `-X`, `-G`, `-I`, `--url`, `-H` and the data options.
+//! - [`parse_har`] and [`Har`]: a HAR 1.2 file; the entries that carry
+//!   OAuth 1.0a listed, one chosen, with its response.
+//! - [`parse_http`]: a request line, headers and body (`Content-Length` or
+//!   chunked), RFC 9112.
+//! - [`read_answer`]: what a provider's error body says (X's error codes,
+//!   its v2 problems, OAuth Problem Reporting), and by how much a client's
+//!   clock is off ([`clock_offset`]).
+//!
+//! A wing above the pipeline: it uses only the error type, `text` and the
+//! pipeline's media-type rule, and produces the request that the
+//! verifier and the explainer read.
+//!
+//! ```
+//! use oauth1_signer::capture::parse_curl;
+//!
+//! // As Chrome's "Copy as cURL (bash)" writes a form POST.
+//! let command = r#"curl 'https://api.x.com/1.1/statuses/update.json?include_entities=true' \
+//!   -H 'authorization: OAuth oauth_consumer_key="xvz1evFS4wEEPTGEFPHBog", oauth_signature="x"' \
+//!   -H 'content-type: application/x-www-form-urlencoded' \
+//!   --data-raw 'status=Hello%20Ladies' \
+//!   --compressed"#;
+//! let request = parse_curl(command)?;
+//! assert_eq!(request.method(), "POST");
+//! assert_eq!(request.url(), "https://api.x.com/1.1/statuses/update.json?include_entities=true");
+//! assert!(request.authorization().is_some_and(|h| h.starts_with("OAuth ")));
+//! assert_eq!(request.body(), Some(&b"status=Hello%20Ladies"[..]));
+//! assert!(request.is_form()?);
+//! assert!(request.warnings().is_empty());
+//! # Ok::<(), oauth1_signer::Error>(())
+//! ```
+//!
+//! [`ErrorKind::Ambiguous`]: crate::ErrorKind::Ambiguous
+//! [`ErrorKind::NotInCapture`]: crate::ErrorKind::NotInCapture
+
+mod answer;
+mod curl;
+mod date;
+mod har;
+mod http;
+mod options;
+mod shell;
+
+use std::fmt;
+
+use crate::error::{Error, ErrorKind, Part};
+use crate::pipeline::request::is_form_media_type;
+
+pub use answer::{clock_offset, read_answer, Answer, AnswerKind, ProviderError};
+pub use curl::{parse_curl, Curl, FileSource, Shell};
+pub use date::parse_http_date;
+pub use har::{parse_har, Har, HarEntry};
+pub use http::{parse_http, parse_http_response};
+
+/// One header as it was sent: its name as written and its value.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Header {
+    /// The name, as written (any case).
+    pub name: String,
+    /// The value, without the whitespace around it.
+    pub value: String,
+    /// Byte offset of the header in the capture, when it was read from
+    /// text (the `-H` word, the header line).
+    pub offset: Option<usize>,
+}
+
+impl fmt::Debug for Header {
+    /// The name, and the value only for a header that cannot hold a
+    /// credential.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let secret = ["authorization", "cookie", "proxy-authorization"]
+            .iter()
+            .any(|n| self.name.eq_ignore_ascii_case(n));
+        let value: &dyn fmt::Debug = if secret { &"<redacted>" } else { &self.value };
+        f.debug_struct("Header")
+            .field("name", &self.name)
+            .field("value", value)
+            .finish()
+    }
+}
+
+/// Something a reader of a capture should know that does not stop it being
+/// read: an option curl has and that is not read here, a fragment curl does
+/// not send, curl's encoding of `--data-urlencode`. Each has a stable
+/// [`code`](Warning::code) and a sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    code: &'static str,
+    offset: Option<usize>,
+    message: String,
+}
+
+impl Warning {
+    pub(crate) fn new(
+        code: &'static str,
+        offset: Option<usize>,
+        message: impl Into<String>,
+    ) -> Self {
+        Warning {
+            code,
+            offset,
+            message: message.into(),
+        }
+    }
+
+    /// A stable code: `unknown-option`, `fragment-dropped`, `scheme-assumed`,
+    /// `curl-urlencode`, `multipart-not-read`, `caret-in-ansi-c-quote`, `caret-in-cmd-quotes`,
+    /// `cmd-variable`, `ignored-after-command`, `crlf-line-ends`,
+    /// `har-params-joined`, `trailing-bytes`, `not-oauth`, `http2-message`,
+    /// `request-target`, `file-read`.
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
+
+    /// The byte offset in the capture it is about, if any.
+    pub fn offset(&self) -> Option<usize> {
+        self.offset
+    }
+
+    /// The sentence (names from the capture quoted, control characters
+    /// escaped).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.offset {
+            Some(at) => write!(f, "{} (at byte {at})", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+/// The response a capture holds (a HAR entry's): its status, headers and
+/// body, decoded from base64 when the HAR says it is.
+#[derive(Clone, PartialEq, Eq)]
+pub struct CapturedResponse {
+    /// The HTTP status code.
+    pub status: u16,
+    /// The headers, as recorded.
+    pub headers: Vec<Header>,
+    /// The body, when it was recorded.
+    pub body: Option<Vec<u8>>,
+}
+
+impl CapturedResponse {
+    /// The value of header `name` (any case), the first if there are several.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|h| h.name.eq_ignore_ascii_case(name))
+            .map(|h| h.value.as_str())
+    }
+
+    /// What the body says, read ([`read_answer`]).
+    pub fn answer(&self) -> Answer {
+        read_answer(Some(self.status), self.body.as_deref().unwrap_or_default())
+    }
+}
+
+impl fmt::Debug for CapturedResponse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CapturedResponse")
+            .field("status", &self.status)
+            .field("headers", &self.headers)
+            .field("body_len", &self.body.as_ref().map(Vec::len))
+            .finish()
+    }
+}
+
+/// One request as a client sent it, read from a capture.
+///
+/// `Debug` never shows the `Authorization` header's value nor the body.
+#[derive(Clone)]
+pub struct Captured {
+    pub(crate) part: Part,
+    pub(crate) method: String,
+    pub(crate) url: String,
+    pub(crate) headers: Vec<Header>,
+    pub(crate) body: Option<Vec<u8>>,
+    pub(crate) response: Option<CapturedResponse>,
+    pub(crate) warnings: Vec<Warning>,
+}
+
+impl fmt::Debug for Captured {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Captured")
+            .field("part", &self.part)
+            .field("method", &self.method)
+            .field("url", &self.url)
+            .field("headers", &self.headers)
+            .field("body_len", &self.body.as_ref().map(Vec::len))
+            .field("response", &self.response)
+            .field("warnings", &self.warnings)
+            .finish()
+    }
+}
+
+/// The headers a request must not carry twice: two values of one of these
+/// are two requests a reader could take it for.
+const ONCE: [&str; 4] = [
+    "authorization",
+    "content-type",
+    "content-length",
+    "transfer-encoding",
+];
+
+impl Captured {
+    /// Which kind of capture it was read from ([`Part::CurlCommand`],
+    /// [`Part::Har`], [`Part::HttpMessage`]).
+    pub fn part(&self) -> Part {
+        self.part
+    }
+
+    /// The method, as sent.
+    pub fn method(&self) -> &str {
+        &self.method
+    }
+
+    /// The absolute URL, as sent (without a fragment, which no client sends).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Every header, in the order sent (for a curl command: those `-H`
+    /// gives, and the ones its options imply, such as the form
+    /// `Content-Type` of `-d`).
+    pub fn headers(&self) -> &[Header] {
+        &self.headers
+    }
+
+    /// The value of header `name` (any case), if it was sent. Each of
+    /// `Authorization`, `Content-Type`, `Content-Length` and
+    /// `Transfer-Encoding` was checked at parsing to be there at most once;
+    /// of another header sent twice, the first.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|h| h.name.eq_ignore_ascii_case(name))
+            .map(|h| h.value.as_str())
+    }
+
+    /// The `Authorization` header, if one was sent (two were refused at
+    /// parsing).
+    pub fn authorization(&self) -> Option<&str> {
+        self.header("authorization")
+    }
+
+    /// The `Content-Type` header, if one was sent.
+    pub fn content_type(&self) -> Option<&str> {
+        self.header("content-type")
+    }
+
+    /// Whether the body is `application/x-www-form-urlencoded`, so that its
+    /// parameters are signed (RFC 5849 §3.4.1.3.1), by the rule the signer
+    /// and the verifier apply ([`is_form_urlencoded`](crate::pipeline::is_form_urlencoded)).
+    ///
+    /// # Errors
+    /// [`ErrorKind::AmbiguousMediaType`] for a type that only looks like
+    /// the form's.
+    pub fn is_form(&self) -> Result<bool, Error> {
+        match self.content_type() {
+            Some(t) => is_form_media_type(t.as_bytes()),
+            None => Ok(false),
+        }
+    }
+
+    /// The body, if there is one (`Some` of an empty body when one was sent
+    /// with no bytes).
+    pub fn body(&self) -> Option<&[u8]> {
+        self.body.as_deref()
+    }
+
+    /// The response, when the capture holds one (a HAR entry).
+    pub fn response(&self) -> Option<&CapturedResponse> {
+        self.response.as_ref()
+    }
+
+    /// What a reader should know of how it was read.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// Refuses a header of [`ONCE`] sent twice, at the second's offset.
+    pub(crate) fn check_once(&self) -> Result<(), Error> {
+        for name in ONCE {
+            let mut seen = self
+                .headers
+                .iter()
+                .filter(|h| h.name.eq_ignore_ascii_case(name));
+            if let (Some(first), Some(second)) = (seen.next(), seen.next()) {
+                let at = |h: &Header| h.offset.map_or(String::new(), |o| format!(" at byte {o}"));
+                return Err(Error::new(ErrorKind::Ambiguous {
+                    part: self.part,
+                    offset: second.offset.unwrap_or(0),
+                    reason: format!(
+                        "two {} headers (the first{}): which one a server reads cannot be known",
+                        first.name,
+                        at(first)
+                    ),
+                }));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether a request carries OAuth 1.0a: an `Authorization: OAuth` header,
+/// or a parameter named `oauth_*` in its query or form body.
+pub(crate) fn carries_oauth(url: &str, headers: &[Header], form_body: Option<&[u8]>) -> bool {
+    let oauth_header = headers.iter().any(|h| {
+        h.name.eq_ignore_ascii_case("authorization")
+            && h.value
+                .trim_start()
+                .get(..6)
+                .is_some_and(|s| s.eq_ignore_ascii_case("oauth "))
+    });
+    let has_param = |text: &[u8]| {
+        text.split(|&b| b == b'&')
+            .any(|pair| pair.starts_with(b"oauth_"))
+    };
+    let query = url
+        .split_once('?')
+        .map(|(_, q)| q.split('#').next().unwrap_or(q));
+    oauth_header
+        || query.is_some_and(|q| has_param(q.as_bytes()))
+        || form_body.is_some_and(has_param)
+}
+
+/// `text` for a message: quoted, control characters escaped, at most 80
+/// characters.
+pub(crate) fn shown(text: &[u8]) -> String {
+    let escaped = crate::text::escape_controls(text, &[]);
+    match escaped.char_indices().nth(80) {
+        None => format!("\"{escaped}\""),
+        Some((end, _)) => format!("\"{}...\"", &escaped[..end]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn oauth_is_told_by_header_query_or_form() {
+        let h = |v: &str| Header {
+            name: "Authorization".into(),
+            value: v.into(),
+            offset: None,
+        };
+        assert!(carries_oauth(
+            "https://h/",
+            &[h("OAuth oauth_nonce=\"n\"")],
+            None
+        ));
+        assert!(carries_oauth("https://h/", &[h("oauth a=b")], None));
+        assert!(!carries_oauth("https://h/", &[h("Bearer x")], None));
+        assert!(carries_oauth("https://h/?a=1&oauth_token=t", &[], None));
+        assert!(!carries_oauth("https://h/?a=oauth_token", &[], None));
+        assert!(carries_oauth("https://h/", &[], Some(b"oauth_nonce=1")));
+        assert!(!carries_oauth("https://h/#oauth_x=1", &[], None));
+    }
+
+    #[test]
+    fn a_shown_text_is_escaped_and_cut() {
+        assert_eq!(shown(b"a\x1bb"), r#""a\u{1b}b""#);
+        assert_eq!(
+            shown("x".repeat(100).as_bytes()),
+            format!("\"{}...\"", "x".repeat(80))
+        );
+    }
+}

@@ -1,0 +1,315 @@
+//! The capture wing against what others say a capture holds:
+//!
+//! - `fixtures/captures/generators.json`: requests oauthlib signed, written as each generator
+//!   writes them (Chromium's and Firefox's "Copy as cURL", Postman's and Insomnia's
+//!   snippets, Chrome's and Firefox's HAR, raw HTTP/1.1); each parses to the request that was
+//!   sent (`sent`: the generator's input), with the warning a generator's own mistake earns;
+//! - `fixtures/captures/curlconverter.json`: curlconverter's corpus of real commands, each run
+//!   by curl itself (bash, then curl, against a socket on 127.0.0.1): the parse is the request
+//!   curl sent, byte for byte; the commands whose request is not in the text are refused by
+//!   name;
+//! - `fixtures/captures/answers.json`: X's documented error bodies and Problem Reporting
+//!   answers, each read with its code.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use oauth1_signer::capture::{parse_curl, parse_har, parse_http, read_answer, Captured};
+use oauth1_signer::ErrorKind;
+use serde_json::Value;
+
+fn fixture(name: &str) -> Vec<Value> {
+    let path = format!("{}/fixtures/captures/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let cases = doc["cases"].as_array().unwrap().clone();
+    assert_eq!(doc["count"].as_u64(), Some(cases.len() as u64), "{name}");
+    cases
+}
+
+fn parse(case: &Value) -> Captured {
+    let text = case["text"].as_str().unwrap();
+    let id = case["id"].as_str().unwrap();
+    let parsed = match case["format"].as_str().unwrap() {
+        "curl" => parse_curl(text),
+        "har" => parse_har(text).and_then(|h| h.choose(case["entry"].as_u64().map(|n| n as usize))),
+        "http" => parse_http(text.as_bytes(), case["scheme"].as_str().unwrap()),
+        other => panic!("{id}: format {other}"),
+    };
+    parsed.unwrap_or_else(|e| panic!("{id}: {e}"))
+}
+
+#[test]
+fn each_generator_s_capture_parses_to_the_request_sent() {
+    let cases = fixture("generators.json");
+    assert!(cases.len() >= 15);
+    for case in &cases {
+        let id = case["id"].as_str().unwrap();
+        assert!(
+            case["source"].as_str().is_some_and(|s| s.len() > 20),
+            "{id}: a source"
+        );
+        let r = parse(case);
+        let sent = &case["sent"];
+        assert_eq!(r.method(), sent["method"].as_str().unwrap(), "{id}");
+        assert_eq!(r.url(), sent["url"].as_str().unwrap(), "{id}");
+        assert_eq!(r.content_type(), sent["content_type"].as_str(), "{id}");
+        let warned: Vec<&str> = r.warnings().iter().map(|w| w.code()).collect();
+        match case["expect_warning"].as_str() {
+            // The generator's own mistake: the command does not send the request signed,
+            // and the warning says why.
+            Some(code) => {
+                assert!(warned.contains(&code), "{id}: {warned:?}");
+                let differs = r.authorization() != sent["authorization"].as_str()
+                    || r.body() != sent["body"].as_str().map(str::as_bytes);
+                assert!(differs, "{id}: the command sends what was signed after all");
+            }
+            None => {
+                assert_eq!(r.authorization(), sent["authorization"].as_str(), "{id}");
+                assert_eq!(
+                    r.body(),
+                    sent["body"].as_str().map(str::as_bytes),
+                    "{id}: {}",
+                    String::from_utf8_lossy(r.body().unwrap_or_default())
+                );
+                assert!(
+                    warned.iter().all(|w| *w == "crlf-line-ends"),
+                    "{id}: {warned:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_har_entry_s_response_is_read_with_its_date() {
+    let cases = fixture("generators.json");
+    let late = cases
+        .iter()
+        .find(|c| c["id"] == "firefox-har-timestamp-out-of-bounds")
+        .unwrap();
+    let r = parse(late);
+    let response = r.response().unwrap();
+    assert_eq!(response.status, 401);
+    let answer = response.answer();
+    assert_eq!(answer.errors[0].code, "135");
+    // Signed at 1318623100; answered Fri, 14 Oct 2011 20:21:40 GMT = 1318623700.
+    let offset =
+        oauth1_signer::capture::clock_offset(1_318_623_100, response.header("date").unwrap())
+            .unwrap();
+    assert_eq!(
+        offset,
+        late["answer"]["clock_offset_seconds"].as_i64().unwrap()
+    );
+    // Both of the file's signed entries are listed; a choice is needed.
+    let har = parse_har(late["text"].as_str().unwrap()).unwrap();
+    assert_eq!(har.oauth_entries(), [0, 1]);
+    assert!(matches!(
+        har.choose(None).unwrap_err().kind(),
+        ErrorKind::EntryNotChosen { .. }
+    ));
+}
+
+#[test]
+fn each_documented_answer_is_read_with_its_code() {
+    for case in fixture("answers.json") {
+        let id = case["id"].as_str().unwrap();
+        let status = case["status"].as_u64().map(|s| s as u16);
+        let answer = read_answer(status, case["body"].as_str().unwrap().as_bytes());
+        let expected = &case["expected"];
+        let e = answer
+            .errors
+            .first()
+            .unwrap_or_else(|| panic!("{id}: nothing read"));
+        assert_eq!(
+            format!("{:?}", e.kind),
+            expected["kind"].as_str().unwrap(),
+            "{id}"
+        );
+        assert_eq!(e.code, expected["code"].as_str().unwrap(), "{id}");
+        let mentions = expected["meaning_mentions"].as_str().unwrap();
+        assert!(
+            e.meaning.contains(mentions) || e.check.contains(mentions),
+            "{id}: {} / {}",
+            e.meaning,
+            e.check
+        );
+        if let Some(window) = expected["acceptable_timestamps"].as_array() {
+            let w: Vec<u64> = window.iter().map(|v| v.as_u64().unwrap()).collect();
+            assert_eq!(answer.acceptable_timestamps(), Some((w[0], w[1])), "{id}");
+        }
+        if let Some(details) = expected["details"].as_array() {
+            let want: Vec<(String, String)> = details
+                .iter()
+                .map(|d| (d[0].as_str().unwrap().into(), d[1].as_str().unwrap().into()))
+                .collect();
+            assert_eq!(e.details, want, "{id}");
+        }
+    }
+}
+
+/// One request as curl wrote it on the wire: its request line and header
+/// lines, and its body by Content-Length.
+struct Wire {
+    method: String,
+    target: String,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+/// Runs `command` with bash, its curl connecting to a socket here for
+/// localhost:28139 (curlconverter's fixtures' address), and returns what
+/// curl sent.
+fn run_with_curl(command: &str) -> Wire {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let home =
+        std::env::temp_dir().join(format!("oauth1-capture-curl-{}-{port}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(
+        home.join(".curlrc"),
+        // Quoted: a config file's values may be separated by a colon.
+        format!(
+            "connect-to = \":28139:127.0.0.1:{port}\"\nconnect-to = \":80:127.0.0.1:{port}\"\n\
+             max-time = 10\n"
+        ),
+    )
+    .unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let server = std::thread::spawn(move || {
+        // Bounded: a curl that never connects fails the test, never hangs it.
+        let deadline = std::time::Instant::now() + Duration::from_secs(15);
+        let mut stream = loop {
+            match listener.accept() {
+                Ok((stream, _)) => break stream,
+                Err(_) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                Err(e) => panic!("curl never connected: {e}"),
+            }
+        };
+        stream.set_nonblocking(false).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let mut bytes = Vec::new();
+        let mut buf = [0u8; 65536];
+        loop {
+            let n = stream.read(&mut buf).unwrap_or(0);
+            if n == 0 {
+                break;
+            }
+            bytes.extend_from_slice(&buf[..n]);
+            if let Some(end) = bytes.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&bytes[..end]).to_lowercase();
+                let len = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .map_or(0, |v| v.trim().parse::<usize>().unwrap());
+                if bytes.len() >= end + 4 + len {
+                    break;
+                }
+            }
+        }
+        let _ =
+            stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        bytes
+    });
+    let status = Command::new("bash")
+        .args(["--noprofile", "--norc", "-c", command])
+        .env("HOME", &home)
+        .current_dir(&home)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("bash and curl (the oracle) must be installed");
+    let bytes = server.join().unwrap();
+    assert!(status.success(), "curl failed: {command}");
+    let end = bytes.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let head = String::from_utf8(bytes[..end].to_vec()).unwrap();
+    let mut lines = head.split("\r\n");
+    let mut request_line = lines.next().unwrap().splitn(3, ' ');
+    let method = request_line.next().unwrap().to_owned();
+    let target = request_line.next().unwrap().to_owned();
+    let headers = lines
+        .map(|l| {
+            let (n, v) = l.split_once(':').unwrap();
+            (n.to_owned(), v.trim().to_owned())
+        })
+        .collect();
+    Wire {
+        method,
+        target,
+        headers,
+        body: bytes[end + 4..].to_vec(),
+    }
+}
+
+/// The headers curl adds by itself, which a parse does not list.
+const CURL_OWN: [&str; 6] = [
+    "host",
+    "user-agent",
+    "accept",
+    "content-length",
+    "accept-encoding",
+    "expect",
+];
+
+#[test]
+fn curlconverter_s_commands_parse_to_what_curl_itself_sends() {
+    let cases = fixture("curlconverter.json");
+    let mut run = 0;
+    for case in &cases {
+        let id = case["id"].as_str().unwrap();
+        let command = case["command"].as_str().unwrap();
+        if let Some(kind) = case["expect"]["refused"].as_str() {
+            let e = parse_curl(command).unwrap_err();
+            let got = format!("{:?}", e.kind());
+            assert!(got.starts_with(kind), "{id}: {e}");
+            continue;
+        }
+        let parsed = parse_curl(command).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let wire = run_with_curl(command);
+        run += 1;
+        assert_eq!(parsed.method(), wire.method, "{id}");
+        let url = parsed.url();
+        let after_host = url.split("://").nth(1).unwrap();
+        let target = &after_host[after_host.find(['/', '?']).unwrap_or(after_host.len())..];
+        // An empty path is sent as "/".
+        let target = match target.starts_with('/') {
+            true => target.to_owned(),
+            false => format!("/{target}"),
+        };
+        assert_eq!(target, wire.target, "{id}");
+        assert_eq!(
+            parsed.body().unwrap_or_default(),
+            wire.body.as_slice(),
+            "{id}"
+        );
+        for h in parsed.headers() {
+            assert!(
+                wire.headers
+                    .iter()
+                    .any(|(n, v)| n.eq_ignore_ascii_case(&h.name) && *v == h.value),
+                "{id}: curl did not send {}: {}",
+                h.name,
+                h.value
+            );
+        }
+        for (n, v) in &wire.headers {
+            if CURL_OWN.iter().any(|own| n.eq_ignore_ascii_case(own)) {
+                continue;
+            }
+            assert_eq!(
+                parsed.header(n),
+                Some(v.as_str()),
+                "{id}: the parse lacks {n}"
+            );
+        }
+    }
+    assert!(run >= 50, "{run} commands run");
+}
