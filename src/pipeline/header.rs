@@ -142,12 +142,34 @@ fn write_header(
         out.push("\"");
         first = false;
     }
-    for p in params.as_slice() {
+    let mut rest = params.as_slice();
+    while let [p, tail @ ..] = rest {
+        rest = tail;
         if !std::mem::replace(&mut first, false) {
             out.push(", ");
         }
-        push_param(out, p, signature);
+        match p.joined {
+            // A run written out ahead by `header_run_string`, copied whole.
+            Some(run) => {
+                out.push(&run.header);
+                rest = rest.get(run.len - 1..).unwrap_or_default();
+            }
+            None => push_param(out, p, signature),
+        }
     }
+}
+
+/// A signer's run of fixed clean protocol parameters as the header writes
+/// it, `name="value"` joined by `, ` ([`Joined`](crate::pipeline::protocol::Joined)).
+pub(crate) fn header_run_string(run: &[ProtocolParam<'_>]) -> String {
+    let mut out = String::new();
+    for (i, p) in run.iter().enumerate() {
+        if i > 0 {
+            Out::push(&mut out, ", ");
+        }
+        push_param(&mut out, p, "");
+    }
+    out
 }
 
 /// The header (see `write_header`) in a `String` allocated once at its exact
@@ -531,21 +553,9 @@ mod tests {
     fn the_header_is_allocated_at_the_length_its_writer_counts() {
         // Escapes in names, values and the signature, a realm, a clean copy.
         let run = ProtocolParams::from_iter([
-            ProtocolParam {
-                name: "oauth_a b",
-                value: "é\"",
-                form: Form::Encode,
-            },
-            ProtocolParam {
-                name: "oauth_signature",
-                value: "",
-                form: Form::Signature,
-            },
-            ProtocolParam {
-                name: "oauth_c",
-                value: "1",
-                form: Form::Clean,
-            },
+            ProtocolParam::new("oauth_a b", "é\"", Form::Encode),
+            ProtocolParam::new("oauth_signature", "", Form::Signature),
+            ProtocolParam::new("oauth_c", "1", Form::Clean),
         ]);
         let h = header_string(Some("R"), &run, "a+b/=");
         assert_eq!(

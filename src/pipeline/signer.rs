@@ -16,11 +16,11 @@ use crate::pipeline::clock::unix_now;
 use crate::error::{Error, ErrorKind, Part};
 use crate::pipeline::base_string::{BaseString, BaseStringUri};
 use crate::pipeline::credentials::Credentials;
-use crate::pipeline::header::header_string;
-use crate::pipeline::normalize::Normalized;
+use crate::pipeline::header::{header_run_string, header_string};
+use crate::pipeline::normalize::{protocol_run_string, Normalized};
 use crate::pipeline::params::{Param, Params};
 use crate::pipeline::protocol::{
-    Form, Name, Own, Protocol, ProtocolParams, Value, PROTOCOL_PREFIX,
+    Form, Joined, Name, Own, Protocol, ProtocolParams, Value, PROTOCOL_PREFIX,
 };
 use crate::pipeline::request::{is_form_urlencoded, OAuthRequest};
 use crate::pipeline::sign::{SignatureMethod, SigningKey};
@@ -121,7 +121,15 @@ impl Signer {
             ]
             .into_iter()
             .filter_map(|(name, value)| Some((name, value?))),
-        );
+        )
+        // Each run of fixed clean parameters written out once, by the
+        // parameter string's writer and the header's.
+        .join(|run| Joined {
+            len: run.len(),
+            once: protocol_run_string(run, false).into(),
+            twice: protocol_run_string(run, true).into(),
+            header: header_run_string(run).into(),
+        });
         Signer {
             credentials,
             key,
