@@ -15,10 +15,10 @@ use std::borrow::Cow;
 use crate::error::{Error, ErrorKind, Part};
 use crate::pipeline::protocol::{Form, Protocol, ProtocolParam, ProtocolParams, Transmission};
 use crate::text::decode::percent_decode;
-use crate::text::encode::encode_into;
 use crate::text::encode::escape_str;
+use crate::text::encode::{encode_into, encoded_len};
 use crate::text::scan::is_unreserved;
-use crate::text::scan::{find_quoted_end, is_tchar};
+use crate::text::scan::{find_byte, find_quoted_end, is_tchar};
 use crate::text::sink::Writer;
 
 /// Checks that `realm` can be written as a quoted-string in a header.
@@ -79,10 +79,9 @@ impl Out for Len {
         self.0 += text.len();
     }
 
-    /// Every byte that is not unreserved takes three: its `%XX`.
     #[inline]
     fn push_encoded(&mut self, text: &str) {
-        self.0 += text.len() + 2 * text.bytes().filter(|&b| !is_unreserved(b)).count();
+        self.0 += encoded_len(text.as_bytes());
     }
 }
 
@@ -501,6 +500,10 @@ pub(crate) fn parse_header_params(
 /// Percent-decodes a header name or value; offsets of errors are shifted to
 /// count from the start of the header.
 fn decode_text(raw: &str, at: usize) -> Result<Cow<'_, str>, Error> {
+    // Most names and values hold no escape: as they are.
+    if find_byte(raw.as_bytes(), b'%').is_none() {
+        return Ok(Cow::Borrowed(raw));
+    }
     let decoded = percent_decode(raw.as_bytes()).map_err(|e| {
         let e = e.shifted(at);
         match e.kind().clone() {

@@ -28,6 +28,7 @@ use crate::pipeline::protocol::{Name, Protocol, Transmission};
 use crate::pipeline::sign::SignatureMethod;
 use crate::pipeline::style::{mastercard_base_string, ParameterStyle};
 use crate::pipeline::url::{sent_url, RequestUrl};
+use crate::text::scan::find_byte;
 use crate::verify::checks::{
     check_body_hash, check_protocol, check_timestamp, has_rsa_public_key, signature_matches,
 };
@@ -37,7 +38,7 @@ use crate::verify::reason::{Reason, Rejection};
 use crate::verify::received::Received;
 use crate::verify::secrets::{Lookup, SecretSource, Secrets};
 use crate::verify::target::{check_target, UrlPolicy};
-use crate::verify::verified::Verified;
+use crate::verify::verified::{Verified, VerifiedParams};
 
 /// Verifies received requests: one set of settings, a [`SecretSource`] and
 /// a [`NonceStore`]. Build it once ([`Verifier::builder`]) and share it.
@@ -80,8 +81,8 @@ struct Prepared {
     method: SignatureMethod,
     base_string: String,
     uri: std::ops::Range<usize>,
-    /// The parameters verified, decoded ([`Verified::params`]).
-    params: Vec<(String, String)>,
+    /// The parameters verified ([`Verified::params`]).
+    params: VerifiedParams,
     /// The timestamp, when sent (PLAINTEXT may omit it and the nonce).
     timestamp: Option<u64>,
     /// A failure found that does not depend on the secrets.
@@ -280,16 +281,12 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         .map_err(Reason::Malformed)?;
         // What was verified, read from the request as parsed (never back
         // from a parameter string, which a provider's style may write
-        // ambiguously): decoded, in normalised order, no signature.
-        let verified_params = normalized
-            .iter()
-            .map(|p| {
-                let text = |b: std::borrow::Cow<'_, [u8]>| String::from_utf8_lossy(&b).into_owned();
-                (text(p.name()), text(p.value()))
-            })
-            .collect();
-        let uri_start = base_string.find('&').unwrap_or(0) + 1;
-        let uri_end = uri_start + base_string[uri_start..].find('&').unwrap_or(0);
+        // ambiguously): in normalised order, no signature, decoded when a
+        // caller asks.
+        let verified_params = VerifiedParams::new(normalized.iter());
+        let amp = |from: usize| find_byte(&base_string.as_bytes()[from..], b'&').unwrap_or(0);
+        let uri_start = amp(0) + 1;
+        let uri_end = uri_start + amp(uri_start);
         Ok(Prepared {
             method,
             base_string,
