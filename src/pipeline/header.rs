@@ -18,7 +18,7 @@ use crate::text::decode::percent_decode;
 use crate::text::encode::escape_str;
 use crate::text::encode::{encode_into, encoded_len};
 use crate::text::scan::is_unreserved;
-use crate::text::scan::{find_byte, find_quoted_end, is_tchar};
+use crate::text::scan::{find_byte, find_quoted_end, is_tchar, unreserved_prefix};
 use crate::text::sink::Writer;
 
 /// Checks that `realm` can be written as a quoted-string in a header.
@@ -421,7 +421,10 @@ pub(crate) fn parse_header_params(
             return Err(err(i, "whitespace or ',' between parameters"));
         }
         let name_start = i;
-        while i < b.len() && is_tchar(b[i]) && b[i] != b'=' {
+        // A name is a token ('=' is none): its unreserved bytes (all of
+        // them, in every protocol parameter's name) eight at a time.
+        i += unreserved_prefix(&b[i..]);
+        while i < b.len() && is_tchar(b[i]) {
             i += 1;
         }
         if i == name_start {

@@ -193,6 +193,28 @@ impl<'p, 'a> Normalized<'p, 'a> {
     pub fn iter(&self) -> std::slice::Iter<'p, Param<'a>> {
         self.items.iter()
     }
+
+    /// Every name and value of the parameter string in normalised order,
+    /// as collected (not decoded), the protocol run's in its place: what
+    /// the parameter string is written from.
+    pub(crate) fn pairs(&self) -> impl Iterator<Item = (Text<'a>, Text<'a>)> + Clone + 'p {
+        let (at, protocol) = match self.protocol {
+            Some((at, protocol)) => (at, protocol.as_slice()),
+            None => (usize::MAX, &[][..]),
+        };
+        let (before, after) = self.items.split_at(at.min(self.items.len()));
+        let request = |p: &Param<'a>| (p.name, p.value);
+        before
+            .iter()
+            .map(request)
+            .chain(
+                protocol
+                    .iter()
+                    .filter(|p| !matches!(p.form, Form::Signature))
+                    .map(|p| (Text::Raw(p.name.as_bytes()), Text::Raw(p.value.as_bytes()))),
+            )
+            .chain(after.iter().map(request))
+    }
 }
 
 impl fmt::Display for Normalized<'_, '_> {

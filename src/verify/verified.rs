@@ -4,7 +4,6 @@
 
 use std::sync::OnceLock;
 
-use crate::pipeline::params::Param;
 use crate::pipeline::protocol::Protocol;
 use crate::pipeline::sign::SignatureMethod;
 use crate::text::decode::percent_decode;
@@ -103,19 +102,25 @@ pub(super) struct VerifiedParams {
 
 impl VerifiedParams {
     /// Copies what `params` hold.
-    pub(super) fn new<'p, 'a: 'p>(params: impl ExactSizeIterator<Item = &'p Param<'a>>) -> Self {
+    pub(super) fn new<'a>(params: impl Iterator<Item = (Text<'a>, Text<'a>)> + Clone) -> Self {
+        let (mut len, mut count) = (0, 0);
+        for (name, value) in params.clone() {
+            len += name.as_collected().len() + value.as_collected().len();
+            count += 1;
+        }
         let mut kept = VerifiedParams {
-            items: Vec::with_capacity(params.len()),
-            ..VerifiedParams::default()
+            text: Vec::with_capacity(len),
+            items: Vec::with_capacity(count),
+            decoded: OnceLock::new(),
         };
-        for p in params {
-            kept.text.extend_from_slice(p.name.as_collected());
+        for (name, value) in params {
+            kept.text.extend_from_slice(name.as_collected());
             let name_end = kept.text.len();
-            kept.text.extend_from_slice(p.value.as_collected());
+            kept.text.extend_from_slice(value.as_collected());
             kept.items.push((
-                p.name.with_collected(&[]),
+                name.with_collected(&[]),
                 name_end,
-                p.value.with_collected(&[]),
+                value.with_collected(&[]),
                 kept.text.len(),
             ));
         }

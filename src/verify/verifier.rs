@@ -23,8 +23,9 @@ use std::time::Duration;
 
 use crate::pipeline::base_string::{BaseString, BaseStringUri};
 use crate::pipeline::body_hash::BodyHash;
+use crate::pipeline::normalize::Normalized;
 use crate::pipeline::params::Params;
-use crate::pipeline::protocol::{Name, Protocol, Transmission};
+use crate::pipeline::protocol::{Name, Protocol, ProtocolParams, Transmission};
 use crate::pipeline::sign::SignatureMethod;
 use crate::pipeline::style::{mastercard_base_string, ParameterStyle};
 use crate::pipeline::url::{sent_url, RequestUrl};
@@ -136,11 +137,11 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         check_target(received)?;
         let url = self.config.url.url_of(received)?;
         let sent = sent_url(&url);
-        let (parsed, params, protocol) = collect(received, &sent, self.config.style)?;
+        let (protocol, prepared) = self.read(received, &sent, now_unix)?;
         let found = |reason: Reason, base_string: String| {
             Rejection::new(reason).with_found(base_string, &protocol, &url)
         };
-        let mut prepared = match self.prepare(received, &parsed, params, &protocol, now_unix) {
+        let mut prepared = match prepared {
             Ok(p) => p,
             Err(reason) => return Err(Rejection::new(reason).with_protocol(&protocol, &url)),
         };
@@ -236,8 +237,27 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         check_target(head)?;
         let url = self.config.url.url_of(head)?;
         let url = sent_url(&url);
-        let (_, _, protocol) = collect(head, &url, self.config.style)?;
+        // Built in place: `Params` holds its parameters inline.
+        let mut params = Params::new();
+        let (_, protocol) = collect(head, &url, self.config.style, &mut params)?;
         Ok(protocol.get(Name::BodyHash).is_some())
+    }
+
+    /// The received request read ([`collect`]) and every check that needs no
+    /// secret made ([`prepare`](Self::prepare)): the protocol parameters,
+    /// and what the checks found. Not `async`, so that the request's
+    /// parameters, held inline, stay on this stack frame and out of the
+    /// verification's future (which callers move and box).
+    fn read<'a>(
+        &self,
+        received: &Received<'a>,
+        sent: &'a str,
+        now: u64,
+    ) -> Result<(Protocol<'a>, Result<Prepared, Reason>), Reason> {
+        let mut params = Params::new();
+        let (parsed, protocol) = collect(received, sent, self.config.style, &mut params)?;
+        let prepared = self.prepare(received, &parsed, &mut params, &protocol, now);
+        Ok((protocol, prepared))
     }
 
     /// Every check that needs no secret, and the base string.
@@ -245,15 +265,10 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         &self,
         r: &Received<'r>,
         url: &RequestUrl<'a>,
-        mut params: Params<'a>,
-        protocol: &'a Protocol<'_>,
+        params: &mut Params<'a>,
+        protocol: &Protocol<'_>,
         now: u64,
     ) -> Result<Prepared, Reason> {
-        if protocol.transmission() == Transmission::Header {
-            for (name, value) in protocol.iter() {
-                params.push(name, value);
-            }
-        }
         let (method, timestamp) =
             check_protocol(protocol, &self.config.methods, &self.config.nonce_len)?;
         let mut failed = None;
@@ -264,26 +279,19 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
             failed = check_body_hash(protocol, r, method, &self.config.body_hash);
         }
         let uri = BaseStringUri::new(url);
-        let normalized = params.normalize();
-        let base_string = match self.config.style {
-            ParameterStyle::Mastercard => {
-                mastercard_base_string(r.method, &uri, url.query(), protocol.iter())
-            }
-            _ => BaseString::new(r.method, uri, normalized).map(|base| {
-                // Encoded once in the base string, and twice where already
-                // encoded: room for a little over twice the text it is made of.
-                let text = r.url.len() + r.body.len() + r.authorization.map_or(0, str::len);
-                let mut out = String::with_capacity(2 * text + 64);
-                base.write_to(&mut out);
-                out
-            }),
+        // From the header, the protocol parameters are one run, as a signer
+        // writes them (`collect` refused a request that also sends one in
+        // its query or body); from the query or the body, they are among
+        // the request's.
+        let header_run;
+        let (base_string, verified_params) = if protocol.transmission() == Transmission::Header {
+            header_run = ProtocolParams::received(protocol.iter());
+            let normalized = Normalized::with_protocol(params.sort(), &header_run);
+            self.written(r, url, uri, protocol, normalized)
+        } else {
+            self.written(r, url, uri, protocol, params.normalize())
         }
         .map_err(Reason::Malformed)?;
-        // What was verified, read from the request as parsed (never back
-        // from a parameter string, which a provider's style may write
-        // ambiguously): in normalised order, no signature, decoded when a
-        // caller asks.
-        let verified_params = VerifiedParams::new(normalized.iter());
         let amp = |from: usize| find_byte(&base_string.as_bytes()[from..], b'&').unwrap_or(0);
         let uri_start = amp(0) + 1;
         let uri_end = uri_start + amp(uri_start);
@@ -298,6 +306,38 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
     }
 }
 
+impl<S, N> Verifier<S, N> {
+    /// The base string, in the verifier's style, and the parameters it
+    /// covers: what was verified, read from the request as parsed (never
+    /// back from a parameter string, which a provider's style may write
+    /// ambiguously), in normalised order, no signature, decoded when a
+    /// caller asks.
+    fn written<'r: 'n, 'u: 'n, 'n>(
+        &self,
+        r: &Received<'r>,
+        url: &RequestUrl<'_>,
+        uri: BaseStringUri<'u>,
+        protocol: &Protocol<'_>,
+        normalized: Normalized<'_, 'n>,
+    ) -> Result<(String, VerifiedParams), crate::Error> {
+        let base_string = match self.config.style {
+            ParameterStyle::Mastercard => {
+                mastercard_base_string(r.method, &uri, url.query(), protocol.iter())?
+            }
+            _ => {
+                let base = BaseString::new(r.method, uri, normalized)?;
+                // Encoded once in the base string, and twice where already
+                // encoded: room for a little over twice the text it is made of.
+                let text = r.url.len() + r.body.len() + r.authorization.map_or(0, str::len);
+                let mut out = String::with_capacity(2 * text + 64);
+                base.write_to(&mut out);
+                out
+            }
+        };
+        Ok((base_string, VerifiedParams::new(normalized.pairs())))
+    }
+}
+
 /// The received URL parsed, its query and form body collected, and the
 /// protocol parameters found among them and the header's: the one parse
 /// that both [`Verifier::needs_body`] and the verification run.
@@ -305,15 +345,15 @@ fn collect<'a>(
     r: &Received<'a>,
     url: &'a str,
     style: ParameterStyle,
-) -> Result<(RequestUrl<'a>, Params<'a>, Protocol<'a>), Reason> {
+    params: &mut Params<'a>,
+) -> Result<(RequestUrl<'a>, Protocol<'a>), Reason> {
     let url = RequestUrl::parse_sent(url).map_err(Reason::Malformed)?;
-    let mut params = Params::new();
     params.extend_checked_query(&url);
     if r.form {
         params.extend_form(r.body).map_err(Reason::Malformed)?;
     }
-    let protocol = protocol(r.authorization, &params, style)?;
-    Ok((url, params, protocol))
+    let protocol = protocol(r.authorization, params, style)?;
+    Ok((url, protocol))
 }
 
 #[cfg(test)]

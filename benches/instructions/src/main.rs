@@ -244,6 +244,23 @@ fn warm_up(n: usize, f: &mut dyn FnMut() -> usize) {
 fn main() {
     let mut args = std::env::args().skip(1);
     let case = args.next().unwrap_or_else(|| "list".into());
+    if case == "sizes" {
+        let credentials =
+            Credentials::new(CONSUMER_KEY, CONSUMER_SECRET).with_token(TOKEN, TOKEN_SECRET);
+        let v = Verifier::builder(StaticSecrets::new(credentials), Unmeasured)
+            .build()
+            .unwrap();
+        let r = Received::new("POST", X_DOCS_URL);
+        let f = v.verify_at(&r, 0);
+        println!("future {}", std::mem::size_of_val(&f));
+        println!(
+            "result {}",
+            std::mem::size_of::<
+                Result<oauth1_signer::verify::Verified, oauth1_signer::verify::Rejection>,
+            >()
+        );
+        return;
+    }
     if case == "list" {
         for (name, what) in CASES {
             println!("{name:<26} {what}");

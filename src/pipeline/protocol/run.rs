@@ -15,7 +15,7 @@ use smallvec::SmallVec;
 use super::{is_protocol_name, Name};
 use crate::error::{Error, ErrorKind};
 use crate::pipeline::request::OAuthRequest;
-use crate::text::scan::is_unreserved;
+use crate::text::scan::{is_clean, is_unreserved};
 use crate::text::value::cmp_encoded;
 
 /// A signer's own value for a protocol parameter.
@@ -96,6 +96,28 @@ impl<'a> ProtocolParams<'a> {
             .into_iter()
             .map(|(name, value)| ProtocolParam::new(name, value, Form::Encode))
             .collect()
+    }
+
+    /// The protocol parameters of a received header, as its signer sent
+    /// them: sorted by name (each given once), `oauth_signature` in its
+    /// place, and each copied when it is written if it needs no escape.
+    pub(crate) fn received(params: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+        let mut run: ProtocolParams<'a> = params
+            .into_iter()
+            .map(|(name, value)| {
+                let form = if name == Name::Signature.as_str() {
+                    Form::Signature
+                } else if is_clean(name.as_bytes()) && is_clean(value.as_bytes()) {
+                    Form::Clean
+                } else {
+                    Form::Encode
+                };
+                ProtocolParam::new(name, value, form)
+            })
+            .collect();
+        run.params
+            .sort_unstable_by(|a, b| cmp_encoded(a.name.as_bytes(), b.name.as_bytes()));
+        run
     }
 
     /// The parameters, in order.
