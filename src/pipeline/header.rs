@@ -380,11 +380,13 @@ pub(crate) fn parse_header_params(
     header: &str,
     escapes: Escapes,
 ) -> Result<Vec<HeaderParam<'_>>, Error> {
+    #[inline(always)]
     fn decode(escapes: Escapes, raw: &str, at: usize) -> Result<Cow<'_, str>, Error> {
-        match escapes {
-            Escapes::Decode => decode_text(raw, at),
-            Escapes::AsWritten => Ok(Cow::Borrowed(raw)),
+        // Most names and values hold no escape: as they are.
+        if escapes == Escapes::AsWritten || find_byte(raw.as_bytes(), b'%').is_none() {
+            return Ok(Cow::Borrowed(raw));
         }
+        decode_text(raw, at)
     }
     let b = header.as_bytes();
     // At the end of the header, no byte is wrong: it was cut off (or empty).
@@ -502,11 +504,8 @@ pub(crate) fn parse_header_params(
 
 /// Percent-decodes a header name or value; offsets of errors are shifted to
 /// count from the start of the header.
+#[inline(never)]
 fn decode_text(raw: &str, at: usize) -> Result<Cow<'_, str>, Error> {
-    // Most names and values hold no escape: as they are.
-    if find_byte(raw.as_bytes(), b'%').is_none() {
-        return Ok(Cow::Borrowed(raw));
-    }
     let decoded = percent_decode(raw.as_bytes()).map_err(|e| {
         let e = e.shifted(at);
         match e.kind().clone() {

@@ -144,6 +144,12 @@ impl<'p, 'a> Normalized<'p, 'a> {
         }
     }
 
+    /// Where the protocol run goes among the request's parameters: before
+    /// the first whose name sorts at or after `oauth_`.
+    pub(crate) fn protocol_at(&self) -> usize {
+        self.protocol.map_or(self.items.len(), |(at, _)| at)
+    }
+
     /// Writes the parameter string, encoded once more if `twice`.
     pub(crate) fn write_into<S: Sink + ?Sized>(&self, w: &mut Writer<'_, S>, twice: bool) {
         let amp: &[u8] = if twice { b"%26" } else { b"&" };

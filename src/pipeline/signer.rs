@@ -356,12 +356,11 @@ impl<'a> Run<'a> {
     /// A bad method; a query or body parameter named `oauth_*`.
     fn base_string(&mut self) -> Result<BaseString<'_, 'a>, Error> {
         let items = self.params.sort();
+        let params = Normalized::with_protocol(items, &self.protocol);
         // Sorted, any `oauth_*` name sits where the protocol run goes.
-        let at = items.partition_point(|p| p.cmp_name(PROTOCOL_PREFIX.as_bytes()).is_lt());
-        if let Some(err) = protocol_parameter_in_request(&items[at..]) {
+        if let Some(err) = protocol_parameter_in_request(&items[params.protocol_at()..]) {
             return Err(err);
         }
-        let params = Normalized::with_protocol(items, &self.protocol);
         BaseString::new(self.request.method, BaseStringUri::new(&self.url), params)
     }
 
