@@ -17,7 +17,6 @@ use crate::pipeline::protocol::{Form, Protocol, ProtocolParam, ProtocolParams, T
 use crate::text::decode::percent_decode;
 use crate::text::encode::escape_str;
 use crate::text::encode::{encode_into, encoded_len};
-use crate::text::scan::is_unreserved;
 use crate::text::scan::{find_byte, find_quoted_end, is_tchar, unreserved_prefix};
 use crate::text::sink::Writer;
 
@@ -89,18 +88,19 @@ impl Out for Len {
 /// it, other bytes as their escapes (a signature is short and mostly
 /// unreserved).
 fn push_encoded(out: &mut (impl Out + ?Sized), text: &str) {
+    let bytes = text.as_bytes();
     let mut run = 0;
-    for (i, &b) in text.as_bytes().iter().enumerate() {
-        if !is_unreserved(b) {
-            // A run holds unreserved (ASCII) bytes only, so a non-empty one
-            // is whole text; an empty one may sit inside a character, where
-            // `get` gives nothing.
-            out.push(text.get(run..i).unwrap_or_default());
-            out.push(escape_str(b));
-            run = i + 1;
-        }
+    loop {
+        // A run of unreserved bytes, found eight at a time.
+        let end = run + unreserved_prefix(&bytes[run..]);
+        // A run holds unreserved (ASCII) bytes only, so it is whole text.
+        out.push(text.get(run..end).unwrap_or_default());
+        let Some(&b) = bytes.get(end) else {
+            return;
+        };
+        out.push(escape_str(b));
+        run = end + 1;
     }
-    out.push(text.get(run..).unwrap_or_default());
 }
 
 /// Writes one protocol parameter as `name="value"`, both percent-encoded
