@@ -7,6 +7,7 @@ Usage:
   python3 benches/instructions.py --bless     the same, then record what was measured
   python3 benches/instructions.py --markdown  the same, and print the table for BENCHMARKS.md
   python3 benches/instructions.py --cases sign_get20,peer_get20   only these (no verdict)
+  python3 benches/instructions.py --times 5   and each case timed natively, best of 5 rounds
 
 Each case is one operation of `benches/instructions` (`oauth1-instructions list`)
 run N times under `valgrind --tool=callgrind --toggle-collect='*run_case*'`:
@@ -137,12 +138,34 @@ def main():
         if not ok:
             ratio_failures.append(f"{r['what']}: {v:.3f}×, the bound is {bound}")
 
+    times = {}
+    if "--times" in args:
+        # Never a verdict: the best time per call of each case, the cases
+        # taking turns round after round (a loaded machine slows some runs,
+        # not the best of several), beside its instructions.
+        rounds = int(args[args.index("--times") + 1])
+        for _ in range(rounds):
+            for case in counts:
+                if case == "verify_memory_x_docs":
+                    continue  # its requests are used up as they are verified
+                out = subprocess.run([str(binary), case, str(data["cases"][case]["runs"])],
+                                     env={**os.environ, "TIME": "1"}, check=True,
+                                     capture_output=True, text=True).stdout
+                ns = float(out.split()[-2])
+                times[case] = min(times.get(case, ns), ns)
+        print()
+        print(f"{'case':<26} {'instructions':>13} {'best ns/call':>13}")
+        for case, ns in times.items():
+            print(f"{case:<26} {counts[case]:>13,} {ns:>13,.1f}")
+
     if markdown:
         print()
-        print("| case | measured | instructions per call |")
-        print("|---|---|---|")
+        print("| case | measured | instructions per call | best time per call |")
+        print("|---|---|---|---|")
         for case, n in counts.items():
-            print(f"| `{case}` | {data['cases'][case]['what']} | {n:,} |")
+            t = times.get(case)
+            shown = "" if t is None else (f"{t / 1000:.2f} µs" if t >= 1000 else f"{t:.0f} ns")
+            print(f"| `{case}` | {data['cases'][case]['what']} | {n:,} | {shown} |")
         print()
         print("| ratio | measured | bound | goal |")
         print("|---|---|---|---|")

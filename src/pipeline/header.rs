@@ -161,13 +161,19 @@ fn write_header(
 /// A signer's run of fixed clean protocol parameters as the header writes
 /// it, `name="value"` joined by `, ` ([`Joined`](crate::pipeline::protocol::Joined)).
 pub(crate) fn header_run_string(run: &[ProtocolParam<'_>]) -> String {
-    let mut out = String::new();
-    for (i, p) in run.iter().enumerate() {
-        if i > 0 {
-            Out::push(&mut out, ", ");
+    fn write(out: &mut impl Out, run: &[ProtocolParam<'_>]) {
+        for (i, p) in run.iter().enumerate() {
+            if i > 0 {
+                out.push(", ");
+            }
+            push_param(out, p, "");
         }
-        push_param(&mut out, p, "");
     }
+    // Counted first, by the same writer: one allocation, at its length.
+    let mut len = Len(0);
+    write(&mut len, run);
+    let mut out = String::with_capacity(len.0);
+    write(&mut out, run);
     out
 }
 

@@ -195,7 +195,7 @@ impl Own {
         Own { params: own }
     }
 
-    /// Writes out each run of fixed clean parameters with `write` (the two
+    /// Writes out each run of two or more fixed clean parameters with `write` (the two
     /// writers' own code, given by the signer: this module knows neither
     /// format), to be spliced in whole from then on.
     pub(crate) fn join(mut self, write: impl Fn(&[ProtocolParam<'_>]) -> Joined) -> Own {
@@ -206,8 +206,10 @@ impl Own {
                 .iter()
                 .take_while(|p| fixed_clean(p))
                 .count();
-            if len == 0 {
-                at += 1;
+            // A run of one is written about as fast as it is copied: only
+            // longer ones are worth writing out when the signer is built.
+            if len < 2 {
+                at += len.max(1);
                 continue;
             }
             let run: SmallVec<[ProtocolParam<'_>; 7]> = self.params[at..at + len]
