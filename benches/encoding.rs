@@ -14,32 +14,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
-use common::RFC3986;
-
-/// Identifier-like: keys, tokens, ids, screen names; a separator now and then.
-const IDENTIFIERS: &str = "oauth_consumer_key xvz1evFS4wEEPTGEFPHBog 370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb \
-include_entities tweet_mode=extended user_id:783214 screen_name=TwitterDev kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg \
-1318622958 since_id=1234567890123456789 max_results.100 expansions~author_id ";
-
-/// English tweet-like text.
-const TWEET: &str = "Hello Ladies + Gentlemen, a signed OAuth request! Just landed in NYC, the coffee here is \
-great (but pricey). Who's up for lunch at 12:30? #travel @friend https://t.co/abc123 ... can't wait to see you all! ";
-
-/// Hindi, Turkish and emoji.
-const NON_ASCII: &str =
-    "नमस्ते दुनिया! भारत की राजधानी नई दिल्ली है। İstanbul'da güzel bir gün; Çok teşekkür ederim, \
-Şişli'de öğle yemeği 🎉🚀✨ मुझे हिंदी पसंद है 😀😃 Günaydın! Nasılsın? ❤️‍🔥 🍕🍔 Işık ılık süt iç ";
-
-/// `text` repeated to `len` bytes, cut back to a character boundary.
-fn corpus(text: &str, len: usize) -> String {
-    let mut s = text.repeat(len / text.len() + 1);
-    let mut end = len;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    s.truncate(end);
-    s
-}
+use common::{corpus, IDENTIFIERS, NON_ASCII, RFC3986, TWEET};
 
 fn corpora() -> Vec<(String, String)> {
     let mut out = Vec::new();

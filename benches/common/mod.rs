@@ -3,6 +3,9 @@
 //! The X docs request is the "Creating a signature" example; the 20-parameter
 //! GET carries Hindi, Turkish and emoji text in its query, percent-encoded by
 //! `percent-encoding` (not by this crate) the way a client would send it.
+//! Each is also here as `oauth1-request` takes it: decoded parameters in a
+//! `#[derive(oauth::Request)]` struct, the fastest way that crate offers
+//! (its fields are serialised in name order, with no sorting at run time).
 
 #![allow(dead_code)]
 
@@ -40,6 +43,34 @@ pub const X_DOCS_PARAMS: [(&str, &str); 2] = [
         "Hello Ladies + Gentlemen, a signed OAuth request!",
     ),
 ];
+
+// Text to percent-encode (`benches/encoding.rs`, the encoding cases of
+// `benches/instructions`), each repeated to a size by `corpus`.
+
+/// Identifier-like: keys, tokens, ids, screen names; a separator now and then.
+pub const IDENTIFIERS: &str = "oauth_consumer_key xvz1evFS4wEEPTGEFPHBog 370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb \
+include_entities tweet_mode=extended user_id:783214 screen_name=TwitterDev kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg \
+1318622958 since_id=1234567890123456789 max_results.100 expansions~author_id ";
+
+/// English tweet-like text.
+pub const TWEET: &str = "Hello Ladies + Gentlemen, a signed OAuth request! Just landed in NYC, the coffee here is \
+great (but pricey). Who's up for lunch at 12:30? #travel @friend https://t.co/abc123 ... can't wait to see you all! ";
+
+/// Hindi, Turkish and emoji.
+pub const NON_ASCII: &str =
+    "नमस्ते दुनिया! भारत की राजधानी नई दिल्ली है। İstanbul'da güzel bir gün; Çok teşekkür ederim, \
+Şişli'de öğle yemeği 🎉🚀✨ मुझे हिंदी पसंद है 😀😃 Günaydın! Nasılsın? ❤️‍🔥 🍕🍔 Işık ılık süt iç ";
+
+/// `text` repeated to `len` bytes, cut back to a character boundary.
+pub fn corpus(text: &str, len: usize) -> String {
+    let mut s = text.repeat(len / text.len() + 1);
+    let mut end = len;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s.truncate(end);
+    s
+}
 
 /// RFC 3986 unreserved characters stay; everything else is escaped.
 pub const RFC3986: &AsciiSet = &NON_ALPHANUMERIC
@@ -93,4 +124,71 @@ pub fn get20_url() -> String {
         url.extend(utf8_percent_encode(value, RFC3986));
     }
     url
+}
+
+/// The X docs request's parameters as `oauth1-request`'s derive macro takes them.
+#[derive(oauth::Request)]
+pub struct XDocsDerived<'a> {
+    include_entities: &'a str,
+    status: &'a str,
+}
+
+/// [`X_DOCS_PARAMS`] in a [`XDocsDerived`].
+pub fn x_docs_derived() -> XDocsDerived<'static> {
+    XDocsDerived {
+        include_entities: X_DOCS_PARAMS[0].1,
+        status: X_DOCS_PARAMS[1].1,
+    }
+}
+
+/// The 20-parameter GET's, likewise.
+#[derive(oauth::Request)]
+pub struct Get20Derived<'a> {
+    q00: &'a str,
+    q01: &'a str,
+    q02: &'a str,
+    q03: &'a str,
+    q04: &'a str,
+    q05: &'a str,
+    q06: &'a str,
+    q07: &'a str,
+    q08: &'a str,
+    q09: &'a str,
+    q10: &'a str,
+    q11: &'a str,
+    q12: &'a str,
+    q13: &'a str,
+    q14: &'a str,
+    q15: &'a str,
+    q16: &'a str,
+    q17: &'a str,
+    q18: &'a str,
+    q19: &'a str,
+}
+
+/// [`GET20_VALUES`] in a [`Get20Derived`].
+pub fn get20_derived() -> Get20Derived<'static> {
+    let v = GET20_VALUES;
+    Get20Derived {
+        q00: v[0],
+        q01: v[1],
+        q02: v[2],
+        q03: v[3],
+        q04: v[4],
+        q05: v[5],
+        q06: v[6],
+        q07: v[7],
+        q08: v[8],
+        q09: v[9],
+        q10: v[10],
+        q11: v[11],
+        q12: v[12],
+        q13: v[13],
+        q14: v[14],
+        q15: v[15],
+        q16: v[16],
+        q17: v[17],
+        q18: v[18],
+        q19: v[19],
+    }
 }

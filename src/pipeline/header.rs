@@ -15,10 +15,9 @@ use std::borrow::Cow;
 use crate::error::{Error, ErrorKind, Part};
 use crate::pipeline::protocol::{Form, Protocol, ProtocolParam, ProtocolParams, Transmission};
 use crate::text::decode::percent_decode;
-use crate::text::encode::encode_into;
 use crate::text::encode::escape_str;
-use crate::text::scan::is_unreserved;
-use crate::text::scan::{find_quoted_end, is_tchar};
+use crate::text::encode::{encode_into, encoded_len};
+use crate::text::scan::{find_byte, find_quoted_end, is_tchar, unreserved_prefix};
 use crate::text::sink::Writer;
 
 /// Checks that `realm` can be written as a quoted-string in a header.
@@ -79,10 +78,9 @@ impl Out for Len {
         self.0 += text.len();
     }
 
-    /// Every byte that is not unreserved takes three: its `%XX`.
     #[inline]
     fn push_encoded(&mut self, text: &str) {
-        self.0 += text.len() + 2 * text.bytes().filter(|&b| !is_unreserved(b)).count();
+        self.0 += encoded_len(text.as_bytes());
     }
 }
 
@@ -90,18 +88,19 @@ impl Out for Len {
 /// it, other bytes as their escapes (a signature is short and mostly
 /// unreserved).
 fn push_encoded(out: &mut (impl Out + ?Sized), text: &str) {
+    let bytes = text.as_bytes();
     let mut run = 0;
-    for (i, &b) in text.as_bytes().iter().enumerate() {
-        if !is_unreserved(b) {
-            // A run holds unreserved (ASCII) bytes only, so a non-empty one
-            // is whole text; an empty one may sit inside a character, where
-            // `get` gives nothing.
-            out.push(text.get(run..i).unwrap_or_default());
-            out.push(escape_str(b));
-            run = i + 1;
-        }
+    loop {
+        // A run of unreserved bytes, found eight at a time.
+        let end = run + unreserved_prefix(&bytes[run..]);
+        // A run holds unreserved (ASCII) bytes only, so it is whole text.
+        out.push(text.get(run..end).unwrap_or_default());
+        let Some(&b) = bytes.get(end) else {
+            return;
+        };
+        out.push(escape_str(b));
+        run = end + 1;
     }
-    out.push(text.get(run..).unwrap_or_default());
 }
 
 /// Writes one protocol parameter as `name="value"`, both percent-encoded
@@ -142,12 +141,40 @@ fn write_header(
         out.push("\"");
         first = false;
     }
-    for p in params.as_slice() {
+    let mut rest = params.as_slice();
+    while let [p, tail @ ..] = rest {
+        rest = tail;
         if !std::mem::replace(&mut first, false) {
             out.push(", ");
         }
-        push_param(out, p, signature);
+        match p.joined {
+            // A run written out ahead by `header_run_string`, copied whole.
+            Some(run) => {
+                out.push(&run.header);
+                rest = rest.get(run.len - 1..).unwrap_or_default();
+            }
+            None => push_param(out, p, signature),
+        }
     }
+}
+
+/// A signer's run of fixed clean protocol parameters as the header writes
+/// it, `name="value"` joined by `, ` ([`Joined`](crate::pipeline::protocol::Joined)).
+pub(crate) fn header_run_string(run: &[ProtocolParam<'_>]) -> String {
+    fn write(out: &mut impl Out, run: &[ProtocolParam<'_>]) {
+        for (i, p) in run.iter().enumerate() {
+            if i > 0 {
+                out.push(", ");
+            }
+            push_param(out, p, "");
+        }
+    }
+    // Counted first, by the same writer: one allocation, at its length.
+    let mut len = Len(0);
+    write(&mut len, run);
+    let mut out = String::with_capacity(len.0);
+    write(&mut out, run);
+    out
 }
 
 /// The header (see `write_header`) in a `String` allocated once at its exact
@@ -359,11 +386,13 @@ pub(crate) fn parse_header_params(
     header: &str,
     escapes: Escapes,
 ) -> Result<Vec<HeaderParam<'_>>, Error> {
+    #[inline(always)]
     fn decode(escapes: Escapes, raw: &str, at: usize) -> Result<Cow<'_, str>, Error> {
-        match escapes {
-            Escapes::Decode => decode_text(raw, at),
-            Escapes::AsWritten => Ok(Cow::Borrowed(raw)),
+        // Most names and values hold no escape: as they are.
+        if escapes == Escapes::AsWritten || find_byte(raw.as_bytes(), b'%').is_none() {
+            return Ok(Cow::Borrowed(raw));
         }
+        decode_text(raw, at)
     }
     let b = header.as_bytes();
     // At the end of the header, no byte is wrong: it was cut off (or empty).
@@ -400,7 +429,10 @@ pub(crate) fn parse_header_params(
             return Err(err(i, "whitespace or ',' between parameters"));
         }
         let name_start = i;
-        while i < b.len() && is_tchar(b[i]) && b[i] != b'=' {
+        // A name is a token ('=' is none): its unreserved bytes (all of
+        // them, in every protocol parameter's name) eight at a time.
+        i += unreserved_prefix(&b[i..]);
+        while i < b.len() && is_tchar(b[i]) {
             i += 1;
         }
         if i == name_start {
@@ -478,6 +510,7 @@ pub(crate) fn parse_header_params(
 
 /// Percent-decodes a header name or value; offsets of errors are shifted to
 /// count from the start of the header.
+#[inline(never)]
 fn decode_text(raw: &str, at: usize) -> Result<Cow<'_, str>, Error> {
     let decoded = percent_decode(raw.as_bytes()).map_err(|e| {
         let e = e.shifted(at);
@@ -531,21 +564,9 @@ mod tests {
     fn the_header_is_allocated_at_the_length_its_writer_counts() {
         // Escapes in names, values and the signature, a realm, a clean copy.
         let run = ProtocolParams::from_iter([
-            ProtocolParam {
-                name: "oauth_a b",
-                value: "é\"",
-                form: Form::Encode,
-            },
-            ProtocolParam {
-                name: "oauth_signature",
-                value: "",
-                form: Form::Signature,
-            },
-            ProtocolParam {
-                name: "oauth_c",
-                value: "1",
-                form: Form::Clean,
-            },
+            ProtocolParam::new("oauth_a b", "é\"", Form::Encode),
+            ProtocolParam::new("oauth_signature", "", Form::Signature),
+            ProtocolParam::new("oauth_c", "1", Form::Clean),
         ]);
         let h = header_string(Some("R"), &run, "a+b/=");
         assert_eq!(

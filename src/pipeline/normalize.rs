@@ -44,6 +44,44 @@ impl Param<'_> {
     }
 }
 
+/// Writes protocol parameters as pairs of the parameter string, encoded
+/// once more if `twice`, each after what `sep` writes; a run written out
+/// ahead (`Joined`) is copied whole.
+fn write_protocols<S: Sink + ?Sized>(
+    w: &mut Writer<'_, S>,
+    protocol: &[ProtocolParam<'_>],
+    twice: bool,
+    mut sep: impl FnMut(&mut Writer<'_, S>),
+) {
+    let mut rest = protocol;
+    while let [p, tail @ ..] = rest {
+        rest = tail;
+        if let Some(run) = p.joined {
+            sep(w);
+            w.put(if twice { &run.twice } else { &run.once }.as_bytes());
+            rest = rest.get(run.len - 1..).unwrap_or_default();
+        } else if !matches!(p.form, Form::Signature) {
+            sep(w);
+            write_protocol(w, p, twice);
+        }
+    }
+}
+
+/// A signer's run of fixed clean protocol parameters as the parameter
+/// string writes it, encoded once more if `twice` (`Joined`).
+pub(crate) fn protocol_run_string(run: &[ProtocolParam<'_>], twice: bool) -> String {
+    let mut out = String::new();
+    let mut w = Writer::new(&mut out);
+    let mut first = true;
+    write_protocols(&mut w, run, twice, |w| {
+        if !std::mem::replace(&mut first, false) {
+            w.put(if twice { b"%26" } else { b"&" });
+        }
+    });
+    w.finish();
+    out
+}
+
 /// Writes one protocol parameter as a pair of the parameter string (never
 /// `oauth_signature`'s place), encoded once more if `twice`.
 fn write_protocol<S: Sink + ?Sized>(w: &mut Writer<'_, S>, p: &ProtocolParam<'_>, twice: bool) {
@@ -106,6 +144,12 @@ impl<'p, 'a> Normalized<'p, 'a> {
         }
     }
 
+    /// Where the protocol run goes among the request's parameters: before
+    /// the first whose name sorts at or after `oauth_`.
+    pub(crate) fn protocol_at(&self) -> usize {
+        self.protocol.map_or(self.items.len(), |(at, _)| at)
+    }
+
     /// Writes the parameter string, encoded once more if `twice`.
     pub(crate) fn write_into<S: Sink + ?Sized>(&self, w: &mut Writer<'_, S>, twice: bool) {
         let amp: &[u8] = if twice { b"%26" } else { b"&" };
@@ -127,12 +171,7 @@ impl<'p, 'a> Normalized<'p, 'a> {
             w.put(eq);
             p.value.write_into(w, twice);
         }
-        for p in protocol {
-            if !matches!(p.form, Form::Signature) {
-                sep(w);
-                write_protocol(w, p, twice);
-            }
-        }
+        write_protocols(w, protocol, twice, &mut sep);
         for p in after {
             sep(w);
             p.name.write_into(w, twice);
@@ -159,6 +198,28 @@ impl<'p, 'a> Normalized<'p, 'a> {
     /// own: its protocol parameters are written in, not listed).
     pub fn iter(&self) -> std::slice::Iter<'p, Param<'a>> {
         self.items.iter()
+    }
+
+    /// Every name and value of the parameter string in normalised order,
+    /// as collected (not decoded), the protocol run's in its place: what
+    /// the parameter string is written from.
+    pub(crate) fn pairs(&self) -> impl Iterator<Item = (Text<'a>, Text<'a>)> + Clone + 'p {
+        let (at, protocol) = match self.protocol {
+            Some((at, protocol)) => (at, protocol.as_slice()),
+            None => (usize::MAX, &[][..]),
+        };
+        let (before, after) = self.items.split_at(at.min(self.items.len()));
+        let request = |p: &Param<'a>| (p.name, p.value);
+        before
+            .iter()
+            .map(request)
+            .chain(
+                protocol
+                    .iter()
+                    .filter(|p| !matches!(p.form, Form::Signature))
+                    .map(|p| (Text::Raw(p.name.as_bytes()), Text::Raw(p.value.as_bytes()))),
+            )
+            .chain(after.iter().map(request))
     }
 }
 
@@ -225,7 +286,7 @@ mod tests {
 
     #[test]
     fn protocol_parameters_are_written_in_where_they_sort() {
-        let param = |name, value, form| ProtocolParam { name, value, form };
+        let param = ProtocolParam::new;
         let run = ProtocolParams::from_iter([
             param("oauth_consumer_key", "k y", Form::Encode),
             param("oauth_signature", "", Form::Signature),
@@ -266,6 +327,65 @@ mod tests {
             .to_string(),
             "a=1&oauth_nonce=n0"
         );
+    }
+
+    #[test]
+    fn runs_written_out_ahead_write_what_each_parameter_would() {
+        use crate::pipeline::header::{header_run_string, header_string};
+        use crate::pipeline::protocol::{Joined, Name, Own, Value};
+        use crate::OAuthRequest;
+        // Fixed and clean, fixed needing an escape, fresh: runs of one and
+        // of two, split by the signature's place and the others; a verifier
+        // and an extra sort into the run of two.
+        let own = || {
+            Own::new([
+                (Name::ConsumerKey, Value::Fixed("k y")),
+                (Name::Nonce, Value::Fixed("n0")),
+                (Name::SignatureMethod, Value::Fixed("HMAC-SHA1")),
+                (Name::Timestamp, Value::Fresh),
+                (Name::Token, Value::Fixed("tk")),
+                (Name::Version, Value::Fixed("1.0")),
+            ])
+        };
+        let joined = own().join(|run| Joined {
+            len: run.len(),
+            once: protocol_run_string(run, false).into(),
+            twice: protocol_run_string(run, true).into(),
+            header: header_run_string(run).into(),
+        });
+        let extras = [("oauth_body_hash", "h"), ("oauth_token_x", "1")];
+        let unjoined = own();
+        for request in [
+            OAuthRequest::get("https://h/"),
+            OAuthRequest::get("https://h/").callback("oob"),
+            OAuthRequest::get("https://h/").oauth_verifier("v"),
+            OAuthRequest::get("https://h/").protocol_params(&extras),
+        ] {
+            let (mut plain, mut spliced) = (ProtocolParams::default(), ProtocolParams::default());
+            unjoined
+                .params(&request, |_| "1318622958", &mut plain)
+                .unwrap();
+            joined
+                .params(&request, |_| "1318622958", &mut spliced)
+                .unwrap();
+            let mut p = Params::new();
+            p.extend_form(b"a=1&z=2").unwrap();
+            let items = p.sort();
+            for twice in [false, true] {
+                let write = |run| {
+                    let mut out = String::new();
+                    let mut w = Writer::new(&mut out);
+                    Normalized::with_protocol(items, run).write_into(&mut w, twice);
+                    w.finish();
+                    out
+                };
+                assert_eq!(write(&spliced), write(&plain), "{request:?}");
+            }
+            assert_eq!(
+                header_string(Some("r"), &spliced, "s/g="),
+                header_string(Some("r"), &plain, "s/g=")
+            );
+        }
     }
 
     #[test]

@@ -20,6 +20,7 @@ use smallvec::SmallVec;
 use crate::error::{Error, Part};
 use crate::pipeline::url::RequestUrl;
 use crate::text::form::pairs;
+use crate::text::scan::is_clean;
 use crate::text::value::Text;
 
 /// One collected parameter.
@@ -106,9 +107,18 @@ impl<'a> Params<'a> {
 
     /// [`push`](Self::push) for names and values that are bytes, not text.
     pub fn push_bytes(&mut self, name: &'a [u8], value: &'a [u8]) {
+        // A name or value of unreserved bytes (most protocol parameters) is
+        // its own encoding: copied as it is when written.
+        let literal = |b| {
+            if is_clean(b) {
+                Text::Clean(b)
+            } else {
+                Text::Raw(b)
+            }
+        };
         self.items.push(Param {
-            name: Text::Raw(name),
-            value: Text::Raw(value),
+            name: literal(name),
+            value: literal(value),
             at: None,
         });
     }

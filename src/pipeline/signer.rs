@@ -16,11 +16,11 @@ use crate::pipeline::clock::unix_now;
 use crate::error::{Error, ErrorKind, Part};
 use crate::pipeline::base_string::{BaseString, BaseStringUri};
 use crate::pipeline::credentials::Credentials;
-use crate::pipeline::header::header_string;
-use crate::pipeline::normalize::Normalized;
+use crate::pipeline::header::{header_run_string, header_string};
+use crate::pipeline::normalize::{protocol_run_string, Normalized};
 use crate::pipeline::params::{Param, Params};
 use crate::pipeline::protocol::{
-    Form, Name, Own, Protocol, ProtocolParams, Value, PROTOCOL_PREFIX,
+    Form, Joined, Name, Own, Protocol, ProtocolParams, Value, PROTOCOL_PREFIX,
 };
 use crate::pipeline::request::{is_form_urlencoded, OAuthRequest};
 use crate::pipeline::sign::{SignatureMethod, SigningKey};
@@ -121,7 +121,15 @@ impl Signer {
             ]
             .into_iter()
             .filter_map(|(name, value)| Some((name, value?))),
-        );
+        )
+        // Each run of fixed clean parameters written out once, by the
+        // parameter string's writer and the header's.
+        .join(|run| Joined {
+            len: run.len(),
+            once: protocol_run_string(run, false).into(),
+            twice: protocol_run_string(run, true).into(),
+            header: header_run_string(run).into(),
+        });
         Signer {
             credentials,
             key,
@@ -348,12 +356,11 @@ impl<'a> Run<'a> {
     /// A bad method; a query or body parameter named `oauth_*`.
     fn base_string(&mut self) -> Result<BaseString<'_, 'a>, Error> {
         let items = self.params.sort();
+        let params = Normalized::with_protocol(items, &self.protocol);
         // Sorted, any `oauth_*` name sits where the protocol run goes.
-        let at = items.partition_point(|p| p.cmp_name(PROTOCOL_PREFIX.as_bytes()).is_lt());
-        if let Some(err) = protocol_parameter_in_request(&items[at..]) {
+        if let Some(err) = protocol_parameter_in_request(&items[params.protocol_at()..]) {
             return Err(err);
         }
-        let params = Normalized::with_protocol(items, &self.protocol);
         BaseString::new(self.request.method, BaseStringUri::new(&self.url), params)
     }
 

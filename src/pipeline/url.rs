@@ -476,6 +476,22 @@ fn check_host(host: &str, base: usize, allowed: impl Fn(u8) -> bool) -> Result<(
     }
 }
 
+/// Where the first `://` of `text` is (`str::find("://")` without its
+/// general searcher: each `:` found eight bytes at a time, then the two
+/// slashes looked at).
+pub(crate) fn find_scheme_end(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(i) = find_byte(&bytes[from..], b':') {
+        let at = from + i;
+        if bytes[at + 1..].starts_with(b"//") {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
 /// A URL as an HTTP client serialises it (`url::Url`, and so reqwest;
 /// `http::Uri`), in the text the string API signs the same way: the `http`
 /// edge passes every request's URL through here.
@@ -498,11 +514,11 @@ fn check_host(host: &str, base: usize, allowed: impl Fn(u8) -> bool) -> Result<(
 /// client sends them raw.
 pub(crate) fn sent_url(url: &str) -> std::borrow::Cow<'_, str> {
     let bytes = url.as_bytes();
-    let Some(after_scheme) = url.find("://").map(|i| i + 3) else {
+    let Some(after_scheme) = find_scheme_end(url).map(|i| i + 3) else {
         return url.into();
     };
     let rest = &bytes[after_scheme..];
-    let Some(q) = rest.iter().position(|&b| matches!(b, b'?' | b'#')) else {
+    let Some(q) = find_either(rest, b'?', b'#') else {
         return url.into();
     };
     // The first '?' or '#' after the authority: '#' ends the path and the
@@ -851,6 +867,24 @@ mod tests {
         // Only spaces and control bytes are refused, at their offset.
         let err = RequestUrl::parse_sent("http://h/a b").unwrap_err();
         assert_eq!(err.offset(), Some((Part::Url, 10)));
+    }
+
+    #[test]
+    fn the_scheme_ends_where_find_says() {
+        for text in [
+            "",
+            ":",
+            "://",
+            "a://b",
+            "http:/x://y",
+            "a:b:c://d://",
+            "::://",
+            "x:/",
+            "abc",
+            "https://api.x.com/1.1/statuses/update.json?q=http://x",
+        ] {
+            assert_eq!(find_scheme_end(text), text.find("://"), "{text}");
+        }
     }
 
     #[test]

@@ -184,6 +184,20 @@ pub(crate) fn is_clean(input: &[u8]) -> bool {
         && rest.iter().all(|&b| is_unreserved(b))
 }
 
+/// How many bytes at the start of `input` are unreserved, found eight at a
+/// time (a name such as `oauth_consumer_key`).
+#[inline]
+pub(crate) fn unreserved_prefix(input: &[u8]) -> usize {
+    let (words, rest) = input.as_chunks::<8>();
+    for (i, w) in words.iter().enumerate() {
+        let other = !unreserved_lanes(u64::from_le_bytes(*w)) & HIGH;
+        if other != 0 {
+            return i * 8 + other.trailing_zeros() as usize / 8;
+        }
+    }
+    words.len() * 8 + rest.iter().take_while(|&&b| is_unreserved(b)).count()
+}
+
 /// Whether every `%` in `input` is followed by two hex digits: each `%` is
 /// found eight bytes at a time and its two digits looked at.
 #[inline]
@@ -412,6 +426,11 @@ mod tests {
                     assert_eq!(
                         has_escapes(&h, true),
                         h.iter().any(|&b| b == b'%' || b == b'+')
+                    );
+                    assert_eq!(is_clean(&h), h.iter().all(|&b| is_unreserved(b)));
+                    assert_eq!(
+                        unreserved_prefix(&h),
+                        h.iter().take_while(|&&b| is_unreserved(b)).count()
                     );
                 }
             }

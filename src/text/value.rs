@@ -116,6 +116,22 @@ impl<'a> Text<'a> {
         }
     }
 
+    /// The text as collected (not decoded).
+    pub(crate) fn as_collected(&self) -> &'a [u8] {
+        match *self {
+            Text::Raw(b) | Text::Form(b) | Text::Clean(b) => b,
+        }
+    }
+
+    /// Text of the same kind over `bytes` (a copy of [`as_collected`](Self::as_collected)).
+    pub(crate) fn with_collected<'b>(&self, bytes: &'b [u8]) -> Text<'b> {
+        match self {
+            Text::Raw(_) => Text::Raw(bytes),
+            Text::Form(_) => Text::Form(bytes),
+            Text::Clean(_) => Text::Clean(bytes),
+        }
+    }
+
     pub(crate) fn decoded(&self) -> Cow<'a, [u8]> {
         match *self {
             Text::Raw(b) | Text::Clean(b) => Cow::Borrowed(b),

@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use crate::error::Error;
-use crate::pipeline::url::parse_authority;
+use crate::pipeline::url::{find_scheme_end, parse_authority};
 use crate::verify::reason::Reason;
 use crate::verify::received::{Forwarded, Received};
 
@@ -26,7 +26,7 @@ impl UrlPolicy {
     pub(super) fn url_of<'r>(&self, r: &'r Received<'_>) -> Result<Cow<'r, str>, Reason> {
         let received: &str = &r.url;
         // The path and query of an absolute URL.
-        let path = match received.find("://") {
+        let path = match find_scheme_end(received) {
             Some(i) if received[..i].bytes().all(|b| b.is_ascii_alphabetic()) => {
                 let rest = &received[i + 3..];
                 let at = rest.find(['/', '?', '#']).unwrap_or(rest.len());
@@ -88,8 +88,7 @@ pub(super) fn check_target(r: &Received<'_>) -> Result<(), Reason> {
         return Err(Reason::Malformed(e.clone()));
     }
     let url: &str = &r.url;
-    let absolute = url
-        .find("://")
+    let absolute = find_scheme_end(url)
         .is_some_and(|i| i > 0 && url[..i].bytes().all(|b| b.is_ascii_alphabetic()));
     if absolute || url.starts_with('/') {
         return Ok(());

@@ -2,9 +2,12 @@
 //! from the one model of its protocol parameters ([`Protocol`]) and the
 //! base string that verified.
 
+use std::sync::OnceLock;
+
 use crate::pipeline::protocol::Protocol;
 use crate::pipeline::sign::SignatureMethod;
 use crate::text::decode::percent_decode;
+use crate::text::value::Text;
 
 /// A request that passed: what was verified.
 #[derive(Clone, Debug)]
@@ -15,8 +18,8 @@ pub struct Verified {
     pub(super) base_string: String,
     /// Where the base string URI is, encoded, in `base_string`.
     pub(super) uri: std::ops::Range<usize>,
-    /// The parameters verified, decoded, in normalised order.
-    pub(super) params: Vec<(String, String)>,
+    /// The parameters verified, in normalised order, decoded when asked for.
+    pub(super) params: VerifiedParams,
 }
 
 impl Verified {
@@ -79,7 +82,74 @@ impl Verified {
     /// the request was parsed. In Mastercard's style a form body's are
     /// covered by `oauth_body_hash`, not by the parameter string.
     pub fn params(&self) -> &[(String, String)] {
-        &self.params
+        self.params.decoded()
+    }
+}
+
+/// The parameters a request was verified with, kept as they were collected
+/// (each name's and value's text copied once into one buffer, with how to
+/// read it) and decoded only when [`Verified::params`] is first called: a
+/// server that never asks pays for a copy, not for decoding.
+#[derive(Clone, Default)]
+pub(super) struct VerifiedParams {
+    /// Every name and value as collected, one after another.
+    text: Vec<u8>,
+    /// Per parameter: its name's and its value's kind (their bytes empty)
+    /// and where each ends in `text`.
+    items: Vec<(Text<'static>, usize, Text<'static>, usize)>,
+    decoded: OnceLock<Vec<(String, String)>>,
+}
+
+impl VerifiedParams {
+    /// Copies what `params` hold.
+    pub(super) fn new<'a>(params: impl Iterator<Item = (Text<'a>, Text<'a>)> + Clone) -> Self {
+        let (mut len, mut count) = (0, 0);
+        for (name, value) in params.clone() {
+            len += name.as_collected().len() + value.as_collected().len();
+            count += 1;
+        }
+        let mut kept = VerifiedParams {
+            text: Vec::with_capacity(len),
+            items: Vec::with_capacity(count),
+            decoded: OnceLock::new(),
+        };
+        for (name, value) in params {
+            kept.text.extend_from_slice(name.as_collected());
+            let name_end = kept.text.len();
+            kept.text.extend_from_slice(value.as_collected());
+            kept.items.push((
+                name.with_collected(&[]),
+                name_end,
+                value.with_collected(&[]),
+                kept.text.len(),
+            ));
+        }
+        kept
+    }
+
+    /// The parameters decoded (bytes that are not UTF-8 replaced).
+    fn decoded(&self) -> &[(String, String)] {
+        self.decoded.get_or_init(|| {
+            let text = |kind: &Text<'_>, from: usize, to: usize| {
+                let bytes = kind.with_collected(&self.text[from..to]).decoded();
+                String::from_utf8_lossy(&bytes).into_owned()
+            };
+            let mut start = 0;
+            self.items
+                .iter()
+                .map(|(name, name_end, value, end)| {
+                    let pair = (text(name, start, *name_end), text(value, *name_end, *end));
+                    start = *end;
+                    pair
+                })
+                .collect()
+        })
+    }
+}
+
+impl std::fmt::Debug for VerifiedParams {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.decoded()).finish()
     }
 }
 

@@ -23,11 +23,13 @@ use std::time::Duration;
 
 use crate::pipeline::base_string::{BaseString, BaseStringUri};
 use crate::pipeline::body_hash::BodyHash;
+use crate::pipeline::normalize::Normalized;
 use crate::pipeline::params::Params;
-use crate::pipeline::protocol::{Name, Protocol, Transmission};
+use crate::pipeline::protocol::{Name, Protocol, ProtocolParams, Transmission};
 use crate::pipeline::sign::SignatureMethod;
 use crate::pipeline::style::{mastercard_base_string, ParameterStyle};
 use crate::pipeline::url::{sent_url, RequestUrl};
+use crate::text::scan::find_byte;
 use crate::verify::checks::{
     check_body_hash, check_protocol, check_timestamp, has_rsa_public_key, signature_matches,
 };
@@ -37,7 +39,7 @@ use crate::verify::reason::{Reason, Rejection};
 use crate::verify::received::Received;
 use crate::verify::secrets::{Lookup, SecretSource, Secrets};
 use crate::verify::target::{check_target, UrlPolicy};
-use crate::verify::verified::Verified;
+use crate::verify::verified::{Verified, VerifiedParams};
 
 /// Verifies received requests: one set of settings, a [`SecretSource`] and
 /// a [`NonceStore`]. Build it once ([`Verifier::builder`]) and share it.
@@ -75,14 +77,25 @@ impl<S, N> fmt::Debug for Verifier<S, N> {
     }
 }
 
+/// What [`Verifier::read`] found. Returned and matched at once, never
+/// kept: the small variant costs no more than the large one's stack slot,
+/// and a box would cost every verification an allocation.
+#[allow(clippy::large_enum_variant)]
+enum Read<'a> {
+    /// The protocol parameters, and what the checks that need no secret
+    /// found.
+    Whole(Protocol<'a>, Result<Prepared, Reason>),
+    /// A head read alone whose body is signed (`oauth_body_hash`).
+    NeedsBody,
+}
+
 /// What the checks before the secrets are looked up found.
-struct Prepared<'a> {
+struct Prepared {
     method: SignatureMethod,
     base_string: String,
     uri: std::ops::Range<usize>,
-    /// The parameters signed, in normalised order, as the request was
-    /// parsed: decoded into [`Verified::params`] only once it passed.
-    params: Params<'a>,
+    /// The parameters verified ([`Verified::params`]).
+    params: VerifiedParams,
     /// The timestamp, when sent (PLAINTEXT may omit it and the nonce).
     timestamp: Option<u64>,
     /// A failure found that does not depend on the secrets.
@@ -136,9 +149,12 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         check_target(received)?;
         let url = self.config.url.url_of(received)?;
         let sent = sent_url(&url);
-        let (parsed, params, protocol) = collect(received, &sent, self.config.style)?;
-        self.finish(received, &url, &parsed, params, &protocol, now_unix)
-            .await
+        match self.read(received, &sent, now_unix, false)? {
+            Read::Whole(protocol, prepared) => {
+                self.finish(&url, protocol, prepared, now_unix).await
+            }
+            Read::NeedsBody => unreachable!("read stops for the body only when asked to"),
+        }
     }
 
     /// Verifies a request from its head alone, parsed once, when its body
@@ -158,34 +174,32 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         check_target(head)?;
         let url = self.config.url.url_of(head)?;
         let sent = sent_url(&url);
-        let (parsed, params, protocol) = collect(head, &sent, self.config.style)?;
-        if protocol.get(Name::BodyHash).is_some() {
-            return Ok(None);
-        }
         // No hash, no form: the body is read by no check, so the head is the
         // request as verified.
         let head = head.clone().body_not_read();
-        self.finish(&head, &url, &parsed, params, &protocol, self.now())
-            .await
-            .map(Some)
+        let now = self.now();
+        match self.read(&head, &sent, now, true)? {
+            Read::Whole(protocol, prepared) => {
+                self.finish(&url, protocol, prepared, now).await.map(Some)
+            }
+            Read::NeedsBody => Ok(None),
+        }
     }
 
-    /// Every check after the parse, in order, and the nonce recorded last.
-    async fn finish<'a, 'r: 'a>(
+    /// Every check after the read, in order, and the nonce recorded last.
+    async fn finish(
         &self,
-        received: &Received<'r>,
         url: &str,
-        parsed: &RequestUrl<'a>,
-        params: Params<'a>,
-        protocol: &'a Protocol<'a>,
+        protocol: Protocol<'_>,
+        prepared: Result<Prepared, Reason>,
         now_unix: u64,
     ) -> Result<Verified, Rejection> {
         let found = |reason: Reason, base_string: String| {
-            Rejection::new(reason).with_found(base_string, protocol, url)
+            Rejection::new(reason).with_found(base_string, &protocol, url)
         };
-        let mut prepared = match self.prepare(received, parsed, params, protocol, now_unix) {
+        let mut prepared = match prepared {
             Ok(p) => p,
-            Err(reason) => return Err(Rejection::new(reason).with_protocol(protocol, url)),
+            Err(reason) => return Err(Rejection::new(reason).with_protocol(&protocol, url)),
         };
         let lookup = match self
             .secrets
@@ -249,25 +263,13 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
                 }
             }
         }
-        // What was verified, read from the request as parsed (never back
-        // from a parameter string, which a provider's style may write
-        // ambiguously): decoded, in normalised order, no signature. Only
-        // for a request that passed: a refused one costs no copy of its
-        // parameters.
-        let params = prepared
-            .params
-            .iter()
-            .map(|p| (lossy(p.name()), lossy(p.value())))
-            .collect();
-        let protocol = protocol.owned_copy();
-        drop(prepared.params);
         Ok(Verified {
-            protocol,
+            protocol: protocol.owned_copy(),
             method: prepared.method,
-            request_url: url.to_string(),
+            request_url: url.to_owned(),
             base_string: prepared.base_string,
             uri: prepared.uri,
-            params,
+            params: prepared.params,
         })
     }
 
@@ -291,8 +293,33 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         check_target(head)?;
         let url = self.config.url.url_of(head)?;
         let url = sent_url(&url);
-        let (_, _, protocol) = collect(head, &url, self.config.style)?;
+        // Built in place: `Params` holds its parameters inline.
+        let mut params = Params::new();
+        let (_, protocol) = collect(head, &url, self.config.style, &mut params)?;
         Ok(protocol.get(Name::BodyHash).is_some())
+    }
+
+    /// The received request read ([`collect`]) and every check that needs no
+    /// secret made ([`prepare`](Self::prepare)): the protocol parameters,
+    /// and what the checks found; or, for a head read alone
+    /// (`head_only`), that the body is needed (its `oauth_body_hash`).
+    /// Not `async`, so that the request's parameters, held inline, stay on
+    /// this stack frame and out of the verification's future (which
+    /// callers move and box).
+    fn read<'a>(
+        &self,
+        received: &Received<'a>,
+        sent: &'a str,
+        now: u64,
+        head_only: bool,
+    ) -> Result<Read<'a>, Reason> {
+        let mut params = Params::new();
+        let (parsed, protocol) = collect(received, sent, self.config.style, &mut params)?;
+        if head_only && protocol.get(Name::BodyHash).is_some() {
+            return Ok(Read::NeedsBody);
+        }
+        let prepared = self.prepare(received, &parsed, &mut params, &protocol, now);
+        Ok(Read::Whole(protocol, prepared))
     }
 
     /// Every check that needs no secret, and the base string.
@@ -300,15 +327,10 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         &self,
         r: &Received<'r>,
         url: &RequestUrl<'a>,
-        mut params: Params<'a>,
-        protocol: &'a Protocol<'_>,
+        params: &mut Params<'a>,
+        protocol: &Protocol<'_>,
         now: u64,
-    ) -> Result<Prepared<'a>, Reason> {
-        if protocol.transmission() == Transmission::Header {
-            for (name, value) in protocol.iter() {
-                params.push(name, value);
-            }
-        }
+    ) -> Result<Prepared, Reason> {
         let (method, timestamp) =
             check_protocol(protocol, &self.config.methods, &self.config.nonce_len)?;
         let mut failed = None;
@@ -319,37 +341,63 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
             failed = check_body_hash(protocol, r, method, &self.config.body_hash);
         }
         let uri = BaseStringUri::new(url);
-        let normalized = params.normalize();
-        let base_string = match self.config.style {
-            ParameterStyle::Mastercard => {
-                mastercard_base_string(r.method, &uri, url.query(), protocol.iter())
-            }
-            _ => BaseString::new(r.method, uri, normalized).map(|base| {
-                // Encoded once in the base string, and twice where already
-                // encoded: room for a little over twice the text it is made of.
-                let text = r.url.len() + r.body.len() + r.authorization.map_or(0, str::len);
-                let mut out = String::with_capacity(2 * text + 64);
-                base.write_to(&mut out);
-                out
-            }),
+        // From the header, the protocol parameters are one run, as a signer
+        // writes them (`collect` refused a request that also sends one in
+        // its query or body); from the query or the body, they are among
+        // the request's.
+        let header_run;
+        let (base_string, verified_params) = if protocol.transmission() == Transmission::Header {
+            header_run = ProtocolParams::received(protocol.iter());
+            let normalized = Normalized::with_protocol(params.sort(), &header_run);
+            self.written(r, url, uri, protocol, normalized)
+        } else {
+            self.written(r, url, uri, protocol, params.normalize())
         }
         .map_err(Reason::Malformed)?;
-        let uri_start = base_string.find('&').unwrap_or(0) + 1;
-        let uri_end = uri_start + base_string[uri_start..].find('&').unwrap_or(0);
+        let amp = |from: usize| find_byte(&base_string.as_bytes()[from..], b'&').unwrap_or(0);
+        let uri_start = amp(0) + 1;
+        let uri_end = uri_start + amp(uri_start);
         Ok(Prepared {
             method,
             base_string,
             uri: uri_start..uri_end,
-            params,
+            params: verified_params,
             timestamp,
             failed,
         })
     }
 }
 
-/// Decoded bytes as text, bytes that are not UTF-8 replaced.
-fn lossy(bytes: std::borrow::Cow<'_, [u8]>) -> String {
-    String::from_utf8_lossy(&bytes).into_owned()
+impl<S, N> Verifier<S, N> {
+    /// The base string, in the verifier's style, and the parameters it
+    /// covers: what was verified, read from the request as parsed (never
+    /// back from a parameter string, which a provider's style may write
+    /// ambiguously), in normalised order, no signature, decoded when a
+    /// caller asks.
+    fn written<'r: 'n, 'u: 'n, 'n>(
+        &self,
+        r: &Received<'r>,
+        url: &RequestUrl<'_>,
+        uri: BaseStringUri<'u>,
+        protocol: &Protocol<'_>,
+        normalized: Normalized<'_, 'n>,
+    ) -> Result<(String, VerifiedParams), crate::Error> {
+        let base_string = match self.config.style {
+            ParameterStyle::Mastercard => {
+                mastercard_base_string(r.method, &uri, url.query(), protocol.iter())?
+            }
+            _ => {
+                let base = BaseString::new(r.method, uri, normalized)?;
+                // Encoded once in the base string, and twice where already
+                // encoded: room for a little over twice the text it is made of.
+                let text = r.url.len() + r.body.len() + r.authorization.map_or(0, str::len);
+                let mut out = String::with_capacity(2 * text + 64);
+                base.write_to(&mut out);
+                out
+            }
+        };
+        Ok((base_string, VerifiedParams::new(normalized.pairs())))
+    }
 }
 
 /// The received URL parsed, its query and form body collected, and the
@@ -359,15 +407,15 @@ fn collect<'a>(
     r: &Received<'a>,
     url: &'a str,
     style: ParameterStyle,
-) -> Result<(RequestUrl<'a>, Params<'a>, Protocol<'a>), Reason> {
+    params: &mut Params<'a>,
+) -> Result<(RequestUrl<'a>, Protocol<'a>), Reason> {
     let url = RequestUrl::parse_sent(url).map_err(Reason::Malformed)?;
-    let mut params = Params::new();
     params.extend_checked_query(&url);
     if r.form {
         params.extend_form(r.body).map_err(Reason::Malformed)?;
     }
-    let protocol = protocol(r.authorization, &params, style)?;
-    Ok((url, params, protocol))
+    let protocol = protocol(r.authorization, params, style)?;
+    Ok((url, protocol))
 }
 
 #[cfg(test)]

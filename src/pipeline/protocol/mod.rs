@@ -12,9 +12,11 @@
 //!
 //! What a signer knows ahead of time stays data ([`Own`]): its fixed values
 //! (the consumer key, the token, the signature method, the version and a
-//! pinned nonce or timestamp), and whether each needs an escape, so that a
-//! clean one is copied. A fresh nonce or timestamp, a callback, a verifier
-//! and the request's extra parameters are filled in per request.
+//! pinned nonce or timestamp), whether each needs an escape, so that a
+//! clean one is copied, and each run of clean ones as the two writers wrote
+//! it when the signer was built ([`Joined`]), so that it is copied whole. A
+//! fresh nonce or timestamp, a callback, a verifier and the request's extra
+//! parameters are filled in per request.
 //!
 //! [RFC 5849 §3.1]: https://www.rfc-editor.org/rfc/rfc5849#section-3.1
 
@@ -28,7 +30,7 @@ use crate::text::scan::is_unreserved;
 
 mod run;
 
-pub(crate) use run::{Form, Own, ProtocolParam, ProtocolParams, Value};
+pub(crate) use run::{Form, Joined, Own, ProtocolParam, ProtocolParams, Value};
 
 /// The protocol parameters of RFC 5849 (§2, §3.1) and the body hash
 /// extension, in the order of their names: the order in which they are

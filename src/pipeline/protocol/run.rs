@@ -3,13 +3,19 @@
 //! extras, sorted by name, the signature's place among them. Built once per
 //! request; the parameter string (`normalize.rs`) and the header
 //! (`header.rs`) each write it in their own format.
+//!
+//! A signer's fixed parameters that need no escape are the same text in
+//! every request it signs: each run of them is written once, when the
+//! signer is built, by those same two writers ([`Joined`]), and spliced in
+//! whole by them afterwards, wherever nothing the request brings sorts in
+//! between.
 
 use smallvec::SmallVec;
 
 use super::{is_protocol_name, Name};
 use crate::error::{Error, ErrorKind};
 use crate::pipeline::request::OAuthRequest;
-use crate::text::scan::is_unreserved;
+use crate::text::scan::{is_clean, is_unreserved};
 use crate::text::value::cmp_encoded;
 
 /// A signer's own value for a protocol parameter.
@@ -40,6 +46,37 @@ pub(crate) struct ProtocolParam<'a> {
     pub(crate) name: &'a str,
     pub(crate) value: &'a str,
     pub(crate) form: Form,
+    /// On the first of a run of a signer's fixed clean parameters: the whole
+    /// run as each writer writes it, to be copied in its place.
+    pub(crate) joined: Option<&'a Joined>,
+}
+
+impl<'a> ProtocolParam<'a> {
+    /// A parameter with no run written out ahead.
+    pub(crate) fn new(name: &'a str, value: &'a str, form: Form) -> Self {
+        ProtocolParam {
+            name,
+            value,
+            form,
+            joined: None,
+        }
+    }
+}
+
+/// A run of consecutive protocol parameters of a signer, fixed and clean,
+/// written out by the parameter string's writer and the header's when the
+/// signer is built (`signer.rs`): data those writers copy in whole, so that
+/// each format is still written by its one writer.
+#[derive(Clone, Debug)]
+pub(crate) struct Joined {
+    /// How many parameters the run holds (the first carries this).
+    pub(crate) len: usize,
+    /// The run in the parameter string: `n=v&n=v`.
+    pub(crate) once: Box<str>,
+    /// The same, encoded once more, as it stands in a base string.
+    pub(crate) twice: Box<str>,
+    /// The run in the header: `n="v", n="v"`.
+    pub(crate) header: Box<str>,
 }
 
 /// The protocol parameters of one request, sorted by name as a signer sends
@@ -57,12 +94,30 @@ impl<'a> ProtocolParams<'a> {
     pub(crate) fn from_pairs(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
         pairs
             .into_iter()
-            .map(|(name, value)| ProtocolParam {
-                name,
-                value,
-                form: Form::Encode,
-            })
+            .map(|(name, value)| ProtocolParam::new(name, value, Form::Encode))
             .collect()
+    }
+
+    /// The protocol parameters of a received header, as its signer sent
+    /// them: sorted by name (each given once), `oauth_signature` in its
+    /// place, and each copied when it is written if it needs no escape.
+    pub(crate) fn received(params: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+        let mut run: ProtocolParams<'a> = params
+            .into_iter()
+            .map(|(name, value)| {
+                let form = if name == Name::Signature.as_str() {
+                    Form::Signature
+                } else if is_clean(name.as_bytes()) && is_clean(value.as_bytes()) {
+                    Form::Clean
+                } else {
+                    Form::Encode
+                };
+                ProtocolParam::new(name, value, form)
+            })
+            .collect();
+        run.params
+            .sort_unstable_by(|a, b| cmp_encoded(a.name.as_bytes(), b.name.as_bytes()));
+        run
     }
 
     /// The parameters, in order.
@@ -93,6 +148,8 @@ struct OwnParam {
     name: Name,
     fixed: Option<Box<str>>,
     form: Form,
+    /// On the first of a run of fixed clean ones: the run written out.
+    joined: Option<Joined>,
 }
 
 /// A signer's own protocol parameters, sorted, the signature's place among
@@ -115,11 +172,13 @@ impl Own {
                         true => Form::Clean,
                         false => Form::Encode,
                     },
+                    joined: None,
                 },
                 Value::Fresh => OwnParam {
                     name,
                     fixed: None,
                     form: Form::Clean,
+                    joined: None,
                 },
             })
             .collect();
@@ -130,9 +189,41 @@ impl Own {
                 name: Name::Signature,
                 fixed: Some("".into()),
                 form: Form::Signature,
+                joined: None,
             },
         );
         Own { params: own }
+    }
+
+    /// Writes out each run of two or more fixed clean parameters with `write` (the two
+    /// writers' own code, given by the signer: this module knows neither
+    /// format), to be spliced in whole from then on.
+    pub(crate) fn join(mut self, write: impl Fn(&[ProtocolParam<'_>]) -> Joined) -> Own {
+        let fixed_clean = |p: &OwnParam| p.form == Form::Clean && p.fixed.is_some();
+        let mut at = 0;
+        while at < self.params.len() {
+            let len = self.params[at..]
+                .iter()
+                .take_while(|p| fixed_clean(p))
+                .count();
+            // A run of one is written about as fast as it is copied: only
+            // longer ones are worth writing out when the signer is built.
+            if len < 2 {
+                at += len.max(1);
+                continue;
+            }
+            let run: SmallVec<[ProtocolParam<'_>; 7]> = self.params[at..at + len]
+                .iter()
+                .map(|p| {
+                    ProtocolParam::new(p.name.as_str(), p.fixed.as_deref().unwrap_or(""), p.form)
+                })
+                .collect();
+            let joined = write(&run);
+            drop(run);
+            self.params[at].joined = Some(joined);
+            at += len;
+        }
+        self
     }
 
     /// Whether the signer sends `name`.
@@ -155,6 +246,9 @@ impl Own {
         sent: &mut ProtocolParams<'a>,
     ) -> Result<(), Error> {
         let run = &mut sent.params;
+        // A run written out ahead is spliced in only where nothing the
+        // request brings can sort into it.
+        let whole = request.extra.is_empty();
         let own = |p: &'a OwnParam| ProtocolParam {
             name: p.name.as_str(),
             value: match &p.fixed {
@@ -162,12 +256,9 @@ impl Own {
                 None => fresh(p.name),
             },
             form: p.form,
+            joined: p.joined.as_ref().filter(|_| whole),
         };
-        let requested = |name: Name, value| ProtocolParam {
-            name: name.as_str(),
-            value,
-            form: Form::Encode,
-        };
+        let requested = |name: Name, value| ProtocolParam::new(name.as_str(), value, Form::Encode);
         if request.callback.is_none() && request.verifier.is_none() {
             for p in &self.params {
                 run.push(own(p));
@@ -185,7 +276,11 @@ impl Own {
                         run.push(requested(Name::Verifier, v));
                     }
                 }
-                run.push(own(p));
+                // The verifier may sort into a run: each is written alone.
+                run.push(ProtocolParam {
+                    joined: None,
+                    ..own(p)
+                });
             }
             if let Some(v) = verifier {
                 run.push(requested(Name::Verifier, v));
@@ -203,11 +298,7 @@ impl Own {
                     name: name.into(),
                 }));
             }
-            run.push(ProtocolParam {
-                name,
-                value,
-                form: Form::Encode,
-            });
+            run.push(ProtocolParam::new(name, value, Form::Encode));
         }
         // Sorted, so that a name given twice sits next to itself.
         run.sort_unstable_by(|a, b| cmp_encoded(a.name.as_bytes(), b.name.as_bytes()));
