@@ -9,6 +9,8 @@
 use base64::Engine as _;
 
 use crate::error::{Error, ErrorKind, Part};
+use crate::text::percent_encode;
+use crate::text::scan::holds_escape;
 
 use super::options::{long, short, Opt};
 use super::shell::{looks_like_cmd, split_cmd, split_posix, Command, Stdin, Word};
@@ -353,7 +355,7 @@ impl<'f> Curl<'f> {
                         None => (&b""[..], value.clone()),
                     },
                 };
-                if has_escape(&content) {
+                if holds_escape(&content) {
                     warnings.push(Warning::new(
                         "curl-urlencode",
                         Some(piece.at),
@@ -847,23 +849,17 @@ fn apply(
     Ok(())
 }
 
-/// Whether `bytes` holds a `%XX` escape.
-fn has_escape(bytes: &[u8]) -> bool {
-    bytes
-        .windows(3)
-        .any(|w| w[0] == b'%' && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit())
-}
-
 /// curl's `curl_easy_escape` (every byte but `A-Z a-z 0-9 - . _ ~` as
-/// `%XX`, upper-case hex), then each `%20` as `+`, as its tool does for
+/// `%XX`, upper-case hex: RFC 3986's unreserved set, as our encoder
+/// writes it), then each `%20` as `+`, as its tool does for
 /// `--data-urlencode` and `--url-query`.
 fn curl_escape(bytes: &[u8], out: &mut Vec<u8>) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    for &b in bytes {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => out.push(b),
-            b' ' => out.push(b'+'),
-            _ => out.extend_from_slice(&[b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]),
+    for (i, piece) in bytes.split(|&b| b == b' ').enumerate() {
+        if i > 0 {
+            out.push(b'+');
+        }
+        for run in percent_encode(piece) {
+            out.extend_from_slice(run.as_bytes());
         }
     }
 }
