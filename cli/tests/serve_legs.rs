@@ -1,0 +1,216 @@
+//! `oauth1 serve` as a stand-in for X's three legs (RFC 5849 §2): a client's whole flow runs
+//! against it, each request signed by oauthlib (requests-oauthlib, `tests/peers/serve_flow.py`)
+//! or by this crate's flow functions, and the access token issued verifies on every other
+//! path; a wrong or reused verifier, a request-token call without `oauth_callback`, an
+//! unknown token to authorise are refused by name. Each server runs on 127.0.0.1 and each
+//! request has a timeout.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::process::Command;
+use std::time::Duration;
+
+use common::serve::{send, Serve};
+use oauth1_signer::flow::{
+    authorize_url, request_temporary_credentials, request_token_credentials,
+};
+use oauth1_signer::{Credentials, OAuthRequest, Signer};
+use serde_json::Value;
+
+/// The consumer `serve` holds (its configured token is not used here).
+const CREDENTIALS: [&str; 4] = [
+    "--consumer-key",
+    "flow-key",
+    "--consumer-secret",
+    "flow-secret",
+];
+
+fn oauthlib_flow(serve: &Serve, callback: &str) -> Value {
+    let script = format!(
+        "{}/../tests/peers/serve_flow.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let python = std::env::var("OAUTH1_PYTHON").unwrap_or_else(|_| "python3".into());
+    let out = Command::new(python)
+        .args([&script, &serve.url(""), "flow-key", "flow-secret", callback])
+        .output()
+        .expect("python3 with requests-oauthlib (tests/peers/requirements.txt)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn check_flow(got: &Value, callback: &str) {
+    assert_eq!(
+        got["temporary"]["oauth_callback_confirmed"], "true",
+        "{got}"
+    );
+    let token = got["temporary"]["oauth_token"].as_str().unwrap();
+    match callback {
+        "oob" => assert_eq!(got["authorize_status"], 200, "{got}"),
+        url => {
+            assert_eq!(got["authorize_status"], 302, "{got}");
+            let location = got["location"].as_str().unwrap();
+            // The callback keeps its own query; the token and the verifier are added.
+            let prefix = format!("{url}&oauth_token={token}&oauth_verifier=");
+            assert!(location.starts_with(&prefix), "{location}");
+        }
+    }
+    let access = &got["access"];
+    assert!(access["oauth_token"].as_str().unwrap().len() > 10, "{got}");
+    assert_eq!(got["access_has_secret"], true);
+    assert!(access["user_id"].as_str().is_some_and(|u| !u.is_empty()));
+    assert!(access["screen_name"]
+        .as_str()
+        .is_some_and(|u| !u.is_empty()));
+    // The access token verifies on another path, a form POST too.
+    assert_eq!(got["me"]["status"], 200, "{got}");
+    assert_eq!(got["me"]["json"]["token"], access["oauth_token"], "{got}");
+    assert_eq!(got["tweet"]["status"], 200, "{got}");
+    assert_eq!(
+        got["tweet"]["json"]["params"][0][0], "oauth_consumer_key",
+        "{got}"
+    );
+    // The verifier serves once; a wrong one never.
+    assert_eq!(got["reused"]["status"], 401, "{got}");
+    assert_eq!(got["reused"]["body"], "oauth_problem=token_used", "{got}");
+    assert_eq!(got["wrong"]["status"], 401, "{got}");
+    assert_eq!(
+        got["wrong"]["body"],
+        "oauth_problem=parameter_rejected&oauth_parameters_rejected=oauth_verifier",
+        "{got}"
+    );
+    // A temporary token is not an access token.
+    assert_eq!(got["temporary_as_access"]["status"], 401, "{got}");
+}
+
+#[test]
+fn oauthlib_s_flow_runs_against_serve_with_a_callback_and_with_oob() {
+    let serve = Serve::start_with(&CREDENTIALS, &[]);
+    let callback = "https://client.example/back?state=xyz";
+    check_flow(&oauthlib_flow(&serve, callback), callback);
+    check_flow(&oauthlib_flow(&serve, "oob"), "oob");
+    let (_, log) = serve.stop("TERM");
+    assert!(log.contains("issued"), "{log}");
+    assert!(!log.contains("flow-secret"), "{log}");
+}
+
+#[test]
+fn this_crate_s_flow_runs_against_serve() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let serve = Serve::start_with(&CREDENTIALS, &[]);
+    let base = serve.url("");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (status, me) = runtime.block_on(async {
+        let client = oauth1_signer::client::client_builder()
+            .timeout(Duration::from_secs(10))
+            .build()
+            .unwrap();
+        let consumer = Credentials::new("flow-key", "flow-secret");
+        let temporary = request_temporary_credentials(
+            &client,
+            &consumer,
+            &format!("{base}/oauth/request_token"),
+            "oob",
+        )
+        .await
+        .unwrap();
+        // The user approves: the answer holds the verifier (oob).
+        let url = authorize_url(&format!("{base}/oauth/authorize"), temporary.token());
+        let answer = client.get(url).send().await.unwrap().text().await.unwrap();
+        let verifier = answer
+            .split('&')
+            .find_map(|p| p.strip_prefix("oauth_verifier="))
+            .unwrap()
+            .to_owned();
+        let tokens = request_token_credentials(
+            &client,
+            &consumer,
+            &temporary,
+            &format!("{base}/oauth/access_token"),
+            &verifier,
+        )
+        .await
+        .unwrap();
+        assert!(tokens.param("screen_name").is_some());
+        let signer = Signer::new(tokens.credentials(&consumer));
+        let url = format!("{base}/2/users/me");
+        let header = signer
+            .authorization_header(&OAuthRequest::get(&url))
+            .unwrap();
+        let answer = client
+            .get(&url)
+            .header("authorization", header)
+            .send()
+            .await
+            .unwrap();
+        let status = answer.status().as_u16();
+        let me: Value = serde_json::from_str(&answer.text().await.unwrap()).unwrap();
+        assert_eq!(me["token"], tokens.token());
+        (status, me)
+    });
+    assert_eq!(status, 200, "{me}");
+}
+
+#[test]
+fn what_the_legs_refuse_is_named() {
+    let serve = Serve::start_with(&CREDENTIALS, &[]);
+    let port = serve.port;
+    // No oauth_callback on the request-token call.
+    let url = serve.url("/oauth/request_token");
+    let header = Signer::new(Credentials::new("flow-key", "flow-secret"))
+        .authorization_header(&OAuthRequest::post(&url))
+        .unwrap();
+    let (status, body) = raw(port, "POST", "/oauth/request_token", Some(&header));
+    assert_eq!(status, 401);
+    assert_eq!(
+        body,
+        "oauth_problem=parameter_absent&oauth_parameters_absent=oauth_callback"
+    );
+    // Another consumer key: refused as any bad signature is.
+    let header = Signer::new(Credentials::new("another", "flow-secret"))
+        .authorization_header(&OAuthRequest::post(&url).callback("oob"))
+        .unwrap();
+    let answer = send(port, "POST", "/oauth/request_token", Some(&header), None);
+    assert_eq!(answer.status, 401);
+    assert_eq!(answer.json["problem"], "oauth_problem=signature_invalid");
+    // A token to authorise that was never issued.
+    let (status, body) = raw(port, "GET", "/oauth/authorize?oauth_token=nope", None);
+    assert_eq!(status, 400);
+    assert!(
+        body.contains("not a temporary token this server issued"),
+        "{body}"
+    );
+    let (status, _) = raw(port, "GET", "/oauth/authorize", None);
+    assert_eq!(status, 400);
+    // The other paths are as before: a request with no header is refused.
+    let answer = send(port, "GET", "/2/users/me", None, None);
+    assert_eq!(answer.status, 401);
+}
+
+/// One request; its status and body as text.
+fn raw(port: u16, method: &str, path: &str, auth: Option<&str>) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut conn = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    conn.set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut head =
+        format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n");
+    if let Some(auth) = auth {
+        head.push_str(&format!("Authorization: {auth}\r\n"));
+    }
+    head.push_str("Content-Length: 0\r\n\r\n");
+    conn.write_all(head.as_bytes()).unwrap();
+    let mut response = String::new();
+    conn.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    (head[9..12].parse().unwrap(), body.to_owned())
+}
