@@ -33,7 +33,7 @@ use oauth1_signer::RequestSpec;
 use oauth1_signer::{BodyHash, Name, Secret, SignatureMethod};
 use subtle_free::equal;
 
-use super::Answer;
+use super::answer::Answer;
 use crate::Failure;
 
 /// X's paths of the three legs.
