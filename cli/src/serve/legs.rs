@@ -13,12 +13,14 @@
 //!   issued is refused, and a temporary token serves one exchange.
 //!
 //! Each issued access token then verifies on every other path. Tokens live
-//! as long as the server, [`MAX_TOKENS`] of each kind at most; each secret
-//! and verifier is 128 random bits. The requests are verified by the
+//! as long as the server, [`MAX_TOKENS`] of each kind at most; each token,
+//! secret and verifier is 128 bits from the operating system's generator,
+//! and no secret or verifier is logged. The requests are verified by the
 //! library's verifier, with the same nonce store, methods, body-hash rule and
 //! public URL as every other path.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -31,6 +33,8 @@ use oauth1_signer::verify::{
 };
 use oauth1_signer::RequestSpec;
 use oauth1_signer::{BodyHash, Name, Secret, SignatureMethod};
+use rand::rngs::SysRng;
+use rand::TryRng as _;
 use subtle_free::equal;
 
 use super::answer::Answer;
@@ -166,9 +170,42 @@ impl std::fmt::Debug for Legs {
     }
 }
 
-/// 128 random bits as 32 hex digits.
-fn random() -> String {
-    format!("{:032x}", rand::random::<u128>())
+/// 128 bits from the operating system's generator (`getrandom`, by rand's
+/// [`SysRng`]), as 32 hex digits: a token, secret or verifier nobody can
+/// guess. Should the system give none, the leg is refused (503), never
+/// answered with a weaker value.
+fn random() -> Result<String, Answer> {
+    let mut bytes = [0u8; 16];
+    if let Err(e) = SysRng.try_fill_bytes(&mut bytes) {
+        return Err(refused(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "oauth_problem=temporarily_unavailable",
+            &format!("the operating system's random generator failed: {e}"),
+        ));
+    }
+    let mut hex = String::with_capacity(32);
+    for b in bytes {
+        // Writing to a String cannot fail.
+        let _ = write!(hex, "{b:02x}");
+    }
+    Ok(hex)
+}
+
+/// Whether a client may be sent to `callback` (§2.1): `oob` (out of band,
+/// the verifier shown instead), or an absolute URI, `scheme:rest` (an
+/// app's own scheme too), of the visible ASCII a Location header carries.
+fn callback_acceptable(callback: &str) -> bool {
+    if callback == "oob" {
+        return true;
+    }
+    let Some((scheme, rest)) = callback.split_once(':') else {
+        return false;
+    };
+    let mut chars = scheme.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        && !rest.is_empty()
+        && callback.bytes().all(|b| b.is_ascii_graphic())
 }
 
 /// A form-encoded answer of `pairs`.
@@ -260,7 +297,17 @@ impl Legs {
                 "a request-token request without oauth_callback (RFC 5849 §2.1: oob for a PIN)",
             ));
         };
-        let (token, secret) = (random(), random());
+        if !callback_acceptable(callback) {
+            return Ok(refused(
+                StatusCode::UNAUTHORIZED,
+                "oauth_problem=parameter_rejected&oauth_parameters_rejected=oauth_callback",
+                "the oauth_callback is neither oob nor an absolute URI",
+            ));
+        }
+        let (token, secret) = match (random(), random()) {
+            (Ok(token), Ok(secret)) => (token, secret),
+            (Err(refusal), _) | (_, Err(refusal)) => return Ok(refusal),
+        };
         let mut tokens = lock(&self.tokens);
         if tokens.temporary.len() >= MAX_TOKENS {
             return Ok(refused(
@@ -310,6 +357,12 @@ impl Legs {
                 "no oauth_token in the query (GET /oauth/authorize?oauth_token=T)",
             );
         };
+        // Made before it is known to be needed: no random bytes asked for
+        // while the tokens are locked.
+        let fresh = match random() {
+            Ok(fresh) => fresh,
+            Err(refusal) => return refusal,
+        };
         let mut tokens = lock(&self.tokens);
         let Some(temporary) = tokens.temporary.get_mut(&token).filter(|t| !t.used) else {
             return Answer::plain(
@@ -317,7 +370,7 @@ impl Legs {
                 "the oauth_token is not a temporary token this server issued, or it was exchanged",
             );
         };
-        let verifier = temporary.verifier.get_or_insert_with(random).clone();
+        let verifier = temporary.verifier.get_or_insert(fresh).clone();
         let callback = temporary.callback.clone();
         drop(tokens);
         let pairs = form(&[("oauth_token", &token), ("oauth_verifier", &verifier)]);
@@ -357,6 +410,10 @@ impl Legs {
                 "oauth_problem=parameter_absent&oauth_parameters_absent=oauth_verifier",
                 "an access-token request without oauth_verifier",
             ));
+        };
+        let (random_part, secret) = match (random(), random()) {
+            (Ok(token), Ok(secret)) => (token, secret),
+            (Err(refusal), _) | (_, Err(refusal)) => return Ok(refusal),
         };
         let mut tokens = lock(&self.tokens);
         let full = tokens.access.len() >= MAX_TOKENS;
@@ -398,7 +455,8 @@ impl Legs {
         // One exchange per temporary token (and its verifier).
         temporary.used = true;
         let user = self.users.fetch_add(1, Ordering::Relaxed) + 1;
-        let (access, secret) = (format!("{user}-{}", random()), random());
+        // X's shape: the user's id, a dash, the random part.
+        let access = format!("{user}-{random_part}");
         tokens
             .access
             .insert(access.clone(), Secret::new(secret.as_str()));
@@ -452,6 +510,39 @@ mod tests {
         );
         assert_eq!(Leg::of(&Method::GET, "/oauth/request_token"), None);
         assert_eq!(Leg::of(&Method::POST, "/2/tweets"), None);
+    }
+
+    #[test]
+    fn a_callback_is_oob_or_an_absolute_uri() {
+        for good in [
+            "oob",
+            "https://client.example/back?state=xyz",
+            "http://127.0.0.1:8080/cb",
+            "my-app.v2+x:/done",
+        ] {
+            assert!(callback_acceptable(good), "{good}");
+        }
+        for bad in [
+            "",
+            "OOB",
+            "/relative/path",
+            "client.example/back",
+            "https:",
+            "1http://x",
+            "https://client.example/a b",
+            "https://client.example/\r\nSet-Cookie:x",
+            "https://client.example/é",
+        ] {
+            assert!(!callback_acceptable(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn random_values_are_32_hex_digits_and_differ() {
+        let (a, b) = (random().ok().unwrap(), random().ok().unwrap());
+        assert_eq!(a.len(), 32);
+        assert!(a.bytes().all(|c| c.is_ascii_hexdigit()), "{a}");
+        assert_ne!(a, b);
     }
 
     #[test]
