@@ -14,7 +14,8 @@ use std::time::Duration;
 
 use common::serve::{send, Serve};
 use oauth1_signer::flow::{
-    authorize_url, request_temporary_credentials, request_token_credentials,
+    authorize_url, request_temporary_credentials, request_token_credentials, FlowError,
+    TemporaryCredentials,
 };
 use oauth1_signer::{Credentials, OAuthRequest, Signer};
 use serde_json::Value;
@@ -100,6 +101,35 @@ fn oauthlib_s_flow_runs_against_serve_with_a_callback_and_with_oob() {
     assert!(!log.contains("flow-secret"), "{log}");
 }
 
+/// The verifier the authorisation leg gives for `temporary`, as a client
+/// reads it from the oob answer: the form `oauth_token=T&oauth_verifier=V`.
+async fn approve(client: &reqwest::Client, base: &str, temporary: &TemporaryCredentials) -> String {
+    let url = authorize_url(&format!("{base}/oauth/authorize"), temporary.token());
+    let answer = client.get(url).send().await.unwrap();
+    assert_eq!(answer.status().as_u16(), 200);
+    let media = answer.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(media, "application/x-www-form-urlencoded");
+    let body = answer.text().await.unwrap();
+    let pairs: Vec<(&str, &str)> = body.split('&').filter_map(|p| p.split_once('=')).collect();
+    assert_eq!(pairs.len(), 2, "{body}");
+    assert_eq!(pairs[0], ("oauth_token", temporary.token()), "{body}");
+    assert_eq!(pairs[1].0, "oauth_verifier", "{body}");
+    assert!(!pairs[1].1.is_empty(), "{body}");
+    pairs[1].1.to_owned()
+}
+
+/// What the flow functions say of a refused step: the status and the
+/// provider's body.
+fn refusal<T: std::fmt::Debug>(result: Result<T, FlowError>) -> (u16, String) {
+    match result {
+        Err(FlowError::Provider { status, message }) => (status, message),
+        other => panic!("expected the provider's refusal, got {other:?}"),
+    }
+}
+
 #[test]
 fn this_crate_s_flow_runs_against_serve() {
     let _ = rustls::crypto::ring::default_provider().install_default();
@@ -109,38 +139,30 @@ fn this_crate_s_flow_runs_against_serve() {
         .enable_all()
         .build()
         .unwrap();
-    let (status, me) = runtime.block_on(async {
+    let request_token = format!("{base}/oauth/request_token");
+    let access_token = format!("{base}/oauth/access_token");
+    let secrets = runtime.block_on(async {
         let client = oauth1_signer::client::client_builder()
             .timeout(Duration::from_secs(10))
             .build()
             .unwrap();
         let consumer = Credentials::new("flow-key", "flow-secret");
-        let temporary = request_temporary_credentials(
-            &client,
-            &consumer,
-            &format!("{base}/oauth/request_token"),
-            "oob",
-        )
-        .await
-        .unwrap();
-        // The user approves: the answer holds the verifier (oob).
-        let url = authorize_url(&format!("{base}/oauth/authorize"), temporary.token());
-        let answer = client.get(url).send().await.unwrap().text().await.unwrap();
-        let verifier = answer
-            .split('&')
-            .find_map(|p| p.strip_prefix("oauth_verifier="))
-            .unwrap()
-            .to_owned();
-        let tokens = request_token_credentials(
-            &client,
-            &consumer,
-            &temporary,
-            &format!("{base}/oauth/access_token"),
-            &verifier,
-        )
-        .await
-        .unwrap();
-        assert!(tokens.param("screen_name").is_some());
+        // Parsed by TemporaryCredentials::parse, which insists on
+        // oauth_callback_confirmed=true.
+        let temporary = request_temporary_credentials(&client, &consumer, &request_token, "oob")
+            .await
+            .unwrap();
+        let verifier = approve(&client, &base, &temporary).await;
+        let tokens =
+            request_token_credentials(&client, &consumer, &temporary, &access_token, &verifier)
+                .await
+                .unwrap();
+        assert_ne!(tokens.token(), temporary.token());
+        let user_id = tokens.param("user_id").unwrap();
+        assert!(!user_id.is_empty() && user_id.bytes().all(|b| b.is_ascii_digit()));
+        assert!(tokens.param("screen_name").is_some_and(|s| !s.is_empty()));
+
+        // The access token verifies on another path: the echo names it.
         let signer = Signer::new(tokens.credentials(&consumer));
         let url = format!("{base}/2/users/me");
         let header = signer
@@ -152,12 +174,67 @@ fn this_crate_s_flow_runs_against_serve() {
             .send()
             .await
             .unwrap();
-        let status = answer.status().as_u16();
+        assert_eq!(answer.status().as_u16(), 200);
         let me: Value = serde_json::from_str(&answer.text().await.unwrap()).unwrap();
-        assert_eq!(me["token"], tokens.token());
-        (status, me)
+        assert_eq!(me["valid"], true, "{me}");
+        assert_eq!(me["token"], tokens.token(), "{me}");
+        assert_eq!(me["consumer_key"], "flow-key", "{me}");
+
+        // The same verifier again: the temporary token served its exchange.
+        let again =
+            request_token_credentials(&client, &consumer, &temporary, &access_token, &verifier)
+                .await;
+        assert_eq!(refusal(again), (401, "oauth_problem=token_used".to_owned()));
+
+        // A fresh temporary token, approved, with a wrong verifier: refused,
+        // and its own verifier still serves.
+        let fresh = request_temporary_credentials(&client, &consumer, &request_token, "oob")
+            .await
+            .unwrap();
+        let right = approve(&client, &base, &fresh).await;
+        let wrong = format!("{right}0");
+        let refused =
+            request_token_credentials(&client, &consumer, &fresh, &access_token, &wrong).await;
+        assert_eq!(
+            refusal(refused),
+            (
+                401,
+                "oauth_problem=parameter_rejected&oauth_parameters_rejected=oauth_verifier"
+                    .to_owned()
+            )
+        );
+        let second = request_token_credentials(&client, &consumer, &fresh, &access_token, &right)
+            .await
+            .unwrap();
+        assert_ne!(second.token(), tokens.token());
+
+        // A temporary token never exchanged is no access token.
+        let header = Signer::new(fresh.credentials(&consumer))
+            .authorization_header(&OAuthRequest::get(&url))
+            .unwrap();
+        let answer = client
+            .get(&url)
+            .header("authorization", header)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status().as_u16(), 401);
+
+        vec![
+            temporary.secret().expose().to_owned(),
+            tokens.secret().expose().to_owned(),
+            second.secret().expose().to_owned(),
+            verifier,
+            right,
+        ]
     });
-    assert_eq!(status, 200, "{me}");
+    // The log says what was issued, and holds no secret and no verifier.
+    let (_, log) = serve.stop("TERM");
+    assert!(log.contains("issued"), "{log}");
+    for secret in secrets.iter().map(String::as_str).chain(["flow-secret"]) {
+        assert!(secret.len() >= 10, "{secret}");
+        assert!(!log.contains(secret), "{secret} in {log}");
+    }
 }
 
 #[test]
@@ -175,6 +252,30 @@ fn what_the_legs_refuse_is_named() {
         body,
         "oauth_problem=parameter_absent&oauth_parameters_absent=oauth_callback"
     );
+    // A callback that is neither oob nor an absolute URI.
+    let header = Signer::new(Credentials::new("flow-key", "flow-secret"))
+        .authorization_header(&OAuthRequest::post(&url).callback("/back"))
+        .unwrap();
+    let (status, body) = raw(port, "POST", "/oauth/request_token", Some(&header));
+    assert_eq!(status, 401);
+    assert_eq!(
+        body,
+        "oauth_problem=parameter_rejected&oauth_parameters_rejected=oauth_callback"
+    );
+    // A temporary token exchanged before anyone approved it.
+    let header = Signer::new(Credentials::new("flow-key", "flow-secret"))
+        .authorization_header(&OAuthRequest::post(&url).callback("oob"))
+        .unwrap();
+    let (status, body) = raw(port, "POST", "/oauth/request_token", Some(&header));
+    assert_eq!(status, 200, "{body}");
+    let temporary = TemporaryCredentials::parse(body.as_bytes()).unwrap();
+    let exchange = serve.url("/oauth/access_token");
+    let header = Signer::new(temporary.credentials(&Credentials::new("flow-key", "flow-secret")))
+        .authorization_header(&OAuthRequest::post(&exchange).oauth_verifier("guess"))
+        .unwrap();
+    let (status, body) = raw(port, "POST", "/oauth/access_token", Some(&header));
+    assert_eq!(status, 401);
+    assert_eq!(body, "oauth_problem=permission_unknown");
     // Another consumer key: refused as any bad signature is.
     let header = Signer::new(Credentials::new("another", "flow-secret"))
         .authorization_header(&OAuthRequest::post(&url).callback("oob"))
