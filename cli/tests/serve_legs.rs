@@ -1,9 +1,10 @@
 //! `oauth1 serve` as a stand-in for X's three legs (RFC 5849 §2): a client's whole flow runs
-//! against it, each request signed by oauthlib (requests-oauthlib, `tests/peers/serve_flow.py`)
-//! or by this crate's flow functions, and the access token issued verifies on every other
-//! path; a wrong or reused verifier, a request-token call without `oauth_callback`, an
-//! unknown token to authorise are refused by name. Each server runs on 127.0.0.1 and each
-//! request has a timeout.
+//! against it, each request signed by oauthlib (requests-oauthlib, `tests/peers/serve_flow.py`),
+//! by this crate's flow functions, or by `oauth1 authorize` (the docs' example), and the access
+//! token issued verifies on every other path; a wrong or reused verifier, a request-token call
+//! without `oauth_callback` or with one that is no URI, an exchange before approval, an
+//! unknown token to authorise are refused by name, and the log holds no secret or verifier.
+//! Each server runs on 127.0.0.1 and each request has a timeout.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -12,6 +13,7 @@ mod common;
 use std::process::Command;
 use std::time::Duration;
 
+use common::bin::{oauth1, run, text, TempDir};
 use common::serve::{send, Serve};
 use oauth1_signer::flow::{
     authorize_url, request_temporary_credentials, request_token_credentials, FlowError,
@@ -295,6 +297,80 @@ fn what_the_legs_refuse_is_named() {
     // The other paths are as before: a request with no header is refused.
     let answer = send(port, "GET", "/2/users/me", None, None);
     assert_eq!(answer.status, 401);
+}
+
+/// The docs' example (docs/cli.md, `oauth1 serve`): `oauth1 authorize`
+/// logs in against `oauth1 serve`, the user's PIN being the verifier of
+/// the oob answer, and `oauth1 request` signs with the profile it saved.
+#[test]
+fn oauth1_authorize_logs_in_against_serve() {
+    use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+    use std::process::Stdio;
+
+    let serve = Serve::start_with(&CREDENTIALS, &[]);
+    let dir = TempDir::new("serve-legs-authorize");
+    let config = dir.config();
+    let mut child = oauth1(&config)
+        .args(["authorize", "--consumer-key", "flow-key"])
+        .env("OAUTH_CONSUMER_SECRET", "flow-secret")
+        .args(["--request-token-url", &serve.url("/oauth/request_token")])
+        .args(["--authorize-url", &serve.url("/oauth/authorize")])
+        .args(["--access-token-url", &serve.url("/oauth/access_token")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut prompt = String::new();
+    let url = loop {
+        let mut line = String::new();
+        assert_ne!(stderr.read_line(&mut line).unwrap(), 0, "no URL: {prompt}");
+        prompt.push_str(&line);
+        if let Some(rest) = line.trim().strip_prefix("http://") {
+            break format!("http://{rest}");
+        }
+    };
+    // The user's browser: the approval is a form, as X's page shows a PIN.
+    let path = url.strip_prefix(&serve.url("")).unwrap();
+    let (status, answer) = raw(serve.port, "GET", path, None);
+    assert_eq!(status, 200, "{answer}");
+    let pin = answer
+        .split('&')
+        .find_map(|p| p.strip_prefix("oauth_verifier="))
+        .unwrap_or_else(|| panic!("{answer}"))
+        .to_owned();
+    writeln!(child.stdin.take().unwrap(), "{pin}").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    assert!(out.status.success(), "{prompt}{rest}");
+    let said = text(&out.stdout);
+    let name = said
+        .split("saved as profile \"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap_or_else(|| panic!("{said}"))
+        .to_owned();
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(config.join("profiles.json")).unwrap())
+            .unwrap();
+    let token = saved["profiles"][&name]["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        said.starts_with(&format!("authorized as @{name}")),
+        "{said}"
+    );
+
+    let mut request = oauth1(&config);
+    request.args(["request", "--profile", &name, &serve.url("/2/users/me")]);
+    let got = run(request);
+    assert!(got.status.success(), "{}", text(&got.stderr));
+    let echo: Value = serde_json::from_slice(&got.stdout).unwrap();
+    assert_eq!(echo["valid"], true, "{echo}");
+    assert_eq!(echo["token"], token.as_str(), "{echo}");
 }
 
 /// One request; its status and body as text.
