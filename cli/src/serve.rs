@@ -62,7 +62,8 @@ Answers: 200 {\"valid\": true, \"method\", \"base_string_uri\", \"params\", \"co
 WWW-Authenticate; 503 when the nonce store cannot answer (it fails closed).
 
 The three legs of X's flow (RFC 5849 §2), for a client's login to run against it:
-  POST /oauth/request_token   signed with the consumer key alone, with oauth_callback: answers
+  POST /oauth/request_token   signed with the consumer key alone, with oauth_callback (oob or an
+                              absolute URI): answers
                               oauth_token=...&oauth_token_secret=...&oauth_callback_confirmed=true
   GET  /oauth/authorize?oauth_token=T
                               approves at once: a redirect (302) to the callback with
@@ -71,7 +72,8 @@ The three legs of X's flow (RFC 5849 §2), for a client's login to run against i
                               answers oauth_token=...&oauth_token_secret=...&user_id=...&screen_name=...
 Each access token issued then verifies on every other path. A wrong verifier is refused
 (parameter_rejected), a temporary token serves one exchange (token_used), tokens live as long
-as the server (100000 of each kind at most).
+as the server (100000 of each kind at most); tokens, secrets and verifiers are 128 bits from
+the operating system's generator, and the log names tokens, never a secret or a verifier.
 
 What a 401 shows: anyone who can reach the server reads it, so it holds nothing computed with
 the secrets and no key or token the client did not send, and it looks the same whichever keys
