@@ -76,9 +76,21 @@ fn check_flow(got: &Value, callback: &str) {
     assert_eq!(got["me"]["json"]["token"], access["oauth_token"], "{got}");
     assert_eq!(got["tweet"]["status"], 200, "{got}");
     assert_eq!(
-        got["tweet"]["json"]["params"][0][0], "oauth_consumer_key",
+        got["tweet"]["json"]["token"], access["oauth_token"],
         "{got}"
     );
+    let params = got["tweet"]["json"]["params"].as_array().unwrap();
+    assert!(
+        params.contains(&serde_json::json!(["status", "Hello Ladies + Gentlemen"])),
+        "the form body is among the parameters verified: {got}"
+    );
+    // The legs answer forms, as oauthlib's client expects.
+    for leg in ["/oauth/request_token", "/oauth/access_token"] {
+        assert_eq!(
+            got["media"][leg], "application/x-www-form-urlencoded",
+            "{leg}: {got}"
+        );
+    }
     // The verifier serves once; a wrong one never.
     assert_eq!(got["reused"]["status"], 401, "{got}");
     assert_eq!(got["reused"]["body"], "oauth_problem=token_used", "{got}");

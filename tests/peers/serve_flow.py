@@ -32,6 +32,14 @@ def main():
     base, key, secret, callback = sys.argv[1:5]
     out = {}
     session = OAuth1Session(key, client_secret=secret, callback_uri=callback)
+    # Each answer's media type, as the session received it.
+    out["media"] = {}
+
+    def media(answer, *args, **kwargs):
+        path = urllib.parse.urlsplit(answer.url).path
+        out["media"][path] = answer.headers.get("Content-Type")
+
+    session.hooks["response"].append(media)
     temporary = session.fetch_request_token(base + "/oauth/request_token")
     out["temporary"] = {k: v for k, v in temporary.items() if k != "oauth_token_secret"}
     status, location, authorised = authorize(base, session, callback)
@@ -43,6 +51,7 @@ def main():
                                 resource_owner_key=temporary["oauth_token"],
                                 resource_owner_secret=temporary["oauth_token_secret"],
                                 verifier=verifier)
+        session.hooks["response"].append(media)
     access = session.fetch_access_token(base + "/oauth/access_token")
     out["access"] = {k: v for k, v in access.items() if k != "oauth_token_secret"}
     out["access_has_secret"] = bool(access.get("oauth_token_secret"))
