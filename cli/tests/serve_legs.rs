@@ -251,6 +251,60 @@ fn this_crate_s_flow_runs_against_serve() {
     }
 }
 
+/// The status of a GET of `url` signed with `credentials`.
+async fn status_with(client: &reqwest::Client, url: &str, credentials: Credentials) -> u16 {
+    let header = Signer::new(credentials)
+        .authorization_header(&OAuthRequest::get(url))
+        .unwrap();
+    let answer = client
+        .get(url)
+        .header("authorization", header)
+        .send()
+        .await
+        .unwrap();
+    answer.status().as_u16()
+}
+
+/// A server started with a token of its own (`--token tk`) keeps
+/// verifying it, and verifies the access tokens it issues beside it.
+#[test]
+fn issued_tokens_verify_beside_the_configured_one() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let serve = Serve::start(&[]);
+    let base = serve.url("");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let client = oauth1_signer::client::client_builder()
+            .timeout(Duration::from_secs(10))
+            .build()
+            .unwrap();
+        let consumer = Credentials::new("ck", "cs");
+        let request_token = format!("{base}/oauth/request_token");
+        let temporary = request_temporary_credentials(&client, &consumer, &request_token, "oob")
+            .await
+            .unwrap();
+        let verifier = approve(&client, &base, &temporary).await;
+        let access_token = format!("{base}/oauth/access_token");
+        let tokens =
+            request_token_credentials(&client, &consumer, &temporary, &access_token, &verifier)
+                .await
+                .unwrap();
+        let url = format!("{base}/2/users/me");
+        let configured = Credentials::new("ck", "cs").with_token("tk", "ts");
+        assert_eq!(status_with(&client, &url, configured).await, 200);
+        assert_eq!(
+            status_with(&client, &url, tokens.credentials(&consumer)).await,
+            200
+        );
+        // The issued token with another token's secret: a bad signature.
+        let mixed = Credentials::new("ck", "cs").with_token(tokens.token(), "ts");
+        assert_eq!(status_with(&client, &url, mixed).await, 401);
+    });
+}
+
 #[test]
 fn what_the_legs_refuse_is_named() {
     let serve = Serve::start_with(&CREDENTIALS, &[]);

@@ -115,7 +115,9 @@ impl Issued {
     fn secrets(&self, token_secret: Secret) -> Secrets {
         let secrets = Secrets::new(self.consumer_secret.clone(), token_secret);
         match &self.public_key {
-            // Read once at start (the other paths' verifier refused a bad one).
+            // Parsed with each token's secrets; a key that does not parse
+            // was refused at start (`Legs::new`), so the fallback (RSA
+            // refused as "no public key") is never taken.
             Some(pem) => secrets
                 .clone()
                 .with_rsa_public_key_pem(pem)
@@ -234,6 +236,11 @@ impl Legs {
         public_key: Option<&str>,
         body_hash: BodyHash,
     ) -> Result<Legs, Failure> {
+        if let Some(pem) = public_key {
+            Secrets::new(Secret::default(), Secret::default())
+                .with_rsa_public_key_pem(pem)
+                .map_err(|e| Failure::input(format!("--public-key: {e}")))?;
+        }
         let tokens = Arc::new(Mutex::new(Tokens::default()));
         let style = spec.profile().map_or(ParameterStyle::Rfc5849, |p| p.style);
         let verifier = |kind| {
