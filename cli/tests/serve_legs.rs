@@ -35,15 +35,15 @@ fn oauthlib_flow(serve: &Serve, callback: &str) -> Value {
         "{}/../tests/peers/serve_flow.py",
         env!("CARGO_MANIFEST_DIR")
     );
-    let python = std::env::var("OAUTH1_PYTHON").unwrap_or_else(|_| "python3".into());
-    let out = Command::new(python)
+    let out = Command::new("python3")
         .args([&script, &serve.url(""), "flow-key", "flow-secret", callback])
         .output()
-        .expect("python3 with requests-oauthlib (tests/peers/requirements.txt)");
+        .unwrap_or_else(|e| panic!("python3: {e}; {}", common::peers::INSTALL));
     assert!(
         out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        "{}; {}",
+        String::from_utf8_lossy(&out.stderr),
+        common::peers::INSTALL
     );
     serde_json::from_slice(&out.stdout).unwrap()
 }
