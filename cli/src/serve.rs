@@ -2,45 +2,46 @@
 //! tests. Every request on every path is verified with the library's
 //! [`Verifier`]; a valid one is answered 200 with a JSON echo of what was
 //! verified, any other 401 (503 when the nonce store cannot answer) with the
-//! reason and, for a bad signature, the explainer's diagnosis. One log line
-//! per request goes to standard error, escaped; SIGINT and SIGTERM stop it
-//! after the requests in flight are answered.
+//! reason and, for a bad signature, the explainer's diagnosis (`answer`).
+//! X's three legs (`/oauth/request_token`, `/oauth/authorize`,
+//! `/oauth/access_token`) issue tokens (`legs`), and each access token
+//! issued verifies on every other path. One log line per request goes to
+//! standard error, escaped; SIGINT and SIGTERM stop it after the requests
+//! in flight are answered (`conn`: write deadlines, requests in flight, the
+//! stop signal). This file: the flags, the listener and its loop.
+//!
+//! [`Verifier`]: oauth1_signer::verify::Verifier
 
 use std::convert::Infallible;
-use std::future::Future as _;
-use std::io;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::task::{Context, Poll};
 use std::time::Duration;
 
 use clap::Args;
-use http_body_util::{BodyExt as _, Full, LengthLimitError, Limited};
-use hyper::body::{Bytes, Incoming};
-use hyper::header::{HeaderValue, CONNECTION, CONTENT_TYPE, WWW_AUTHENTICATE};
-use hyper::http::request::Parts;
-use hyper::{Request, Response, StatusCode};
+use hyper::header::{HeaderValue, CONNECTION};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use oauth1_signer::verify::{
-    MemoryNonceStore, NonceStore, Received, RedisClusterNonceStore, RedisNonceStore, RedisOptions,
-    Rejection,
+    MemoryNonceStore, NonceStore, RedisClusterNonceStore, RedisNonceStore, RedisOptions,
 };
 use oauth1_signer::{text::redact_url, BodyHash, Provider, RequestSpec, SignatureMethod};
-use serde_json::json;
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::Semaphore;
-use tokio::time::Sleep;
 
 use crate::caret::printable;
-use crate::explain::terminal_safe_json;
 use crate::flags::{Credentials, MethodFlags};
 use crate::spec::BodyHashFlags;
-use crate::verdict::{verdict_json, Audience, Checker, Diagnosis, Seen, Verdict};
+use crate::verdict::Checker;
 use crate::Failure;
+
+mod answer;
+mod conn;
+mod legs;
+
+use answer::Server;
+use conn::{stop_signal, Backoff, InFlight, WriteDeadline, WriteStalled};
+use legs::Legs;
 
 pub(crate) const SERVE_HELP: &str = "\
 Credentials as for `oauth1 request`: --profile NAME, else the flags and the environment
@@ -59,6 +60,20 @@ and discarded, whatever its size.
 Answers: 200 {\"valid\": true, \"method\", \"base_string_uri\", \"params\", \"consumer_key\",
 \"token\"}; 401 {\"valid\": false, \"reason\", \"problem\", \"diagnosis\", \"diagnosis_skipped\"} with
 WWW-Authenticate; 503 when the nonce store cannot answer (it fails closed).
+
+The three legs of X's flow (RFC 5849 §2), for a client's login to run against it:
+  POST /oauth/request_token   signed with the consumer key alone, with oauth_callback (oob or an
+                              absolute URI): answers
+                              oauth_token=...&oauth_token_secret=...&oauth_callback_confirmed=true
+  GET  /oauth/authorize?oauth_token=T
+                              approves at once: a redirect (302) to the callback with
+                              oauth_token and oauth_verifier added (for oob, 200 with them as a form)
+  POST /oauth/access_token    signed with the temporary token and its secret, with oauth_verifier:
+                              answers oauth_token=...&oauth_token_secret=...&user_id=...&screen_name=...
+Each access token issued then verifies on every other path. A wrong verifier is refused
+(parameter_rejected), a temporary token serves one exchange (token_used), tokens live as long
+as the server (100000 of each kind at most); tokens, secrets and verifiers are 128 bits from
+the operating system's generator, and the log names tokens, never a secret or a verifier.
 
 What a 401 shows: anyone who can reach the server reads it, so it holds nothing computed with
 the secrets and no key or token the client did not send, and it looks the same whichever keys
@@ -91,21 +106,8 @@ Examples:
   oauth1 serve --listen 127.0.0.1:0 --nonce-store redis://127.0.0.1:6379 --profile test
   oauth1 serve --listen 127.0.0.1:8080 --provider mastercard --consumer-key ck --public-key mc.pem";
 
-/// The largest body read: 1 MiB.
-const MAX_BODY: usize = 1 << 20;
-
 /// How long the requests in flight may take to finish after a signal.
 const DRAIN: Duration = Duration::from_secs(10);
-
-/// The largest request (URL, header and body) a diagnosis is made for, and
-/// the most parameters: the explainer's search costs about 25 µs a
-/// parameter here (release build), so a request within both costs a few
-/// milliseconds, where the 1 MiB a body may hold would cost seconds.
-const DIAGNOSE_MAX: usize = 16 * 1024;
-const DIAGNOSE_MAX_PARAMS: usize = 256;
-
-/// How long a 401 waits for its diagnosis before it goes without.
-const DIAGNOSIS_DEADLINE: Duration = Duration::from_secs(2);
 
 /// The most a request's line and headers may hold (431 beyond), and what
 /// hyper buffers for one connection, each way: a client that pipelines
@@ -200,25 +202,24 @@ async fn run(
         None => format!("http://{addr}"),
     };
     let store = nonce_store(&args.nonce_store, args.nonce_capacity).await?;
-    let checker = Checker::new(
-        spec,
-        store,
-        Some(&public),
-        &METHODS
-            .into_iter()
-            .filter(|m| public_key.is_some() || !m.is_rsa())
-            .collect::<Vec<_>>(),
+    let methods: Vec<SignatureMethod> = METHODS
+        .into_iter()
+        .filter(|m| public_key.is_some() || !m.is_rsa())
+        .collect();
+    // The legs verify with the same store: a nonce is used once on any path.
+    let legs = Legs::new(
+        &spec,
+        store.clone(),
+        &public,
+        &methods,
         public_key,
         body_hash,
     )?;
+    let checker = Checker::new(spec, store, Some(&public), &methods, public_key, body_hash)?;
     let read_timeout = Duration::from_secs(args.read_timeout);
     let write_timeout = Duration::from_secs(args.write_timeout);
     let max_requests = args.max_requests_per_connection;
-    let server = Arc::new(Server {
-        checker: Arc::new(checker),
-        read_timeout,
-        diagnoses: Arc::new(Semaphore::new(1)),
-    });
+    let server = Arc::new(Server::new(checker, legs, read_timeout));
     let connections = Arc::new(Semaphore::new(
         usize::try_from(args.max_connections).unwrap_or(usize::MAX),
     ));
@@ -327,185 +328,6 @@ async fn run(
     Ok(())
 }
 
-/// A connection whose writes must make progress: a write (or flush) that
-/// has waited `timeout` for the peer to take a byte fails with
-/// [`io::ErrorKind::TimedOut`], and hyper closes the connection. Any
-/// progress starts the wait afresh, so a slow reader that keeps reading
-/// is never cut off, however long the answer.
-struct WriteDeadline<S> {
-    inner: S,
-    timeout: Duration,
-    /// Armed by the first write that waits; reset by one that progresses.
-    stalled: Pin<Box<Sleep>>,
-    armed: bool,
-}
-
-/// The error of a write past its deadline (inside an `io::Error`).
-#[derive(Debug)]
-struct WriteStalled(Duration);
-
-impl std::fmt::Display for WriteStalled {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "the peer read nothing for {:?}", self.0)
-    }
-}
-
-impl std::error::Error for WriteStalled {}
-
-impl WriteStalled {
-    /// Whether a connection ended because a write passed its deadline.
-    fn ended(e: &hyper::Error) -> bool {
-        let mut source = std::error::Error::source(e);
-        while let Some(cause) = source {
-            if let Some(io) = cause.downcast_ref::<io::Error>() {
-                return io.get_ref().is_some_and(|inner| inner.is::<WriteStalled>());
-            }
-            source = cause.source();
-        }
-        false
-    }
-}
-
-impl<S> WriteDeadline<S> {
-    fn new(inner: S, timeout: Duration) -> WriteDeadline<S> {
-        WriteDeadline {
-            inner,
-            timeout,
-            stalled: Box::pin(tokio::time::sleep(timeout)),
-            armed: false,
-        }
-    }
-
-    /// `poll`, a write's outcome, with the deadline applied: a write that
-    /// waits arms it (once), and fails once it has passed.
-    fn deadline<T>(
-        &mut self,
-        cx: &mut Context<'_>,
-        poll: Poll<io::Result<T>>,
-    ) -> Poll<io::Result<T>> {
-        if poll.is_ready() {
-            self.armed = false;
-            return poll;
-        }
-        if !self.armed {
-            self.armed = true;
-            let at = tokio::time::Instant::now() + self.timeout;
-            self.stalled.as_mut().reset(at);
-        }
-        match self.stalled.as_mut().poll(cx) {
-            Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                WriteStalled(self.timeout),
-            ))),
-            Poll::Pending => Poll::Pending,
-        }
-    }
-}
-
-impl<S: AsyncRead + Unpin> AsyncRead for WriteDeadline<S> {
-    fn poll_read(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
-    }
-}
-
-impl<S: AsyncWrite + Unpin> AsyncWrite for WriteDeadline<S> {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<io::Result<usize>> {
-        let this = self.get_mut();
-        let poll = Pin::new(&mut this.inner).poll_write(cx, buf);
-        this.deadline(cx, poll)
-    }
-
-    fn poll_write_vectored(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        bufs: &[io::IoSlice<'_>],
-    ) -> Poll<io::Result<usize>> {
-        let this = self.get_mut();
-        let poll = Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
-        this.deadline(cx, poll)
-    }
-
-    fn is_write_vectored(&self) -> bool {
-        self.inner.is_write_vectored()
-    }
-
-    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
-        let poll = Pin::new(&mut this.inner).poll_flush(cx);
-        this.deadline(cx, poll)
-    }
-
-    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
-        let poll = Pin::new(&mut this.inner).poll_shutdown(cx);
-        this.deadline(cx, poll)
-    }
-}
-
-/// The requests being answered, to wait for at shutdown.
-#[derive(Clone, Default)]
-struct InFlight(Arc<(std::sync::atomic::AtomicUsize, tokio::sync::Notify)>);
-
-/// One request being answered; its drop says it is done.
-struct Entered(InFlight);
-
-impl InFlight {
-    fn enter(&self) -> Entered {
-        self.0 .0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        Entered(self.clone())
-    }
-
-    /// Resolves once no request is being answered.
-    async fn none(&self) {
-        loop {
-            let notified = self.0 .1.notified();
-            if self.0 .0.load(std::sync::atomic::Ordering::SeqCst) == 0 {
-                return;
-            }
-            notified.await;
-        }
-    }
-}
-
-impl Drop for Entered {
-    fn drop(&mut self) {
-        let (count, done) = &*self.0 .0;
-        if count.fetch_sub(1, std::sync::atomic::Ordering::SeqCst) == 1 {
-            done.notify_waiters();
-        }
-    }
-}
-
-/// How long to wait after a failed accept: 10 ms, doubling up to a second,
-/// back to 10 ms after an accept succeeds.
-#[derive(Debug, Default)]
-struct Backoff {
-    failures: u32,
-}
-
-impl Backoff {
-    const FIRST: Duration = Duration::from_millis(10);
-    const MOST: Duration = Duration::from_secs(1);
-
-    fn next(&mut self) -> Duration {
-        let wait = Self::FIRST.saturating_mul(1 << self.failures.min(10));
-        self.failures = self.failures.saturating_add(1);
-        wait.min(Self::MOST)
-    }
-
-    fn reset(&mut self) {
-        self.failures = 0;
-    }
-}
-
 /// The store `--nonce-store` names.
 async fn nonce_store(name: &str, capacity: usize) -> Result<Arc<dyn NonceStore>, Failure> {
     let options = RedisOptions::default();
@@ -536,37 +358,6 @@ async fn nonce_store(name: &str, capacity: usize) -> Result<Arc<dyn NonceStore>,
     )))
 }
 
-/// Resolves on SIGINT or SIGTERM, naming it. The handlers are installed
-/// here, before the future is first polled, so that a signal sent as soon
-/// as "listening" is printed is not the default (an abrupt exit).
-fn stop_signal() -> impl std::future::Future<Output = &'static str> {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        let int = signal(SignalKind::interrupt());
-        let term = signal(SignalKind::terminate());
-        async move {
-            match (int, term) {
-                (Ok(mut int), Ok(mut term)) => tokio::select! {
-                    _ = int.recv() => "SIGINT",
-                    _ = term.recv() => "SIGTERM",
-                },
-                _ => {
-                    let _ = tokio::signal::ctrl_c().await;
-                    "SIGINT"
-                }
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        async {
-            let _ = tokio::signal::ctrl_c().await;
-            "Ctrl-C"
-        }
-    }
-}
-
 /// The signature methods `serve` accepts: the HMAC ones, and with
 /// `--public-key` the RSA ones; never PLAINTEXT, whose signature is the
 /// secrets themselves.
@@ -577,266 +368,3 @@ const METHODS: [SignatureMethod; 5] = [
     SignatureMethod::RsaSha1,
     SignatureMethod::RsaSha256,
 ];
-
-/// What every connection shares.
-struct Server {
-    checker: Arc<Checker>,
-    read_timeout: Duration,
-    /// One diagnosis at a time, on a thread of its own.
-    diagnoses: Arc<Semaphore>,
-}
-
-/// A request's answer before it is written: status, JSON, and the reason
-/// for the log (the truth, which the client may not see).
-struct Answer {
-    status: StatusCode,
-    json: serde_json::Value,
-    logged: String,
-}
-
-impl Answer {
-    fn plain(status: StatusCode, reason: &str) -> Answer {
-        Answer {
-            status,
-            json: json!({"valid": false, "reason": reason}),
-            logged: reason.to_owned(),
-        }
-    }
-}
-
-impl Server {
-    /// Verifies one request and answers it; logs one line.
-    async fn answer(
-        self: Arc<Self>,
-        peer: SocketAddr,
-        request: Request<Incoming>,
-    ) -> Response<Full<Bytes>> {
-        let (parts, body) = request.into_parts();
-        let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
-        // Never a signature (replayable while its nonce is fresh; a
-        // PLAINTEXT one is the secrets) nor a secret in any spelling.
-        let target = self
-            .checker
-            .without_secrets(redact_url(target).into_owned());
-        let answer = self.verdict(&parts, body).await;
-        eprintln!(
-            "{peer} {} {} {} {}",
-            printable(parts.method.as_str().as_bytes()),
-            printable(target.as_bytes()),
-            answer.status.as_u16(),
-            printable(answer.logged.as_bytes())
-        );
-        let text = terminal_safe_json(&answer.json.to_string());
-        let mut response = Response::new(Full::new(Bytes::from(text)));
-        *response.status_mut() = answer.status;
-        let headers = response.headers_mut();
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        if answer.status == StatusCode::UNAUTHORIZED {
-            headers.insert(
-                WWW_AUTHENTICATE,
-                HeaderValue::from_static("OAuth realm=\"oauth1 serve\""),
-            );
-        }
-        if answer.status == StatusCode::REQUEST_TIMEOUT {
-            headers.insert(CONNECTION, HeaderValue::from_static("close"));
-        }
-        response
-    }
-
-    /// Reads the body if its bytes are signed (else discards it), verifies,
-    /// and diagnoses a bad signature.
-    async fn verdict(&self, parts: &Parts, body: Incoming) -> Answer {
-        let head = match Received::from_parts(parts, b"") {
-            Ok(head) => head,
-            Err(rejection) => return self.rejected(rejection, None).await,
-        };
-        let read = match self.checker.needs_body(&head) {
-            Ok(read) => read,
-            Err(rejection) => return self.rejected(rejection, None).await,
-        };
-        let body = if read {
-            let collect = Limited::new(body, MAX_BODY).collect();
-            match tokio::time::timeout(self.read_timeout, collect).await {
-                Err(_) => return self.timed_out(),
-                Ok(Err(e)) if e.is::<LengthLimitError>() => {
-                    return Answer::plain(
-                        StatusCode::PAYLOAD_TOO_LARGE,
-                        &format!("the body is over {MAX_BODY} bytes"),
-                    )
-                }
-                // The client went away or broke the framing mid-body.
-                Ok(Err(_)) => {
-                    return Answer::plain(StatusCode::BAD_REQUEST, "the body could not be read")
-                }
-                Ok(Ok(collected)) => Some(collected.to_bytes()),
-            }
-        } else {
-            // Never signed: read and dropped frame by frame, whatever its
-            // size, so that the connection stays usable.
-            match tokio::time::timeout(self.read_timeout, discard(body)).await {
-                Err(_) => return self.timed_out(),
-                Ok(Err(())) => {
-                    return Answer::plain(StatusCode::BAD_REQUEST, "the body could not be read")
-                }
-                Ok(Ok(())) => None,
-            }
-        };
-        let received = match &body {
-            Some(bytes) => match Received::from_parts(parts, bytes) {
-                Ok(r) => r,
-                Err(rejection) => return self.rejected(rejection, None).await,
-            },
-            None => head.body_not_read(),
-        };
-        match self.checker.check(&received, None).await {
-            Ok(verified) => Answer {
-                status: StatusCode::OK,
-                json: verdict_json(&Verdict::Valid(verified), Audience::Stranger),
-                logged: "valid".to_owned(),
-            },
-            Err(rejection) => {
-                let seen = Checker::diagnosable(&rejection)
-                    .then(|| Seen::of(&received, &rejection))
-                    .flatten();
-                self.rejected(rejection, seen).await
-            }
-        }
-    }
-
-    fn timed_out(&self) -> Answer {
-        Answer::plain(
-            StatusCode::REQUEST_TIMEOUT,
-            &format!(
-                "the body did not arrive within {:?} (--read-timeout)",
-                self.read_timeout
-            ),
-        )
-    }
-
-    /// A rejection's answer, with the diagnosis of `seen` when it has one.
-    async fn rejected(&self, rejection: Rejection, seen: Option<Seen>) -> Answer {
-        let diagnosis = match seen {
-            Some(seen) => self.diagnose(seen).await,
-            None => Diagnosis::default(),
-        };
-        let status = StatusCode::from_u16(rejection.status()).unwrap_or(StatusCode::UNAUTHORIZED);
-        let logged = rejection.reason().to_string();
-        Answer {
-            status,
-            json: verdict_json(&Verdict::Rejected(rejection, diagnosis), Audience::Stranger),
-            logged,
-        }
-    }
-
-    /// The stranger's diagnosis, off the request path: bounded in size,
-    /// one at a time, within a deadline.
-    async fn diagnose(&self, seen: Seen) -> Diagnosis {
-        let skipped = |why| Diagnosis {
-            findings: Vec::new(),
-            skipped: Some(why),
-        };
-        if seen.len() > DIAGNOSE_MAX {
-            return skipped("the request is over 16 KiB: not diagnosed");
-        }
-        if seen.params() > DIAGNOSE_MAX_PARAMS {
-            return skipped("the request has over 256 parameters: not diagnosed");
-        }
-        let Ok(permit) = self.diagnoses.clone().try_acquire_owned() else {
-            return skipped("another diagnosis is running: not diagnosed");
-        };
-        let checker = self.checker.clone();
-        let task = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            checker.diagnose(&seen, Audience::Stranger)
-        });
-        match tokio::time::timeout(DIAGNOSIS_DEADLINE, task).await {
-            Ok(Ok(diagnosed)) => Diagnosis::from(diagnosed),
-            Ok(Err(_)) => skipped("the diagnosis failed"),
-            Err(_) => skipped("the diagnosis took too long"),
-        }
-    }
-}
-
-/// Reads a body to its end, keeping nothing.
-async fn discard(mut body: Incoming) -> Result<(), ()> {
-    while let Some(frame) = body.frame().await {
-        frame.map_err(|_| ())?;
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-mod tests {
-    use super::*;
-
-    /// A connected pair on 127.0.0.1: ours, behind a write deadline, and
-    /// the peer's.
-    async fn pair(
-        timeout: Duration,
-    ) -> (WriteDeadline<tokio::net::TcpStream>, std::net::TcpStream) {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let peer = std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap();
-        let (ours, _) = listener.accept().await.unwrap();
-        (WriteDeadline::new(ours, timeout), peer)
-    }
-
-    async fn write(
-        ours: &mut WriteDeadline<tokio::net::TcpStream>,
-        buf: &[u8],
-    ) -> io::Result<usize> {
-        std::future::poll_fn(|cx| Pin::new(&mut *ours).poll_write(cx, buf)).await
-    }
-
-    #[tokio::test]
-    async fn a_write_the_peer_never_takes_fails_once_the_deadline_passes() {
-        let (mut ours, _peer) = pair(Duration::from_millis(200)).await;
-        let chunk = vec![b'x'; 64 * 1024];
-        let written = tokio::time::timeout(Duration::from_secs(20), async {
-            loop {
-                if let Err(e) = write(&mut ours, &chunk).await {
-                    return e;
-                }
-            }
-        })
-        .await
-        .expect("the kernel's buffers fill, and the deadline ends the write");
-        assert_eq!(written.kind(), io::ErrorKind::TimedOut);
-        assert!(written.get_ref().is_some_and(|e| e.is::<WriteStalled>()));
-    }
-
-    #[tokio::test]
-    async fn a_peer_that_keeps_reading_is_never_cut_off() {
-        // 24 MiB read at about 10 MB/s in pauses of 50 ms: the writes wait
-        // for the reader over and over, far longer than the deadline in
-        // all, never as long at once.
-        const TOTAL: usize = 24 << 20;
-        let (mut ours, mut peer) = pair(Duration::from_secs(1)).await;
-        let reader = std::thread::spawn(move || {
-            let mut buf = vec![0u8; 512 * 1024];
-            let mut read = 0;
-            while read < TOTAL {
-                std::thread::sleep(Duration::from_millis(50));
-                match std::io::Read::read(&mut peer, &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(n) => read += n,
-                }
-            }
-            read
-        });
-        let chunk = vec![b'x'; 64 * 1024];
-        let mut sent = 0;
-        while sent < TOTAL {
-            let n = write(&mut ours, &chunk[..chunk.len().min(TOTAL - sent)])
-                .await
-                .unwrap_or_else(|e| panic!("cut off after {sent} bytes: {e}"));
-            sent += n;
-        }
-        assert_eq!(
-            tokio::task::spawn_blocking(move || reader.join().unwrap())
-                .await
-                .unwrap(),
-            TOTAL
-        );
-    }
-}

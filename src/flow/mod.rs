@@ -18,6 +18,13 @@
 //! With the `reqwest` feature, [`request_temporary_credentials`] and
 //! [`request_token_credentials`] do the sending too.
 //!
+//! To run a login end to end without X, the command-line tool's
+//! `oauth1 serve` stands in for all three legs at X's paths on a local port
+//! (temporary credentials, an approval that answers the verifier at once,
+//! token credentials that then verify on every other path); the
+//! repository's `docs/cli.md` shows these functions against it. It is no
+//! doctest here, since it needs that server running.
+//!
 //! [RFC 5849 §2]: https://www.rfc-editor.org/rfc/rfc5849#section-2
 
 #[cfg(feature = "reqwest")]

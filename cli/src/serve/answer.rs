@@ -1,0 +1,330 @@
+//! One request's answer: a leg of the flow (`legs`), or the verdict on
+//! any other path, with the explainer's diagnosis of a bad signature, and
+//! the answer written (JSON, a form, or a redirect) with one log line.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use http_body_util::{BodyExt as _, Full, LengthLimitError, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{HeaderValue, CONNECTION, CONTENT_TYPE, LOCATION, WWW_AUTHENTICATE};
+use hyper::http::request::Parts;
+use hyper::{Request, Response, StatusCode};
+use oauth1_signer::text::redact_url;
+use oauth1_signer::verify::{Reason, Received, Rejection};
+use serde_json::json;
+use tokio::sync::Semaphore;
+
+use super::legs::{Leg, Legs};
+use crate::caret::printable;
+use crate::explain::terminal_safe_json;
+use crate::verdict::{verdict_json, Audience, Checker, Diagnosis, Seen, Verdict};
+
+/// The largest body read: 1 MiB.
+const MAX_BODY: usize = 1 << 20;
+
+/// The largest request (URL, header and body) a diagnosis is made for, and
+/// the most parameters: the explainer's search costs about 25 µs a
+/// parameter here (release build), so a request within both costs a few
+/// milliseconds, where the 1 MiB a body may hold would cost seconds.
+const DIAGNOSE_MAX: usize = 16 * 1024;
+const DIAGNOSE_MAX_PARAMS: usize = 256;
+
+/// How long a 401 waits for its diagnosis before it goes without.
+const DIAGNOSIS_DEADLINE: Duration = Duration::from_secs(2);
+/// What every connection shares.
+pub(super) struct Server {
+    checker: Arc<Checker>,
+    /// The flow's three legs, and the tokens they issued.
+    legs: Legs,
+    read_timeout: Duration,
+    /// One diagnosis at a time, on a thread of its own.
+    diagnoses: Arc<Semaphore>,
+}
+
+impl Server {
+    /// The server of `checker` (every path) and `legs` (the flow's), whose
+    /// bodies must arrive within `read_timeout`.
+    pub(super) fn new(checker: Checker, legs: Legs, read_timeout: Duration) -> Server {
+        Server {
+            checker: Arc::new(checker),
+            legs,
+            read_timeout,
+            diagnoses: Arc::new(Semaphore::new(1)),
+        }
+    }
+}
+
+/// A request's answer before it is written: status, body, and the reason
+/// for the log (the truth, which the client may not see).
+pub(super) struct Answer {
+    status: StatusCode,
+    body: AnswerBody,
+    logged: String,
+}
+
+/// What an answer carries.
+enum AnswerBody {
+    /// The verdict, or an error, as JSON.
+    Json(serde_json::Value),
+    /// A form-encoded answer (the flow's legs, their refusals).
+    Form(String),
+    /// A redirect to this URL (the authorisation leg's, to the callback).
+    Redirect(String),
+}
+
+impl Answer {
+    pub(super) fn plain(status: StatusCode, reason: &str) -> Answer {
+        Answer {
+            status,
+            body: AnswerBody::Json(json!({"valid": false, "reason": reason})),
+            logged: reason.to_owned(),
+        }
+    }
+
+    pub(super) fn json(status: StatusCode, json: serde_json::Value, logged: String) -> Answer {
+        Answer {
+            status,
+            body: AnswerBody::Json(json),
+            logged,
+        }
+    }
+
+    pub(super) fn form(status: StatusCode, body: String, logged: String) -> Answer {
+        Answer {
+            status,
+            body: AnswerBody::Form(body),
+            logged,
+        }
+    }
+
+    pub(super) fn redirect(location: String, logged: String) -> Answer {
+        Answer {
+            status: StatusCode::FOUND,
+            body: AnswerBody::Redirect(location),
+            logged,
+        }
+    }
+}
+
+impl Server {
+    /// Verifies one request and answers it; logs one line.
+    pub(super) async fn answer(
+        self: Arc<Self>,
+        peer: SocketAddr,
+        request: Request<Incoming>,
+    ) -> Response<Full<Bytes>> {
+        let (parts, body) = request.into_parts();
+        let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+        // Never a signature (replayable while its nonce is fresh; a
+        // PLAINTEXT one is the secrets) nor a secret in any spelling.
+        let target = self
+            .checker
+            .without_secrets(redact_url(target).into_owned());
+        let answer = match Leg::of(&parts.method, parts.uri.path()) {
+            Some(Leg::Authorize) => match tokio::time::timeout(self.read_timeout, discard(body))
+                .await
+            {
+                Ok(Ok(())) => self.legs.authorize(parts.uri.query()),
+                Ok(Err(())) => Answer::plain(StatusCode::BAD_REQUEST, "the body could not be read"),
+                Err(_) => self.timed_out(),
+            },
+            leg => self.verdict(&parts, body, leg).await,
+        };
+        let location = match &answer.body {
+            AnswerBody::Redirect(url) => Some(HeaderValue::from_str(url)),
+            _ => None,
+        };
+        let (answer, location) = match location {
+            Some(Err(_)) => (
+                Answer::plain(
+                    StatusCode::BAD_REQUEST,
+                    "the callback URL cannot be sent in a Location header",
+                ),
+                None,
+            ),
+            Some(Ok(value)) => (answer, Some(value)),
+            None => (answer, None),
+        };
+        eprintln!(
+            "{peer} {} {} {} {}",
+            printable(parts.method.as_str().as_bytes()),
+            printable(target.as_bytes()),
+            answer.status.as_u16(),
+            printable(answer.logged.as_bytes())
+        );
+        let (text, media) = match &answer.body {
+            AnswerBody::Json(json) => (terminal_safe_json(&json.to_string()), "application/json"),
+            AnswerBody::Form(form) => (form.clone(), "application/x-www-form-urlencoded"),
+            AnswerBody::Redirect(_) => (String::new(), "text/plain; charset=utf-8"),
+        };
+        let mut response = Response::new(Full::new(Bytes::from(text)));
+        *response.status_mut() = answer.status;
+        let headers = response.headers_mut();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static(media));
+        if let Some(location) = location {
+            headers.insert(LOCATION, location);
+        }
+        if answer.status == StatusCode::UNAUTHORIZED {
+            headers.insert(
+                WWW_AUTHENTICATE,
+                HeaderValue::from_static("OAuth realm=\"oauth1 serve\""),
+            );
+        }
+        if answer.status == StatusCode::REQUEST_TIMEOUT {
+            headers.insert(CONNECTION, HeaderValue::from_static("close"));
+        }
+        response
+    }
+
+    /// Reads the body if its bytes are signed (else discards it), verifies,
+    /// and diagnoses a bad signature; the request-token and access-token
+    /// legs (`leg`) are verified and answered by [`Legs`].
+    async fn verdict(&self, parts: &Parts, body: Incoming, leg: Option<Leg>) -> Answer {
+        let head = match Received::from_parts(parts, b"") {
+            Ok(head) => head,
+            Err(rejection) => return self.rejected(rejection, None).await,
+        };
+        let needs_body = match leg {
+            Some(_) => self.legs.needs_body(&head),
+            None => self.checker.needs_body(&head),
+        };
+        let read = match needs_body {
+            Ok(read) => read,
+            Err(rejection) => return self.rejected(rejection, None).await,
+        };
+        let body = if read {
+            let collect = Limited::new(body, MAX_BODY).collect();
+            match tokio::time::timeout(self.read_timeout, collect).await {
+                Err(_) => return self.timed_out(),
+                Ok(Err(e)) if e.is::<LengthLimitError>() => {
+                    return Answer::plain(
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        &format!("the body is over {MAX_BODY} bytes"),
+                    )
+                }
+                // The client went away or broke the framing mid-body.
+                Ok(Err(_)) => {
+                    return Answer::plain(StatusCode::BAD_REQUEST, "the body could not be read")
+                }
+                Ok(Ok(collected)) => Some(collected.to_bytes()),
+            }
+        } else {
+            // Never signed: read and dropped frame by frame, whatever its
+            // size, so that the connection stays usable.
+            match tokio::time::timeout(self.read_timeout, discard(body)).await {
+                Err(_) => return self.timed_out(),
+                Ok(Err(())) => {
+                    return Answer::plain(StatusCode::BAD_REQUEST, "the body could not be read")
+                }
+                Ok(Ok(())) => None,
+            }
+        };
+        let received = match &body {
+            Some(bytes) => match Received::from_parts(parts, bytes) {
+                Ok(r) => r,
+                Err(rejection) => return self.rejected(rejection, None).await,
+            },
+            None => head.body_not_read(),
+        };
+        let leg = match leg {
+            Some(Leg::RequestToken) => Some(self.legs.request_token(&received).await),
+            Some(Leg::AccessToken) => Some(self.legs.access_token(&received).await),
+            Some(Leg::Authorize) | None => None,
+        };
+        match leg {
+            Some(Ok(answer)) => return answer,
+            Some(Err(rejection)) => return self.rejected(rejection, None).await,
+            None => {}
+        }
+        let checked = match self.checker.check(&received, None).await {
+            // A token this server issued (the access-token leg's) verifies
+            // with its own secret.
+            Err(rejection)
+                if rejection.reason() == &Reason::TokenUnknown
+                    && rejection
+                        .protocol()
+                        .and_then(|p| p.token())
+                        .is_some_and(|t| self.legs.issued(t)) =>
+            {
+                self.legs.verify_access(&received).await
+            }
+            checked => checked,
+        };
+        match checked {
+            Ok(verified) => Answer::json(
+                StatusCode::OK,
+                verdict_json(&Verdict::Valid(verified), Audience::Stranger),
+                "valid".to_owned(),
+            ),
+            Err(rejection) => {
+                let seen = Checker::diagnosable(&rejection)
+                    .then(|| Seen::of(&received, &rejection))
+                    .flatten();
+                self.rejected(rejection, seen).await
+            }
+        }
+    }
+
+    fn timed_out(&self) -> Answer {
+        Answer::plain(
+            StatusCode::REQUEST_TIMEOUT,
+            &format!(
+                "the body did not arrive within {:?} (--read-timeout)",
+                self.read_timeout
+            ),
+        )
+    }
+
+    /// A rejection's answer, with the diagnosis of `seen` when it has one.
+    async fn rejected(&self, rejection: Rejection, seen: Option<Seen>) -> Answer {
+        let diagnosis = match seen {
+            Some(seen) => self.diagnose(seen).await,
+            None => Diagnosis::default(),
+        };
+        let status = StatusCode::from_u16(rejection.status()).unwrap_or(StatusCode::UNAUTHORIZED);
+        let logged = rejection.reason().to_string();
+        Answer::json(
+            status,
+            verdict_json(&Verdict::Rejected(rejection, diagnosis), Audience::Stranger),
+            logged,
+        )
+    }
+
+    /// The stranger's diagnosis, off the request path: bounded in size,
+    /// one at a time, within a deadline.
+    async fn diagnose(&self, seen: Seen) -> Diagnosis {
+        let skipped = |why| Diagnosis {
+            findings: Vec::new(),
+            skipped: Some(why),
+        };
+        if seen.len() > DIAGNOSE_MAX {
+            return skipped("the request is over 16 KiB: not diagnosed");
+        }
+        if seen.params() > DIAGNOSE_MAX_PARAMS {
+            return skipped("the request has over 256 parameters: not diagnosed");
+        }
+        let Ok(permit) = self.diagnoses.clone().try_acquire_owned() else {
+            return skipped("another diagnosis is running: not diagnosed");
+        };
+        let checker = self.checker.clone();
+        let task = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            checker.diagnose(&seen, Audience::Stranger)
+        });
+        match tokio::time::timeout(DIAGNOSIS_DEADLINE, task).await {
+            Ok(Ok(diagnosed)) => Diagnosis::from(diagnosed),
+            Ok(Err(_)) => skipped("the diagnosis failed"),
+            Err(_) => skipped("the diagnosis took too long"),
+        }
+    }
+}
+
+/// Reads a body to its end, keeping nothing.
+async fn discard(mut body: Incoming) -> Result<(), ()> {
+    while let Some(frame) = body.frame().await {
+        frame.map_err(|_| ())?;
+    }
+    Ok(())
+}

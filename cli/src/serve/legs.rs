@@ -1,0 +1,562 @@
+//! `serve` as a stand-in for all three legs of X's flow (RFC 5849 §2, X's
+//! "Obtaining user access tokens"), at X's paths:
+//!
+//! - `POST /oauth/request_token`, signed with the client credentials alone
+//!   and `oauth_callback`: answers `oauth_token`, `oauth_token_secret` and
+//!   `oauth_callback_confirmed=true` (§2.1);
+//! - `GET /oauth/authorize?oauth_token=T`: approves at once, as a user
+//!   would, and redirects to the callback with `oauth_token` and
+//!   `oauth_verifier` (for `oob`, answers them as a form) (§2.2);
+//! - `POST /oauth/access_token`, signed with the temporary credentials and
+//!   carrying `oauth_verifier`: answers `oauth_token`, `oauth_token_secret`,
+//!   `user_id` and `screen_name` (§2.3); a verifier that is not the one
+//!   issued is refused, and a temporary token serves one exchange.
+//!
+//! Each issued access token then verifies on every other path. Tokens live
+//! as long as the server, [`MAX_TOKENS`] of each kind at most; each token,
+//! secret and verifier is 128 bits from the operating system's generator,
+//! and no secret or verifier is logged. The requests are verified by the
+//! library's verifier, with the same nonce store, methods, body-hash rule and
+//! public URL as every other path.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use hyper::{Method, StatusCode};
+use oauth1_signer::pipeline::ParameterStyle;
+use oauth1_signer::text::{form_decode, percent_encode_str};
+use oauth1_signer::verify::{
+    Lookup, NonceStore, Received, Rejection, SecretFuture, SecretSource, Secrets, Verified,
+    Verifier,
+};
+use oauth1_signer::RequestSpec;
+use oauth1_signer::{BodyHash, Name, Secret, SignatureMethod};
+use rand::rngs::SysRng;
+use rand::TryRng as _;
+use subtle_free::equal;
+
+use super::answer::Answer;
+use crate::Failure;
+
+/// X's paths of the three legs.
+pub(crate) const REQUEST_TOKEN: &str = "/oauth/request_token";
+pub(crate) const AUTHORIZE: &str = "/oauth/authorize";
+pub(crate) const ACCESS_TOKEN: &str = "/oauth/access_token";
+
+/// The most tokens of each kind kept: a client's tests make a few; past
+/// this, a request for another is refused (503) rather than memory spent.
+pub(crate) const MAX_TOKENS: usize = 100_000;
+
+/// Which leg a request is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Leg {
+    RequestToken,
+    Authorize,
+    AccessToken,
+}
+
+impl Leg {
+    /// The leg at `method` and `path`, if it is one.
+    pub(crate) fn of(method: &Method, path: &str) -> Option<Leg> {
+        match (method, path) {
+            (&Method::POST, REQUEST_TOKEN) => Some(Leg::RequestToken),
+            (&Method::GET, AUTHORIZE) => Some(Leg::Authorize),
+            (&Method::POST, ACCESS_TOKEN) => Some(Leg::AccessToken),
+            _ => None,
+        }
+    }
+}
+
+/// A temporary token issued (§2.1), until it is exchanged.
+struct Temporary {
+    secret: Secret,
+    callback: String,
+    /// Set when the user (here: at once) authorises it.
+    verifier: Option<String>,
+    /// Exchanged for token credentials: it serves no other.
+    used: bool,
+}
+
+#[derive(Default)]
+struct Tokens {
+    temporary: HashMap<String, Temporary>,
+    access: HashMap<String, Secret>,
+}
+
+/// Which tokens a verifier knows.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// None (the request-token leg) or a temporary token.
+    Temporary,
+    /// An access token issued by the access-token leg.
+    Access,
+}
+
+/// The secrets of the consumer `serve` holds and of the tokens it issued.
+struct Issued {
+    consumer_key: String,
+    consumer_secret: Secret,
+    public_key: Option<String>,
+    tokens: Arc<Mutex<Tokens>>,
+    kind: Kind,
+}
+
+fn lock(tokens: &Mutex<Tokens>) -> MutexGuard<'_, Tokens> {
+    // A panic while the map was held leaves it whole (each change is one
+    // insert or one field): go on with it.
+    tokens
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Issued {
+    fn secrets(&self, token_secret: Secret) -> Secrets {
+        let secrets = Secrets::new(self.consumer_secret.clone(), token_secret);
+        match &self.public_key {
+            // Parsed with each token's secrets; a key that does not parse
+            // was refused at start (`Legs::new`), so the fallback (RSA
+            // refused as "no public key") is never taken.
+            Some(pem) => secrets
+                .clone()
+                .with_rsa_public_key_pem(pem)
+                .unwrap_or(secrets),
+            None => secrets,
+        }
+    }
+
+    fn lookup(&self, consumer_key: &str, token: Option<&str>) -> Lookup {
+        if consumer_key != self.consumer_key {
+            return Lookup::UnknownConsumer;
+        }
+        let Some(token) = token else {
+            return match self.kind {
+                Kind::Temporary => Lookup::Found(self.secrets(Secret::default())),
+                Kind::Access => Lookup::UnknownToken,
+            };
+        };
+        let tokens = lock(&self.tokens);
+        let secret = match self.kind {
+            // An exchanged one too: its owner is told it was used (it
+            // holds the secret, or the signature would not verify).
+            Kind::Temporary => tokens.temporary.get(token).map(|t| t.secret.clone()),
+            Kind::Access => tokens.access.get(token).cloned(),
+        };
+        drop(tokens);
+        match secret {
+            Some(secret) => Lookup::Found(self.secrets(secret)),
+            None => Lookup::UnknownToken,
+        }
+    }
+}
+
+impl SecretSource for Issued {
+    fn secrets<'a>(&'a self, consumer_key: &'a str, token: Option<&'a str>) -> SecretFuture<'a> {
+        let found = self.lookup(consumer_key, token);
+        Box::pin(std::future::ready(Ok(found)))
+    }
+}
+
+/// The three legs' state and verifiers.
+pub(crate) struct Legs {
+    tokens: Arc<Mutex<Tokens>>,
+    temporary: Verifier<Issued, Arc<dyn NonceStore>>,
+    access: Verifier<Issued, Arc<dyn NonceStore>>,
+    users: AtomicU64,
+}
+
+impl std::fmt::Debug for Legs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Legs").finish_non_exhaustive()
+    }
+}
+
+/// 128 bits from the operating system's generator (`getrandom`, by rand's
+/// [`SysRng`]), as 32 hex digits: a token, secret or verifier nobody can
+/// guess. Should the system give none, the leg is refused (503), never
+/// answered with a weaker value.
+fn random() -> Result<String, Answer> {
+    let mut bytes = [0u8; 16];
+    if let Err(e) = SysRng.try_fill_bytes(&mut bytes) {
+        return Err(refused(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "oauth_problem=temporarily_unavailable",
+            &format!("the operating system's random generator failed: {e}"),
+        ));
+    }
+    let mut hex = String::with_capacity(32);
+    for b in bytes {
+        // Writing to a String cannot fail.
+        let _ = write!(hex, "{b:02x}");
+    }
+    Ok(hex)
+}
+
+/// Whether a client may be sent to `callback` (§2.1): `oob` (out of band,
+/// the verifier shown instead), or an absolute URI, `scheme:rest` (an
+/// app's own scheme too), of the visible ASCII a Location header carries.
+fn callback_acceptable(callback: &str) -> bool {
+    if callback == "oob" {
+        return true;
+    }
+    let Some((scheme, rest)) = callback.split_once(':') else {
+        return false;
+    };
+    let mut chars = scheme.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        && !rest.is_empty()
+        && callback.bytes().all(|b| b.is_ascii_graphic())
+}
+
+/// A form-encoded answer of `pairs`.
+fn form(pairs: &[(&str, &str)]) -> String {
+    pairs
+        .iter()
+        .map(|(n, v)| format!("{}={}", percent_encode_str(n), percent_encode_str(v)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// A refusal in OAuth Problem Reporting's terms.
+fn refused(status: StatusCode, problem: &str, logged: &str) -> Answer {
+    Answer::form(status, problem.to_owned(), logged.to_owned())
+}
+
+impl Legs {
+    /// The legs for the consumer `spec` holds, verifying as the other paths
+    /// do: `methods`, RSA with `public_key`, `body_hash`, URLs joined to
+    /// `public`, nonces in `nonces` (shared with the other paths).
+    pub(crate) fn new(
+        spec: &RequestSpec,
+        nonces: Arc<dyn NonceStore>,
+        public: &str,
+        methods: &[SignatureMethod],
+        public_key: Option<&str>,
+        body_hash: BodyHash,
+    ) -> Result<Legs, Failure> {
+        if let Some(pem) = public_key {
+            Secrets::new(Secret::default(), Secret::default())
+                .with_rsa_public_key_pem(pem)
+                .map_err(|e| Failure::input(format!("--public-key: {e}")))?;
+        }
+        let tokens = Arc::new(Mutex::new(Tokens::default()));
+        let style = spec.profile().map_or(ParameterStyle::Rfc5849, |p| p.style);
+        let verifier = |kind| {
+            let issued = Issued {
+                consumer_key: spec.consumer_key.clone(),
+                consumer_secret: spec.consumer_secret.clone().unwrap_or_default(),
+                public_key: public_key.map(str::to_owned),
+                tokens: tokens.clone(),
+                kind,
+            };
+            Verifier::builder(issued, nonces.clone())
+                .methods(methods)
+                .body_hash(body_hash)
+                .parameter_style(style)
+                .public_base_url(public)
+                .build()
+                .map_err(|e| Failure::input(format!("--public-url: {e}")))
+        };
+        Ok(Legs {
+            temporary: verifier(Kind::Temporary)?,
+            access: verifier(Kind::Access)?,
+            tokens,
+            users: AtomicU64::new(0),
+        })
+    }
+
+    /// Whether verifying a leg's request with this head needs its body.
+    pub(crate) fn needs_body(&self, head: &Received<'_>) -> Result<bool, Rejection> {
+        self.temporary.needs_body(head)
+    }
+
+    /// Whether `token` is an access token this server issued.
+    pub(crate) fn issued(&self, token: &str) -> bool {
+        lock(&self.tokens).access.contains_key(token)
+    }
+
+    /// Verifies a request signed with an access token this server issued.
+    pub(crate) async fn verify_access(
+        &self,
+        received: &Received<'_>,
+    ) -> Result<Verified, Rejection> {
+        self.access.verify(received).await
+    }
+
+    /// §2.1: verifies a request-token request and issues temporary
+    /// credentials; or the rejection.
+    pub(crate) async fn request_token(&self, received: &Received<'_>) -> Result<Answer, Rejection> {
+        let verified = self.temporary.verify(received).await?;
+        let protocol = verified.protocol();
+        if protocol.token().is_some() {
+            return Ok(refused(
+                StatusCode::UNAUTHORIZED,
+                "oauth_problem=parameter_rejected&oauth_parameters_rejected=oauth_token",
+                "a request-token request carries oauth_token (it is signed with the client credentials alone)",
+            ));
+        }
+        let Some(callback) = protocol.get(Name::Callback).filter(|c| !c.is_empty()) else {
+            return Ok(refused(
+                StatusCode::UNAUTHORIZED,
+                "oauth_problem=parameter_absent&oauth_parameters_absent=oauth_callback",
+                "a request-token request without oauth_callback (RFC 5849 §2.1: oob for a PIN)",
+            ));
+        };
+        if !callback_acceptable(callback) {
+            return Ok(refused(
+                StatusCode::UNAUTHORIZED,
+                "oauth_problem=parameter_rejected&oauth_parameters_rejected=oauth_callback",
+                "the oauth_callback is neither oob nor an absolute URI",
+            ));
+        }
+        let (token, secret) = match (random(), random()) {
+            (Ok(token), Ok(secret)) => (token, secret),
+            (Err(refusal), _) | (_, Err(refusal)) => return Ok(refusal),
+        };
+        let mut tokens = lock(&self.tokens);
+        if tokens.temporary.len() >= MAX_TOKENS {
+            return Ok(refused(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "oauth_problem=temporarily_unavailable",
+                "the temporary tokens are full (MAX_TOKENS)",
+            ));
+        }
+        tokens.temporary.insert(
+            token.clone(),
+            Temporary {
+                secret: Secret::new(secret.as_str()),
+                callback: callback.to_owned(),
+                verifier: None,
+                used: false,
+            },
+        );
+        drop(tokens);
+        let body = form(&[
+            ("oauth_token", &token),
+            ("oauth_token_secret", &secret),
+            ("oauth_callback_confirmed", "true"),
+        ]);
+        Ok(Answer::form(
+            StatusCode::OK,
+            body,
+            format!("temporary token {token} issued"),
+        ))
+    }
+
+    /// §2.2: the user approves `oauth_token` at once; the answer sends them
+    /// to the callback with the verifier (or shows it, for `oob`).
+    pub(crate) fn authorize(&self, query: Option<&str>) -> Answer {
+        let token = query.and_then(|q| {
+            q.split('&').find_map(|pair| {
+                let (name, value) = pair.split_once('=')?;
+                (name == "oauth_token").then(|| {
+                    form_decode(value.as_bytes())
+                        .ok()
+                        .and_then(|d| d.to_str().map(str::to_owned))
+                })?
+            })
+        });
+        let Some(token) = token.filter(|t| !t.is_empty()) else {
+            return Answer::plain(
+                StatusCode::BAD_REQUEST,
+                "no oauth_token in the query (GET /oauth/authorize?oauth_token=T)",
+            );
+        };
+        // Made before it is known to be needed: no random bytes asked for
+        // while the tokens are locked.
+        let fresh = match random() {
+            Ok(fresh) => fresh,
+            Err(refusal) => return refusal,
+        };
+        let mut tokens = lock(&self.tokens);
+        let Some(temporary) = tokens.temporary.get_mut(&token).filter(|t| !t.used) else {
+            return Answer::plain(
+                StatusCode::BAD_REQUEST,
+                "the oauth_token is not a temporary token this server issued, or it was exchanged",
+            );
+        };
+        let verifier = temporary.verifier.get_or_insert(fresh).clone();
+        let callback = temporary.callback.clone();
+        drop(tokens);
+        let pairs = form(&[("oauth_token", &token), ("oauth_verifier", &verifier)]);
+        let logged = format!("temporary token {token} authorised");
+        if callback == "oob" {
+            return Answer::form(StatusCode::OK, pairs, logged);
+        }
+        // The callback keeps its own query (§2.2): the pair is added to it.
+        let (before, fragment) = match callback.find('#') {
+            Some(at) => callback.split_at(at),
+            None => (callback.as_str(), ""),
+        };
+        let sep = match before.find('?') {
+            None => "?",
+            Some(_) if before.ends_with('?') || before.ends_with('&') => "",
+            Some(_) => "&",
+        };
+        Answer::redirect(format!("{before}{sep}{pairs}{fragment}"), logged)
+    }
+
+    /// §2.3: verifies an access-token request (signed with the temporary
+    /// credentials), checks its verifier, and issues token credentials; or
+    /// the rejection.
+    pub(crate) async fn access_token(&self, received: &Received<'_>) -> Result<Answer, Rejection> {
+        let verified = self.temporary.verify(received).await?;
+        let protocol = verified.protocol();
+        let (Some(token), given) = (protocol.token(), protocol.get(Name::Verifier)) else {
+            return Ok(refused(
+                StatusCode::UNAUTHORIZED,
+                "oauth_problem=parameter_absent&oauth_parameters_absent=oauth_token",
+                "an access-token request without oauth_token (the temporary token)",
+            ));
+        };
+        let Some(given) = given else {
+            return Ok(refused(
+                StatusCode::UNAUTHORIZED,
+                "oauth_problem=parameter_absent&oauth_parameters_absent=oauth_verifier",
+                "an access-token request without oauth_verifier",
+            ));
+        };
+        let (random_part, secret) = match (random(), random()) {
+            (Ok(token), Ok(secret)) => (token, secret),
+            (Err(refusal), _) | (_, Err(refusal)) => return Ok(refusal),
+        };
+        let mut tokens = lock(&self.tokens);
+        let full = tokens.access.len() >= MAX_TOKENS;
+        let Some(temporary) = tokens.temporary.get_mut(token) else {
+            return Ok(refused(
+                StatusCode::UNAUTHORIZED,
+                "oauth_problem=token_rejected",
+                "not a temporary token this server issued",
+            ));
+        };
+        if temporary.used {
+            return Ok(refused(
+                StatusCode::UNAUTHORIZED,
+                "oauth_problem=token_used",
+                "the temporary token was exchanged already",
+            ));
+        }
+        let Some(verifier) = temporary.verifier.as_deref() else {
+            return Ok(refused(
+                StatusCode::UNAUTHORIZED,
+                "oauth_problem=permission_unknown",
+                "the temporary token was not authorised (GET /oauth/authorize first)",
+            ));
+        };
+        if !equal(verifier.as_bytes(), given.as_bytes()) {
+            return Ok(refused(
+                StatusCode::UNAUTHORIZED,
+                "oauth_problem=parameter_rejected&oauth_parameters_rejected=oauth_verifier",
+                "the oauth_verifier is not the one issued for this token",
+            ));
+        }
+        if full {
+            return Ok(refused(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "oauth_problem=temporarily_unavailable",
+                "the access tokens are full (MAX_TOKENS)",
+            ));
+        }
+        // One exchange per temporary token (and its verifier).
+        temporary.used = true;
+        let user = self.users.fetch_add(1, Ordering::Relaxed) + 1;
+        // X's shape: the user's id, a dash, the random part.
+        let access = format!("{user}-{random_part}");
+        tokens
+            .access
+            .insert(access.clone(), Secret::new(secret.as_str()));
+        drop(tokens);
+        let user_id = user.to_string();
+        let screen_name = format!("oauth1_serve_user_{user}");
+        let body = form(&[
+            ("oauth_token", &access),
+            ("oauth_token_secret", &secret),
+            ("user_id", &user_id),
+            ("screen_name", &screen_name),
+        ]);
+        Ok(Answer::form(
+            StatusCode::OK,
+            body,
+            format!("access token {access} issued for user {user_id}"),
+        ))
+    }
+}
+
+/// Comparing a verifier in time that does not depend on where it differs.
+mod subtle_free {
+    /// Whether `a` and `b` are equal, looking at every byte of the longer.
+    pub(super) fn equal(a: &[u8], b: &[u8]) -> bool {
+        let mut diff = u8::from(a.len() != b.len());
+        for i in 0..a.len().max(b.len()) {
+            diff |= a.get(i).copied().unwrap_or(0) ^ b.get(i).copied().unwrap_or(0);
+        }
+        diff == 0
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_legs_are_at_x_s_paths_and_methods() {
+        assert_eq!(
+            Leg::of(&Method::POST, "/oauth/request_token"),
+            Some(Leg::RequestToken)
+        );
+        assert_eq!(
+            Leg::of(&Method::GET, "/oauth/authorize"),
+            Some(Leg::Authorize)
+        );
+        assert_eq!(
+            Leg::of(&Method::POST, "/oauth/access_token"),
+            Some(Leg::AccessToken)
+        );
+        assert_eq!(Leg::of(&Method::GET, "/oauth/request_token"), None);
+        assert_eq!(Leg::of(&Method::POST, "/2/tweets"), None);
+    }
+
+    #[test]
+    fn a_callback_is_oob_or_an_absolute_uri() {
+        for good in [
+            "oob",
+            "https://client.example/back?state=xyz",
+            "http://127.0.0.1:8080/cb",
+            "my-app.v2+x:/done",
+        ] {
+            assert!(callback_acceptable(good), "{good}");
+        }
+        for bad in [
+            "",
+            "OOB",
+            "/relative/path",
+            "client.example/back",
+            "https:",
+            "1http://x",
+            "https://client.example/a b",
+            "https://client.example/\r\nSet-Cookie:x",
+            "https://client.example/é",
+        ] {
+            assert!(!callback_acceptable(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn random_values_are_32_hex_digits_and_differ() {
+        let (a, b) = (random().ok().unwrap(), random().ok().unwrap());
+        assert_eq!(a.len(), 32);
+        assert!(a.bytes().all(|c| c.is_ascii_hexdigit()), "{a}");
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn a_verifier_is_compared_whole() {
+        assert!(equal(b"abc", b"abc"));
+        assert!(!equal(b"abc", b"abd"));
+        assert!(!equal(b"abc", b"abcd"));
+        assert!(!equal(b"", b"a"));
+    }
+}

@@ -1,0 +1,459 @@
+//! `oauth1 serve` as a stand-in for X's three legs (RFC 5849 §2): a client's whole flow runs
+//! against it, each request signed by oauthlib (requests-oauthlib, `tests/peers/serve_flow.py`),
+//! by this crate's flow functions, or by `oauth1 authorize` (the docs' example), and the access
+//! token issued verifies on every other path; a wrong or reused verifier, a request-token call
+//! without `oauth_callback` or with one that is no URI, an exchange before approval, an
+//! unknown token to authorise are refused by name, and the log holds no secret or verifier.
+//! Each server runs on 127.0.0.1 and each request has a timeout.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::process::Command;
+use std::time::Duration;
+
+use common::bin::{oauth1, run, text, TempDir};
+use common::serve::{send, Serve};
+use oauth1_signer::flow::{
+    authorize_url, request_temporary_credentials, request_token_credentials, FlowError,
+    TemporaryCredentials,
+};
+use oauth1_signer::{Credentials, OAuthRequest, Signer};
+use serde_json::Value;
+
+/// The consumer `serve` holds (its configured token is not used here).
+const CREDENTIALS: [&str; 4] = [
+    "--consumer-key",
+    "flow-key",
+    "--consumer-secret",
+    "flow-secret",
+];
+
+fn oauthlib_flow(serve: &Serve, callback: &str) -> Value {
+    let script = format!(
+        "{}/../tests/peers/serve_flow.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = Command::new("python3")
+        .args([&script, &serve.url(""), "flow-key", "flow-secret", callback])
+        .output()
+        .unwrap_or_else(|e| panic!("python3: {e}; {}", common::peers::INSTALL));
+    assert!(
+        out.status.success(),
+        "{}; {}",
+        String::from_utf8_lossy(&out.stderr),
+        common::peers::INSTALL
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn check_flow(got: &Value, callback: &str) {
+    assert_eq!(
+        got["temporary"]["oauth_callback_confirmed"], "true",
+        "{got}"
+    );
+    let token = got["temporary"]["oauth_token"].as_str().unwrap();
+    match callback {
+        "oob" => assert_eq!(got["authorize_status"], 200, "{got}"),
+        url => {
+            assert_eq!(got["authorize_status"], 302, "{got}");
+            let location = got["location"].as_str().unwrap();
+            // The callback keeps its own query; the token and the verifier are added.
+            let prefix = format!("{url}&oauth_token={token}&oauth_verifier=");
+            assert!(location.starts_with(&prefix), "{location}");
+        }
+    }
+    let access = &got["access"];
+    assert!(access["oauth_token"].as_str().unwrap().len() > 10, "{got}");
+    assert_eq!(got["access_has_secret"], true);
+    assert!(access["user_id"].as_str().is_some_and(|u| !u.is_empty()));
+    assert!(access["screen_name"]
+        .as_str()
+        .is_some_and(|u| !u.is_empty()));
+    // The access token verifies on another path, a form POST too.
+    assert_eq!(got["me"]["status"], 200, "{got}");
+    assert_eq!(got["me"]["json"]["token"], access["oauth_token"], "{got}");
+    assert_eq!(got["tweet"]["status"], 200, "{got}");
+    assert_eq!(
+        got["tweet"]["json"]["token"], access["oauth_token"],
+        "{got}"
+    );
+    let params = got["tweet"]["json"]["params"].as_array().unwrap();
+    assert!(
+        params.contains(&serde_json::json!(["status", "Hello Ladies + Gentlemen"])),
+        "the form body is among the parameters verified: {got}"
+    );
+    // The legs answer forms, as oauthlib's client expects.
+    for leg in ["/oauth/request_token", "/oauth/access_token"] {
+        assert_eq!(
+            got["media"][leg], "application/x-www-form-urlencoded",
+            "{leg}: {got}"
+        );
+    }
+    // The verifier serves once; a wrong one never.
+    assert_eq!(got["reused"]["status"], 401, "{got}");
+    assert_eq!(got["reused"]["body"], "oauth_problem=token_used", "{got}");
+    assert_eq!(got["wrong"]["status"], 401, "{got}");
+    assert_eq!(
+        got["wrong"]["body"],
+        "oauth_problem=parameter_rejected&oauth_parameters_rejected=oauth_verifier",
+        "{got}"
+    );
+    // A temporary token is not an access token.
+    assert_eq!(got["temporary_as_access"]["status"], 401, "{got}");
+}
+
+#[test]
+fn oauthlib_s_flow_runs_against_serve_with_a_callback_and_with_oob() {
+    let serve = Serve::start_with(&CREDENTIALS, &[]);
+    let callback = "https://client.example/back?state=xyz";
+    check_flow(&oauthlib_flow(&serve, callback), callback);
+    check_flow(&oauthlib_flow(&serve, "oob"), "oob");
+    let (_, log) = serve.stop("TERM");
+    assert!(log.contains("issued"), "{log}");
+    assert!(!log.contains("flow-secret"), "{log}");
+}
+
+/// The verifier the authorisation leg gives for `temporary`, as a client
+/// reads it from the oob answer: the form `oauth_token=T&oauth_verifier=V`.
+async fn approve(client: &reqwest::Client, base: &str, temporary: &TemporaryCredentials) -> String {
+    let url = authorize_url(&format!("{base}/oauth/authorize"), temporary.token());
+    let answer = client.get(url).send().await.unwrap();
+    assert_eq!(answer.status().as_u16(), 200);
+    let media = answer.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(media, "application/x-www-form-urlencoded");
+    let body = answer.text().await.unwrap();
+    let pairs: Vec<(&str, &str)> = body.split('&').filter_map(|p| p.split_once('=')).collect();
+    assert_eq!(pairs.len(), 2, "{body}");
+    assert_eq!(pairs[0], ("oauth_token", temporary.token()), "{body}");
+    assert_eq!(pairs[1].0, "oauth_verifier", "{body}");
+    assert!(!pairs[1].1.is_empty(), "{body}");
+    pairs[1].1.to_owned()
+}
+
+/// What the flow functions say of a refused step: the status and the
+/// provider's body.
+fn refusal<T: std::fmt::Debug>(result: Result<T, FlowError>) -> (u16, String) {
+    match result {
+        Err(FlowError::Provider { status, message }) => (status, message),
+        other => panic!("expected the provider's refusal, got {other:?}"),
+    }
+}
+
+#[test]
+fn this_crate_s_flow_runs_against_serve() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let serve = Serve::start_with(&CREDENTIALS, &[]);
+    let base = serve.url("");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let request_token = format!("{base}/oauth/request_token");
+    let access_token = format!("{base}/oauth/access_token");
+    let secrets = runtime.block_on(async {
+        let client = oauth1_signer::client::client_builder()
+            .timeout(Duration::from_secs(10))
+            .build()
+            .unwrap();
+        let consumer = Credentials::new("flow-key", "flow-secret");
+        // Parsed by TemporaryCredentials::parse, which insists on
+        // oauth_callback_confirmed=true.
+        let temporary = request_temporary_credentials(&client, &consumer, &request_token, "oob")
+            .await
+            .unwrap();
+        let verifier = approve(&client, &base, &temporary).await;
+        let tokens =
+            request_token_credentials(&client, &consumer, &temporary, &access_token, &verifier)
+                .await
+                .unwrap();
+        assert_ne!(tokens.token(), temporary.token());
+        let user_id = tokens.param("user_id").unwrap();
+        assert!(!user_id.is_empty() && user_id.bytes().all(|b| b.is_ascii_digit()));
+        assert!(tokens.param("screen_name").is_some_and(|s| !s.is_empty()));
+
+        // The access token verifies on another path: the echo names it.
+        let signer = Signer::new(tokens.credentials(&consumer));
+        let url = format!("{base}/2/users/me");
+        let header = signer
+            .authorization_header(&OAuthRequest::get(&url))
+            .unwrap();
+        let answer = client
+            .get(&url)
+            .header("authorization", header)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status().as_u16(), 200);
+        let me: Value = serde_json::from_str(&answer.text().await.unwrap()).unwrap();
+        assert_eq!(me["valid"], true, "{me}");
+        assert_eq!(me["token"], tokens.token(), "{me}");
+        assert_eq!(me["consumer_key"], "flow-key", "{me}");
+
+        // The same verifier again: the temporary token served its exchange.
+        let again =
+            request_token_credentials(&client, &consumer, &temporary, &access_token, &verifier)
+                .await;
+        assert_eq!(refusal(again), (401, "oauth_problem=token_used".to_owned()));
+
+        // A fresh temporary token, approved, with a wrong verifier: refused,
+        // and its own verifier still serves.
+        let fresh = request_temporary_credentials(&client, &consumer, &request_token, "oob")
+            .await
+            .unwrap();
+        let right = approve(&client, &base, &fresh).await;
+        let wrong = format!("{right}0");
+        let refused =
+            request_token_credentials(&client, &consumer, &fresh, &access_token, &wrong).await;
+        assert_eq!(
+            refusal(refused),
+            (
+                401,
+                "oauth_problem=parameter_rejected&oauth_parameters_rejected=oauth_verifier"
+                    .to_owned()
+            )
+        );
+        let second = request_token_credentials(&client, &consumer, &fresh, &access_token, &right)
+            .await
+            .unwrap();
+        assert_ne!(second.token(), tokens.token());
+
+        // A temporary token never exchanged is no access token.
+        let header = Signer::new(fresh.credentials(&consumer))
+            .authorization_header(&OAuthRequest::get(&url))
+            .unwrap();
+        let answer = client
+            .get(&url)
+            .header("authorization", header)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status().as_u16(), 401);
+
+        vec![
+            temporary.secret().expose().to_owned(),
+            tokens.secret().expose().to_owned(),
+            second.secret().expose().to_owned(),
+            verifier,
+            right,
+        ]
+    });
+    // The log says what was issued, and holds no secret and no verifier.
+    let (_, log) = serve.stop("TERM");
+    assert!(log.contains("issued"), "{log}");
+    for secret in secrets.iter().map(String::as_str).chain(["flow-secret"]) {
+        assert!(secret.len() >= 10, "{secret}");
+        assert!(!log.contains(secret), "{secret} in {log}");
+    }
+}
+
+/// The status of a GET of `url` signed with `credentials`.
+async fn status_with(client: &reqwest::Client, url: &str, credentials: Credentials) -> u16 {
+    let header = Signer::new(credentials)
+        .authorization_header(&OAuthRequest::get(url))
+        .unwrap();
+    let answer = client
+        .get(url)
+        .header("authorization", header)
+        .send()
+        .await
+        .unwrap();
+    answer.status().as_u16()
+}
+
+/// A server started with a token of its own (`--token tk`) keeps
+/// verifying it, and verifies the access tokens it issues beside it.
+#[test]
+fn issued_tokens_verify_beside_the_configured_one() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let serve = Serve::start(&[]);
+    let base = serve.url("");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let client = oauth1_signer::client::client_builder()
+            .timeout(Duration::from_secs(10))
+            .build()
+            .unwrap();
+        let consumer = Credentials::new("ck", "cs");
+        let request_token = format!("{base}/oauth/request_token");
+        let temporary = request_temporary_credentials(&client, &consumer, &request_token, "oob")
+            .await
+            .unwrap();
+        let verifier = approve(&client, &base, &temporary).await;
+        let access_token = format!("{base}/oauth/access_token");
+        let tokens =
+            request_token_credentials(&client, &consumer, &temporary, &access_token, &verifier)
+                .await
+                .unwrap();
+        let url = format!("{base}/2/users/me");
+        let configured = Credentials::new("ck", "cs").with_token("tk", "ts");
+        assert_eq!(status_with(&client, &url, configured).await, 200);
+        assert_eq!(
+            status_with(&client, &url, tokens.credentials(&consumer)).await,
+            200
+        );
+        // The issued token with another token's secret: a bad signature.
+        let mixed = Credentials::new("ck", "cs").with_token(tokens.token(), "ts");
+        assert_eq!(status_with(&client, &url, mixed).await, 401);
+    });
+}
+
+#[test]
+fn what_the_legs_refuse_is_named() {
+    let serve = Serve::start_with(&CREDENTIALS, &[]);
+    let port = serve.port;
+    // No oauth_callback on the request-token call.
+    let url = serve.url("/oauth/request_token");
+    let header = Signer::new(Credentials::new("flow-key", "flow-secret"))
+        .authorization_header(&OAuthRequest::post(&url))
+        .unwrap();
+    let (status, body) = raw(port, "POST", "/oauth/request_token", Some(&header));
+    assert_eq!(status, 401);
+    assert_eq!(
+        body,
+        "oauth_problem=parameter_absent&oauth_parameters_absent=oauth_callback"
+    );
+    // A callback that is neither oob nor an absolute URI.
+    let header = Signer::new(Credentials::new("flow-key", "flow-secret"))
+        .authorization_header(&OAuthRequest::post(&url).callback("/back"))
+        .unwrap();
+    let (status, body) = raw(port, "POST", "/oauth/request_token", Some(&header));
+    assert_eq!(status, 401);
+    assert_eq!(
+        body,
+        "oauth_problem=parameter_rejected&oauth_parameters_rejected=oauth_callback"
+    );
+    // A temporary token exchanged before anyone approved it.
+    let header = Signer::new(Credentials::new("flow-key", "flow-secret"))
+        .authorization_header(&OAuthRequest::post(&url).callback("oob"))
+        .unwrap();
+    let (status, body) = raw(port, "POST", "/oauth/request_token", Some(&header));
+    assert_eq!(status, 200, "{body}");
+    let temporary = TemporaryCredentials::parse(body.as_bytes()).unwrap();
+    let exchange = serve.url("/oauth/access_token");
+    let header = Signer::new(temporary.credentials(&Credentials::new("flow-key", "flow-secret")))
+        .authorization_header(&OAuthRequest::post(&exchange).oauth_verifier("guess"))
+        .unwrap();
+    let (status, body) = raw(port, "POST", "/oauth/access_token", Some(&header));
+    assert_eq!(status, 401);
+    assert_eq!(body, "oauth_problem=permission_unknown");
+    // Another consumer key: refused as any bad signature is.
+    let header = Signer::new(Credentials::new("another", "flow-secret"))
+        .authorization_header(&OAuthRequest::post(&url).callback("oob"))
+        .unwrap();
+    let answer = send(port, "POST", "/oauth/request_token", Some(&header), None);
+    assert_eq!(answer.status, 401);
+    assert_eq!(answer.json["problem"], "oauth_problem=signature_invalid");
+    // A token to authorise that was never issued.
+    let (status, body) = raw(port, "GET", "/oauth/authorize?oauth_token=nope", None);
+    assert_eq!(status, 400);
+    assert!(
+        body.contains("not a temporary token this server issued"),
+        "{body}"
+    );
+    let (status, _) = raw(port, "GET", "/oauth/authorize", None);
+    assert_eq!(status, 400);
+    // The other paths are as before: a request with no header is refused.
+    let answer = send(port, "GET", "/2/users/me", None, None);
+    assert_eq!(answer.status, 401);
+}
+
+/// The docs' example (docs/cli.md, `oauth1 serve`): `oauth1 authorize`
+/// logs in against `oauth1 serve`, the user's PIN being the verifier of
+/// the oob answer, and `oauth1 request` signs with the profile it saved.
+#[test]
+fn oauth1_authorize_logs_in_against_serve() {
+    use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+    use std::process::Stdio;
+
+    let serve = Serve::start_with(&CREDENTIALS, &[]);
+    let dir = TempDir::new("serve-legs-authorize");
+    let config = dir.config();
+    let mut child = oauth1(&config)
+        .args(["authorize", "--consumer-key", "flow-key"])
+        .env("OAUTH_CONSUMER_SECRET", "flow-secret")
+        .args(["--request-token-url", &serve.url("/oauth/request_token")])
+        .args(["--authorize-url", &serve.url("/oauth/authorize")])
+        .args(["--access-token-url", &serve.url("/oauth/access_token")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut prompt = String::new();
+    let url = loop {
+        let mut line = String::new();
+        assert_ne!(stderr.read_line(&mut line).unwrap(), 0, "no URL: {prompt}");
+        prompt.push_str(&line);
+        if let Some(rest) = line.trim().strip_prefix("http://") {
+            break format!("http://{rest}");
+        }
+    };
+    // The user's browser: the approval is a form, as X's page shows a PIN.
+    let path = url.strip_prefix(&serve.url("")).unwrap();
+    let (status, answer) = raw(serve.port, "GET", path, None);
+    assert_eq!(status, 200, "{answer}");
+    let pin = answer
+        .split('&')
+        .find_map(|p| p.strip_prefix("oauth_verifier="))
+        .unwrap_or_else(|| panic!("{answer}"))
+        .to_owned();
+    writeln!(child.stdin.take().unwrap(), "{pin}").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    assert!(out.status.success(), "{prompt}{rest}");
+    let said = text(&out.stdout);
+    let name = said
+        .split("saved as profile \"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap_or_else(|| panic!("{said}"))
+        .to_owned();
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(config.join("profiles.json")).unwrap())
+            .unwrap();
+    let token = saved["profiles"][&name]["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        said.starts_with(&format!("authorized as @{name}")),
+        "{said}"
+    );
+
+    let mut request = oauth1(&config);
+    request.args(["request", "--profile", &name, &serve.url("/2/users/me")]);
+    let got = run(request);
+    assert!(got.status.success(), "{}", text(&got.stderr));
+    let echo: Value = serde_json::from_slice(&got.stdout).unwrap();
+    assert_eq!(echo["valid"], true, "{echo}");
+    assert_eq!(echo["token"], token.as_str(), "{echo}");
+}
+
+/// One request; its status and body as text.
+fn raw(port: u16, method: &str, path: &str, auth: Option<&str>) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut conn = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    conn.set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut head =
+        format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n");
+    if let Some(auth) = auth {
+        head.push_str(&format!("Authorization: {auth}\r\n"));
+    }
+    head.push_str("Content-Length: 0\r\n\r\n");
+    conn.write_all(head.as_bytes()).unwrap();
+    let mut response = String::new();
+    conn.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    (head[9..12].parse().unwrap(), body.to_owned())
+}
