@@ -150,18 +150,27 @@ impl Checker {
     }
 
     /// What the explainer finds for `seen`, signed with our credentials and
-    /// provider ([`Seen::diagnose`]); a stranger's key or token we do not
-    /// hold with secrets nobody knows.
+    /// provider ([`Seen::diagnose`]), with `token` and its secret in place
+    /// of ours when given (a token `serve` issued); a stranger's key or
+    /// token we do not hold with secrets nobody knows.
     pub(crate) fn diagnose(
         &self,
         seen: &Seen,
         audience: Audience,
+        token: Option<(String, Secret)>,
     ) -> Result<Vec<Finding>, &'static str> {
-        seen.diagnose(
-            &self.credentials,
-            audience,
-            (&self.unknown.0, &self.unknown.1),
-        )
+        let issued;
+        let credentials = match token {
+            Some((token, secret)) => {
+                let mut spec = self.credentials.clone();
+                spec.token = Some(token);
+                spec.token_secret = Some(secret);
+                issued = spec;
+                &issued
+            }
+            None => &self.credentials,
+        };
+        seen.diagnose(credentials, audience, (&self.unknown.0, &self.unknown.1))
     }
 }
 

@@ -205,7 +205,7 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
             }
             let diagnosis = match Seen::of(&received, &rejection) {
                 Some(seen) if Checker::diagnosable(&rejection) => {
-                    Diagnosis::from(checker.diagnose(&seen, Audience::Owner))
+                    Diagnosis::from(checker.diagnose(&seen, Audience::Owner, None))
                 }
                 _ => Diagnosis::default(),
             };

@@ -270,7 +270,13 @@ async fn status_with(client: &reqwest::Client, url: &str, credentials: Credentia
 #[test]
 fn issued_tokens_verify_beside_the_configured_one() {
     let _ = rustls::crypto::ring::default_provider().install_default();
-    let serve = Serve::start(&[]);
+    issued_tokens_verify_with(&Serve::start(&[]));
+}
+
+/// Runs the flow against `serve`, checks that the issued access token and
+/// the configured one verify and a mixed one does not, and gives the issued
+/// token and its secret.
+fn issued_tokens_verify_with(serve: &Serve) -> (String, String) {
     let base = serve.url("");
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -302,7 +308,59 @@ fn issued_tokens_verify_beside_the_configured_one() {
         // The issued token with another token's secret: a bad signature.
         let mixed = Credentials::new("ck", "cs").with_token(tokens.token(), "ts");
         assert_eq!(status_with(&client, &url, mixed).await, 401);
-    });
+        (
+            tokens.token().to_owned(),
+            tokens.secret().expose().to_owned(),
+        )
+    })
+}
+
+#[test]
+fn a_bad_signature_with_an_issued_token_is_diagnosed_with_its_secret() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let serve = Serve::start(&[]);
+    let (token, secret) = issued_tokens_verify_with(&serve);
+    // A client that writes a space as '+' in its parameter string (the
+    // base string then encodes it as %2B), signing with the issued token:
+    // the base string and its key written by hand (common::oracle).
+    let ts = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let nonce = "c4d2a9e1f7b3405f8e6a2c0d9b1e3f57";
+    let params = format!(
+        "oauth_consumer_key=ck&oauth_nonce={nonce}&oauth_signature_method=HMAC-SHA1\
+         &oauth_timestamp={ts}&oauth_token={token}&oauth_version=1.0&status=hello+world"
+    );
+    let encoded = params
+        .replace('&', "%26")
+        .replace('=', "%3D")
+        .replace('+', "%2B");
+    let base = format!(
+        "POST&http%3A%2F%2F127.0.0.1%3A{}%2Fupdate&{encoded}",
+        serve.port
+    );
+    let header = format!(
+        "OAuth oauth_consumer_key=\"ck\", oauth_nonce=\"{nonce}\", oauth_signature=\"{}\", \
+         oauth_signature_method=\"HMAC-SHA1\", oauth_timestamp=\"{ts}\", oauth_token=\"{token}\", \
+         oauth_version=\"1.0\"",
+        common::oracle::header_signature(&format!("cs&{secret}"), &base)
+    );
+    let a = send(
+        serve.port,
+        "POST",
+        "/update",
+        Some(&header),
+        Some(b"status=hello%20world"),
+    );
+    assert_eq!(a.status, 401, "{}", a.json);
+    let codes: Vec<&str> = a.json["diagnosis"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["space-as-plus"], "{}", a.json);
 }
 
 #[test]

@@ -13,6 +13,7 @@ use hyper::http::request::Parts;
 use hyper::{Request, Response, StatusCode};
 use oauth1_signer::text::redact_url;
 use oauth1_signer::verify::{Reason, Received, Rejection};
+use oauth1_signer::Secret;
 use serde_json::json;
 use tokio::sync::Semaphore;
 
@@ -238,17 +239,18 @@ impl Server {
             Some(Err(rejection)) => return self.rejected(rejection, None).await,
             None => {}
         }
+        // A token this server issued (the access-token leg's) verifies, and
+        // a bad signature made with it is diagnosed, with its own secret.
+        let mut issued = None;
         let checked = match self.checker.check(&received, None).await {
-            // A token this server issued (the access-token leg's) verifies
-            // with its own secret.
-            Err(rejection)
-                if rejection.reason() == &Reason::TokenUnknown
-                    && rejection
-                        .protocol()
-                        .and_then(|p| p.token())
-                        .is_some_and(|t| self.legs.issued(t)) =>
-            {
-                self.legs.verify_access(&received).await
+            Err(rejection) if rejection.reason() == &Reason::TokenUnknown => {
+                let token = rejection.protocol().and_then(|p| p.token());
+                issued = token.and_then(|t| Some((t.to_owned(), self.legs.issued(t)?)));
+                if issued.is_some() {
+                    self.legs.verify_access(&received).await
+                } else {
+                    Err(rejection)
+                }
             }
             checked => checked,
         };
@@ -262,7 +264,8 @@ impl Server {
                 let seen = Checker::diagnosable(&rejection)
                     .then(|| Seen::of(&received, &rejection))
                     .flatten();
-                self.rejected(rejection, seen).await
+                self.rejected(rejection, seen.map(|seen| (seen, issued)))
+                    .await
             }
         }
     }
@@ -277,10 +280,11 @@ impl Server {
         )
     }
 
-    /// A rejection's answer, with the diagnosis of `seen` when it has one.
-    async fn rejected(&self, rejection: Rejection, seen: Option<Seen>) -> Answer {
+    /// A rejection's answer, with the diagnosis of `seen` when it has one
+    /// (made with the issued token's secret when it was signed with one).
+    async fn rejected(&self, rejection: Rejection, seen: Option<(Seen, Option<Issued>)>) -> Answer {
         let diagnosis = match seen {
-            Some(seen) => self.diagnose(seen).await,
+            Some((seen, issued)) => self.diagnose(seen, issued).await,
             None => Diagnosis::default(),
         };
         let status = StatusCode::from_u16(rejection.status()).unwrap_or(StatusCode::UNAUTHORIZED);
@@ -294,7 +298,7 @@ impl Server {
 
     /// The stranger's diagnosis, off the request path: bounded in size,
     /// one at a time, within a deadline.
-    async fn diagnose(&self, seen: Seen) -> Diagnosis {
+    async fn diagnose(&self, seen: Seen, issued: Option<Issued>) -> Diagnosis {
         let skipped = |why| Diagnosis {
             findings: Vec::new(),
             skipped: Some(why),
@@ -311,7 +315,7 @@ impl Server {
         let checker = self.checker.clone();
         let task = tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            checker.diagnose(&seen, Audience::Stranger)
+            checker.diagnose(&seen, Audience::Stranger, issued)
         });
         match tokio::time::timeout(DIAGNOSIS_DEADLINE, task).await {
             Ok(Ok(diagnosed)) => Diagnosis::from(diagnosed),
@@ -320,6 +324,9 @@ impl Server {
         }
     }
 }
+
+/// An access token this server issued, and its secret.
+type Issued = (String, Secret);
 
 /// Reads a body to its end, keeping nothing.
 async fn discard(mut body: Incoming) -> Result<(), ()> {

@@ -272,9 +272,10 @@ impl Legs {
         self.temporary.needs_body(head)
     }
 
-    /// Whether `token` is an access token this server issued.
-    pub(crate) fn issued(&self, token: &str) -> bool {
-        lock(&self.tokens).access.contains_key(token)
+    /// The secret of `token`, when it is an access token this server
+    /// issued.
+    pub(crate) fn issued(&self, token: &str) -> Option<Secret> {
+        lock(&self.tokens).access.get(token).cloned()
     }
 
     /// Verifies a request signed with an access token this server issued.
