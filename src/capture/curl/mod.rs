@@ -12,9 +12,14 @@ use crate::error::{Error, ErrorKind, Part};
 use crate::text::percent_encode;
 use crate::text::scan::holds_escape;
 
-use super::options::{long, short, Opt};
-use super::shell::{looks_like_cmd, split_cmd, split_posix, Command, Stdin, Word};
+use super::shell::{looks_like_cmd, split_cmd, split_posix, Command, Stdin};
 use super::{carries_oauth, shown, Captured, Header, Warning};
+
+mod args;
+mod url;
+
+use args::{header, read_options, DataKind, HeaderArg, Options, Piece};
+use url::{append_query, requested_url};
 
 /// Where a command's files come from, when the caller lets them be read
 /// ([`Curl::with_files`]): `-d @payload.json`, `-H @headers.txt`,
@@ -123,56 +128,6 @@ impl Default for Curl<'static> {
 /// As [`Curl::parse`].
 pub fn parse_curl(command: &str) -> Result<Captured, Error> {
     Curl::new().parse(command)
-}
-
-/// One piece of data, as an option gives it.
-struct Piece {
-    /// The option, as written.
-    option: String,
-    at: usize,
-    kind: DataKind,
-    value: Vec<u8>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum DataKind {
-    /// `-d`, `--data`, `--data-ascii`: `@file` read with CR, LF and NUL
-    /// left out.
-    Ascii,
-    /// `--data-raw`: no `@`.
-    Raw,
-    /// `--data-binary`: `@file` read as it is.
-    Binary,
-    /// `--data-urlencode`.
-    UrlEncode,
-    /// `--json`: as `--data-binary`, and JSON's media type.
-    Json,
-    /// `--url-query`: as `--data-urlencode` (`+` first: as it is), into
-    /// the query.
-    Query,
-}
-
-/// What the options say, before it is put together.
-#[derive(Default)]
-struct Options {
-    urls: Vec<Word>,
-    method: Option<(String, usize)>,
-    get: Option<usize>,
-    head: Option<usize>,
-    headers: Vec<(Vec<u8>, usize, String)>,
-    data: Vec<Piece>,
-    query: Vec<Piece>,
-    form: Option<usize>,
-    upload: Option<(String, usize)>,
-    user: Option<(Vec<u8>, usize)>,
-    bearer: Option<(Vec<u8>, usize)>,
-    /// `-A`, `-e` and `-b name=value`: headers curl writes from them.
-    user_agent: Option<(Vec<u8>, usize)>,
-    referer: Option<(Vec<u8>, usize)>,
-    cookies: Vec<(Vec<u8>, usize)>,
-    globoff: bool,
-    path_as_is: bool,
-    proto_default: Option<String>,
 }
 
 fn unreadable(at: usize, reason: impl Into<String>) -> Error {
@@ -439,7 +394,7 @@ impl<'f> Curl<'f> {
                 ))
             }
         };
-        let mut url = self.url(word, &o, &mut warnings)?;
+        let mut url = requested_url(word, &o, &mut warnings)?;
         let mut data = Vec::new();
         for (k, piece) in o.data.iter().enumerate() {
             let bytes = self.piece(piece, stdin, &mut warnings)?;
@@ -583,270 +538,6 @@ impl<'f> Curl<'f> {
         }
         Ok(captured)
     }
-
-    /// The URL curl requests, from the word that gives it.
-    fn url(&self, word: &Word, o: &Options, warnings: &mut Vec<Warning>) -> Result<String, Error> {
-        let at = word.at;
-        let raw = text(&word.bytes, at, "URL")?;
-        if let Some(k) = raw.find(|c: char| c.is_whitespace() || c.is_control()) {
-            return Err(unreadable(
-                at,
-                format!(
-                    "the URL holds whitespace or a control character (at its byte {k}), which \
-                     curl does not send as written"
-                ),
-            ));
-        }
-        let mut url = if o.globoff { raw } else { unglob(&raw, at)? };
-        if let Some(k) = url.find('#') {
-            warnings.push(Warning::new(
-                "fragment-dropped",
-                Some(at),
-                format!(
-                    "curl does not send the URL's fragment {}: the request is without it",
-                    shown(&url.as_bytes()[k..])
-                ),
-            ));
-            url.truncate(k);
-        }
-        match url.find("://") {
-            Some(k) => {
-                let scheme = url[..k].to_ascii_lowercase();
-                if scheme != "http" && scheme != "https" {
-                    return Err(unreadable(
-                        at,
-                        format!(
-                            "the URL's scheme is {}, not http or https",
-                            shown(scheme.as_bytes())
-                        ),
-                    ));
-                }
-            }
-            None => {
-                let scheme = o.proto_default.as_deref().unwrap_or("http");
-                warnings.push(Warning::new(
-                    "scheme-assumed",
-                    Some(at),
-                    format!(
-                        "the URL has no scheme: curl sends it as {scheme}://, and so is it read"
-                    ),
-                ));
-                url = format!("{scheme}://{url}");
-            }
-        }
-        if !o.path_as_is {
-            url = without_dot_segments(&url);
-        }
-        Ok(url)
-    }
-}
-
-/// What one `-H` value does.
-enum HeaderArg {
-    Set(Header),
-    /// `Name:` with no value: curl leaves out a header it would add.
-    Remove(String),
-}
-
-/// One `-H` value: `Name: value`, `Name;` (an empty value), `Name:` (none).
-fn header(line: &[u8], at: usize) -> Result<HeaderArg, Error> {
-    let line = text(line, at, "header")?;
-    if line.contains(['\r', '\n']) {
-        return Err(unreadable(
-            at,
-            "a header holds a line end: it would be two header lines",
-        ));
-    }
-    if let Some((name, value)) = line.split_once(':') {
-        let value = value.trim_matches([' ', '\t']);
-        if value.is_empty() {
-            return Ok(HeaderArg::Remove(name.trim().to_owned()));
-        }
-        return Ok(HeaderArg::Set(Header {
-            name: name.trim().to_owned(),
-            value: value.to_owned(),
-            offset: Some(at),
-        }));
-    }
-    if let Some(name) = line.strip_suffix(';') {
-        return Ok(HeaderArg::Set(Header {
-            name: name.trim().to_owned(),
-            value: String::new(),
-            offset: Some(at),
-        }));
-    }
-    Err(unreadable(
-        at,
-        format!("{} is not a header (Name: value)", shown(line.as_bytes())),
-    ))
-}
-
-/// The options of a curl command, each with its value.
-fn read_options(words: &[Word], warnings: &mut Vec<Warning>) -> Result<Options, Error> {
-    let mut o = Options::default();
-    let mut i = 0;
-    while i < words.len() {
-        let word = &words[i];
-        i += 1;
-        let bytes = &word.bytes;
-        // A word that is not an option is a URL.
-        if bytes.len() < 2 || bytes[0] != b'-' {
-            o.urls.push(word.clone());
-            continue;
-        }
-        let take_value = |name: &str, rest: Option<Vec<u8>>, i: &mut usize| match rest {
-            Some(value) => Ok(value),
-            None => match words.get(*i) {
-                Some(next) => {
-                    *i += 1;
-                    Ok(next.bytes.clone())
-                }
-                None => Err(unreadable(
-                    word.at,
-                    format!("{name} needs a value, and none follows"),
-                )),
-            },
-        };
-        if let Some(name) = bytes.strip_prefix(b"--") {
-            let name = String::from_utf8_lossy(name).into_owned();
-            let written = format!("--{name}");
-            match long(&name) {
-                Opt::Value(long) => {
-                    let value = take_value(&written, None, &mut i)?;
-                    apply(&mut o, long, &written, value, word.at, warnings)?;
-                }
-                Opt::Flag(long) => flag(&mut o, long, !name.starts_with("no-"), word.at)?,
-                Opt::Unknown => unknown(&name, word.at, warnings)?,
-            }
-            continue;
-        }
-        // A cluster of short options: `-sSL`, `-XPOST`, `-d@file`.
-        let mut k = 1;
-        while k < bytes.len() {
-            let letter = bytes[k];
-            k += 1;
-            let written = format!("-{}", letter as char);
-            match short(letter) {
-                Opt::Value(long) => {
-                    let rest = (k < bytes.len()).then(|| bytes[k..].to_vec());
-                    let value = take_value(&written, rest, &mut i)?;
-                    apply(&mut o, long, &written, value, word.at, warnings)?;
-                    break;
-                }
-                Opt::Flag(long) => flag(&mut o, long, true, word.at)?,
-                Opt::Unknown => {
-                    unknown(&String::from_utf8_lossy(&[letter]), word.at, warnings)?;
-                }
-            }
-        }
-    }
-    Ok(o)
-}
-
-/// An option curl does not have: named, and stepped over alone.
-fn unknown(name: &str, at: usize, warnings: &mut Vec<Warning>) -> Result<(), Error> {
-    if let Some(base) = name.strip_prefix("expand-") {
-        return Err(unreadable(
-            at,
-            format!("--expand-{base} fills in curl variables ({{{{name}}}}), whose values are not in the text"),
-        ));
-    }
-    let dashes = if name.len() == 1 { "-" } else { "--" };
-    warnings.push(Warning::new(
-        "unknown-option",
-        Some(at),
-        format!(
-            "{} is not a curl option known here: left out (if it takes a value, that value \
-             was read as a URL)",
-            shown(format!("{dashes}{name}").as_bytes())
-        ),
-    ));
-    Ok(())
-}
-
-/// An option without a value.
-fn flag(o: &mut Options, name: &str, on: bool, at: usize) -> Result<(), Error> {
-    match name {
-        "get" => o.get = on.then_some(at),
-        "head" => o.head = on.then_some(at),
-        "globoff" => o.globoff = on,
-        "path-as-is" => o.path_as_is = on,
-        "next" => {
-            return Err(ambiguous(
-                at,
-                "--next (-:) starts a second request: read one command per request",
-            ))
-        }
-        "help" | "version" | "manual" => {
-            return Err(unreadable(at, format!("--{name} sends no request")))
-        }
-        _ => {}
-    }
-    Ok(())
-}
-
-/// An option with its value.
-fn apply(
-    o: &mut Options,
-    name: &str,
-    written: &str,
-    value: Vec<u8>,
-    at: usize,
-    warnings: &mut Vec<Warning>,
-) -> Result<(), Error> {
-    let piece = |kind| Piece {
-        option: written.to_owned(),
-        at,
-        kind,
-        value: value.clone(),
-    };
-    match name {
-        "url" => o.urls.push(Word { bytes: value, at }),
-        "request" => o.method = Some((text(&value, at, "method")?, at)),
-        "header" => o.headers.push((value, at, written.to_owned())),
-        "data" | "data-ascii" => o.data.push(piece(DataKind::Ascii)),
-        "data-raw" => o.data.push(piece(DataKind::Raw)),
-        "data-binary" => o.data.push(piece(DataKind::Binary)),
-        "data-urlencode" => o.data.push(piece(DataKind::UrlEncode)),
-        "json" => o.data.push(piece(DataKind::Json)),
-        "url-query" => o.query.push(piece(DataKind::Query)),
-        "form" | "form-string" => o.form = Some(at),
-        "upload-file" => o.upload = Some((text(&value, at, "file name")?, at)),
-        "user" => o.user = Some((value, at)),
-        "oauth2-bearer" => o.bearer = Some((value, at)),
-        "user-agent" => o.user_agent = Some((value, at)),
-        "referer" => o.referer = Some((value, at)),
-        // A cookie string (`name=value`); else a cookie file curl reads,
-        // which does not change the signed request.
-        "cookie" if value.contains(&b'=') => o.cookies.push((value, at)),
-        "proto-default" => o.proto_default = Some(text(&value, at, "scheme")?),
-        "config" => {
-            return Err(unreadable(
-                at,
-                format!("{written} reads more options from a file: give them in the command"),
-            ))
-        }
-        "request-target" => {
-            return Err(unreadable(
-                at,
-                "--request-target sends another target than the URL's: the URL signed cannot \
-                 be known",
-            ))
-        }
-        "variable" => {
-            return Err(unreadable(
-                at,
-                "--variable sets curl variables, whose values are not read here",
-            ))
-        }
-        "aws-sigv4" => warnings.push(Warning::new(
-            "not-oauth",
-            Some(at),
-            "--aws-sigv4 signs with AWS Signature Version 4, not OAuth 1.0a",
-        )),
-        _ => {}
-    }
-    Ok(())
 }
 
 /// curl's `curl_easy_escape` (every byte but `A-Z a-z 0-9 - . _ ~` as
@@ -862,97 +553,6 @@ fn curl_escape(bytes: &[u8], out: &mut Vec<u8>) {
             out.extend_from_slice(run.as_bytes());
         }
     }
-}
-
-/// `url` with `query` appended: after `?`, or `&` when it has a query.
-fn append_query(url: &mut String, query: &str) {
-    url.push(if url.contains('?') { '&' } else { '?' });
-    url.push_str(query);
-}
-
-/// The URL curl requests when it globs: `\[`, `\]`, `\{`, `\}` are the
-/// characters themselves; an unescaped `[` or `{` (but an IPv6 host's `[`)
-/// would make several URLs of one.
-fn unglob(raw: &str, at: usize) -> Result<String, Error> {
-    let mut out = String::with_capacity(raw.len());
-    let ipv6 = raw
-        .find("://")
-        .map(|k| k + 3)
-        .filter(|&k| raw[k..].starts_with('['));
-    let mut chars = raw.char_indices().peekable();
-    let mut in_host_literal = false;
-    while let Some((k, c)) = chars.next() {
-        match c {
-            '\\' if matches!(chars.peek(), Some((_, '[' | ']' | '{' | '}'))) => {
-                if let Some((_, next)) = chars.next() {
-                    out.push(next);
-                }
-            }
-            '[' if Some(k) == ipv6 => {
-                in_host_literal = true;
-                out.push(c);
-            }
-            ']' if in_host_literal => {
-                in_host_literal = false;
-                out.push(c);
-            }
-            '[' | '{' => {
-                return Err(unreadable(
-                    at,
-                    format!(
-                        "the URL's {c} (at its byte {k}) makes curl glob it into several URLs: \
-                         such a command needs -g (--globoff), or \\{c}"
-                    ),
-                ))
-            }
-            _ => out.push(c),
-        }
-    }
-    Ok(out)
-}
-
-/// `url` with its path's `.` and `..` segments removed (RFC 3986 §5.2.4),
-/// as curl sends it without `--path-as-is`.
-fn without_dot_segments(url: &str) -> String {
-    let Some(k) = url.find("://") else {
-        return url.to_owned();
-    };
-    let after = k + 3;
-    let path_start = url[after..]
-        .find(['/', '?'])
-        .map_or(url.len(), |p| after + p);
-    if !url[path_start..].starts_with('/') {
-        return url.to_owned();
-    }
-    let path_end = url[path_start..]
-        .find('?')
-        .map_or(url.len(), |p| path_start + p);
-    let path = &url[path_start..path_end];
-    if !path.split('/').any(|s| s == "." || s == "..") {
-        return url.to_owned();
-    }
-    let mut out: Vec<&str> = Vec::new();
-    let segments: Vec<&str> = path[1..].split('/').collect();
-    let last = segments.len() - 1;
-    let mut trailing = false;
-    for (n, segment) in segments.iter().enumerate() {
-        match *segment {
-            "." => trailing = n == last,
-            ".." => {
-                out.pop();
-                trailing = n == last;
-            }
-            s => {
-                out.push(s);
-                trailing = false;
-            }
-        }
-    }
-    let mut path = format!("/{}", out.join("/"));
-    if trailing && !path.ends_with('/') {
-        path.push('/');
-    }
-    format!("{}{path}{}", &url[..path_start], &url[path_end..])
 }
 
 #[cfg(test)]
@@ -1144,19 +744,5 @@ mod tests {
         let r = parse("curl http://h/ --data-urlencode 'status=Hello%20World'");
         assert_eq!(r.body(), Some(&b"status=Hello%2520World"[..]));
         assert!(r.warnings().iter().any(|w| w.code() == "curl-urlencode"));
-    }
-
-    #[test]
-    fn dot_segments() {
-        assert_eq!(
-            without_dot_segments("http://h/a/b/../c/./d/"),
-            "http://h/a/c/d/"
-        );
-        assert_eq!(without_dot_segments("http://h/a/.."), "http://h/");
-        assert_eq!(
-            without_dot_segments("http://h/../../x?y=/../"),
-            "http://h/x?y=/../"
-        );
-        assert_eq!(without_dot_segments("http://h"), "http://h");
     }
 }
