@@ -89,7 +89,7 @@ pub fn from_text(text: &str, alphabet: &str, padding: bool) -> Coded {
 pub fn from_hex(text: &str, alphabet: &str, padding: bool) -> Coded {
     match parse_hex(text) {
         Ok(bytes) => from_bytes(&bytes, alphabet, padding),
-        Err(spot) => failed(spot),
+        Err(spot) => failed(*spot),
     }
 }
 
@@ -217,7 +217,7 @@ fn failed(spot: Spot) -> Coded {
 }
 
 /// Pairs of hex digits; blanks between pairs skipped.
-fn parse_hex(text: &str) -> Result<Vec<u8>, Spot> {
+fn parse_hex(text: &str) -> Result<Vec<u8>, Box<Spot>> {
     let digit = |b: u8| char::from(b).to_digit(16);
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len() / 2);
@@ -232,22 +232,24 @@ fn parse_hex(text: &str) -> Result<Vec<u8>, Spot> {
         match (high, low) {
             (Some(h), Some(l)) => out.push((h * 16 + l) as u8),
             (None, _) => {
-                return Err(
+                return Err(Box::new(
                     Spot::at(format!("not a hex digit at byte {i}"), text, i, 1).said(Hint::with(
                         "hex.digit",
                         [say::char_at(text, i), Arg::data(i.to_string())],
                     )),
-                );
+                ));
             }
             (Some(_), None) => {
                 let at = i + 1;
-                return Err(Spot::at(
-                    format!("at byte {at}: a byte is two hex digits"),
-                    text,
-                    at,
-                    1,
-                )
-                .said(Hint::new("hex.pair", [at.to_string()])));
+                return Err(Box::new(
+                    Spot::at(
+                        format!("at byte {at}: a byte is two hex digits"),
+                        text,
+                        at,
+                        1,
+                    )
+                    .said(Hint::new("hex.pair", [at.to_string()])),
+                ));
             }
         }
         i += 2;

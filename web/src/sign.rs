@@ -351,13 +351,13 @@ pub fn sign_json(fields: &str) -> Signed {
 
 /// [`sign_json`] once the fields are read.
 fn signed(fields: &Fields, hints: Vec<Hint>) -> Signed {
-    match with_request(&fields, false, |signer, request| signer.trace(request)) {
+    match with_request(fields, false, |signer, request| signer.trace(request)) {
         Ok((t, spec, taken)) => {
             let secret = t.signature.is_secret();
             let shown = fields.show_secrets;
             let signing_key = match (&t.signing_key, shown) {
                 (Some(k), true) => k.expose().to_owned(),
-                (Some(_), false) => masked_key(&fields),
+                (Some(_), false) => masked_key(fields),
                 (None, _) => String::new(),
             };
             // A PLAINTEXT signature is the key: masked wherever it is sent,
@@ -403,7 +403,7 @@ fn signed(fields: &Fields, hints: Vec<Hint>) -> Signed {
                 Ok(sent) => sent,
                 Err(e) => {
                     return Signed {
-                        error: Some(FieldError::new(&e, &fields)),
+                        error: Some(FieldError::new(&e, fields)),
                         hints,
                         ..Signed::default()
                     }
