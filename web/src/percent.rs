@@ -144,9 +144,9 @@ pub fn dump(encoded: &str, mode: &str, from: usize, count: usize) -> Vec<String>
 /// than "binary": a character cut short (`%E0%A4`, a Devanagari letter
 /// without its last byte: `utf8-short-1` or `utf8-short`, quoting the byte
 /// of `encoded` where the character starts, its first escape, and the
-/// byte of `encoded` where its missing bytes belong), and bytes whose
-/// every byte above ASCII is a letter in ISO-8859-1 (`caf%E9`: `latin1`,
-/// quoting that reading).
+/// byte of `encoded` where its missing bytes belong), and text whose
+/// every byte above ASCII is a letter in ISO-8859-1, among ASCII letters
+/// (`caf%E9`: `latin1`, quoting that reading).
 fn not_utf8(encoded: &str, bytes: &[u8]) -> Vec<Hint> {
     let mut out = Vec::new();
     if let Err(e) = std::str::from_utf8(bytes) {
@@ -174,9 +174,12 @@ fn not_utf8(encoded: &str, bytes: &[u8]) -> Vec<Hint> {
             });
         }
     }
-    if bytes
-        .iter()
-        .all(|&b| b.is_ascii() || char::from(b).is_alphabetic())
+    // Text, not any bytes: ASCII letters among them (ÿþ, ff fe, is a
+    // UTF-16 byte order mark, not Latin-1 text).
+    if bytes.iter().any(u8::is_ascii_alphabetic)
+        && bytes
+            .iter()
+            .all(|&b| b.is_ascii() || char::from(b).is_alphabetic())
     {
         out.push(Hint::new(
             "latin1",
@@ -400,6 +403,7 @@ mod tests {
         );
         let d = decode("caf%E9", "strict");
         assert_eq!(d.hints.last(), Some(&Hint::new("latin1", ["café".into()])));
+        assert!(decode("%FF%FE", "strict").hints.is_empty());
     }
 
     #[test]
