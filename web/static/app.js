@@ -172,14 +172,19 @@ function percentFromText() {
 
 // The encoded box's value when last decoded: an escape is "being typed"
 // only when one character was just typed at the end, never when a whole
-// text was pasted or set.
+// text was pasted or set (the same value decoded again, in another mode or
+// language, keeps what it was).
 let lastEncoded = '';
+let lastTypedOne = false;
 
 function percentFromEncoded() {
   pctFrom = 'encoded';
   const encoded = $('pct-encoded').value;
-  const typedOne = encoded.length === lastEncoded.length + 1 && encoded.startsWith(lastEncoded);
+  const typedOne = encoded === lastEncoded
+    ? lastTypedOne
+    : encoded.length === lastEncoded.length + 1 && encoded.startsWith(lastEncoded);
   lastEncoded = encoded;
+  lastTypedOne = typedOne;
   typedIn($('pct-encoded'));
   const mode = $('pct-mode').value;
   const r = call(wasm.percent_decode_text, encoded, mode);
