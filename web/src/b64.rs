@@ -16,7 +16,8 @@ use base64::{DecodeError, Engine as _};
 use oauth1_signer::{pipeline::SigningKey, text::percent_decode, SignatureMethod};
 use serde::Serialize;
 
-use crate::render::{hex, Hint, Spot};
+use crate::render::{hex, Arg, Hint, Spot};
+use crate::say;
 
 /// Bytes in the three forms the panel shows.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -88,7 +89,7 @@ pub fn from_text(text: &str, alphabet: &str, padding: bool) -> Coded {
 pub fn from_hex(text: &str, alphabet: &str, padding: bool) -> Coded {
     match parse_hex(text) {
         Ok(bytes) => from_bytes(&bytes, alphabet, padding),
-        Err(spot) => failed(spot),
+        Err(spot) => failed(*spot),
     }
 }
 
@@ -125,8 +126,18 @@ pub fn decode(text: &str, alphabet: &str) -> Coded {
         Err(e) => {
             let other = if alphabet == "url" { "standard" } else { "url" };
             if engine(other, true).decode(&clean).is_ok() {
-                hints.push(Hint::new("other-alphabet", [other.to_owned()]));
+                let word = if other == "url" {
+                    "alpha.url"
+                } else {
+                    "alpha.standard"
+                };
+                hints.push(Hint::with("other-alphabet", [Arg::word(word)]));
             }
+            let alpha = if alphabet == "url" {
+                "alpha.url"
+            } else {
+                "alpha.standard"
+            };
             let spot = match e {
                 DecodeError::InvalidByte(i, byte) => Spot::at(
                     format!(
@@ -142,7 +153,15 @@ pub fn decode(text: &str, alphabet: &str) -> Coded {
                     text,
                     place(i),
                     1,
-                ),
+                )
+                .said(Hint::with(
+                    "b64.invalid-byte",
+                    [
+                        say::char_at(text, place(i)),
+                        Arg::data(place(i).to_string()),
+                        Arg::word(alpha),
+                    ],
+                )),
                 DecodeError::InvalidLastSymbol(i, _) => Spot::at(
                     format!(
                         "invalid Base64 at byte {}: the last symbol has bits set that no byte holds",
@@ -151,7 +170,8 @@ pub fn decode(text: &str, alphabet: &str) -> Coded {
                     text,
                     place(i),
                     1,
-                ),
+                )
+                .said(Hint::new("b64.last-symbol", [place(i).to_string()])),
                 DecodeError::InvalidLength(len) => {
                     // The cut group, from its first symbol to the last one.
                     let start = place(len - len % 4);
@@ -162,8 +182,10 @@ pub fn decode(text: &str, alphabet: &str) -> Coded {
                         start,
                         end.saturating_sub(start),
                     )
+                    .said(Hint::new("b64.length", [len.to_string()]))
                 }
-                DecodeError::InvalidPadding => Spot::message(format!("invalid Base64: {e}")),
+                DecodeError::InvalidPadding => Spot::message(format!("invalid Base64: {e}"))
+                    .said(Hint::new("b64.padding", [])),
             };
             Coded {
                 hints,
@@ -195,7 +217,7 @@ fn failed(spot: Spot) -> Coded {
 }
 
 /// Pairs of hex digits; blanks between pairs skipped.
-fn parse_hex(text: &str) -> Result<Vec<u8>, Spot> {
+fn parse_hex(text: &str) -> Result<Vec<u8>, Box<Spot>> {
     let digit = |b: u8| char::from(b).to_digit(16);
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len() / 2);
@@ -210,15 +232,23 @@ fn parse_hex(text: &str) -> Result<Vec<u8>, Spot> {
         match (high, low) {
             (Some(h), Some(l)) => out.push((h * 16 + l) as u8),
             (None, _) => {
-                return Err(Spot::at(format!("not a hex digit at byte {i}"), text, i, 1));
+                return Err(Box::new(
+                    Spot::at(format!("not a hex digit at byte {i}"), text, i, 1).said(Hint::with(
+                        "hex.digit",
+                        [say::char_at(text, i), Arg::data(i.to_string())],
+                    )),
+                ));
             }
             (Some(_), None) => {
                 let at = i + 1;
-                return Err(Spot::at(
-                    format!("at byte {at}: a byte is two hex digits"),
-                    text,
-                    at,
-                    1,
+                return Err(Box::new(
+                    Spot::at(
+                        format!("at byte {at}: a byte is two hex digits"),
+                        text,
+                        at,
+                        1,
+                    )
+                    .said(Hint::new("hex.pair", [at.to_string()])),
                 ));
             }
         }
@@ -314,11 +344,14 @@ mod tests {
     fn the_other_alphabet_is_named() {
         let c = decode("-_8=", "standard");
         assert!(c.error.is_some());
-        assert_eq!(c.hints, [Hint::new("other-alphabet", ["url".to_owned()])]);
+        assert_eq!(
+            c.hints,
+            [Hint::with("other-alphabet", [Arg::word("alpha.url")])]
+        );
         let c = decode("+/8=", "url");
         assert_eq!(
             c.hints,
-            [Hint::new("other-alphabet", ["standard".to_owned()])]
+            [Hint::with("other-alphabet", [Arg::word("alpha.standard")])]
         );
         assert!(decode("!!!!", "standard").hints.is_empty());
     }

@@ -77,13 +77,7 @@ pub struct Explained {
 pub fn explain_json(evidence: &str) -> Explained {
     let ev: Evidence = match serde_json::from_str(evidence) {
         Ok(e) => e,
-        Err(e) => {
-            return failed(FieldError {
-                field: Some("fields"),
-                spot: Spot::message(format!("unreadable fields: {e}")),
-                hint: None,
-            })
-        }
+        Err(e) => return failed(FieldError::fields(&e)),
     };
     let (base, signature, header) = (
         Some(ev.their_base_string.trim()).filter(|s| !s.is_empty()),
@@ -126,11 +120,7 @@ pub fn explain_json(evidence: &str) -> Explained {
             let h = ev.their_header.trim();
             return failed(FieldError {
                 field: Some("their_header"),
-                spot: match e.offset() {
-                    Some((_, at)) => Spot::at(e.to_string(), h, skipped + at, e.span_len()),
-                    None => Spot::message(e.to_string()),
-                },
-                hint: None,
+                spot: Spot::of_in(&e, h, skipped),
             });
         }
     };
@@ -270,7 +260,7 @@ mod tests {
     fn no_request_is_said_as_such_not_as_an_invalid_url() {
         let x = explain_json(r#"{"their_signature":"abc"}"#);
         let e = x.error.unwrap();
-        assert_eq!(e.hint.map(|h| h.code), Some("no-request"));
+        assert_eq!(e.spot.said.map(|h| h.code), Some("no-request"));
         assert_eq!(e.spot.offset, None);
     }
 

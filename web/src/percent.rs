@@ -50,7 +50,12 @@ pub struct DecodedText {
     /// Whether the error is only an escape still being typed: a `%` and at
     /// most one hex digit at the very end.
     pub incomplete: bool,
-    /// Advice: `plus-kept` (strict mode keeps a `+`), `decomposed`.
+    /// On an error, the text before it, decoded (if it is UTF-8): what the
+    /// input reads as up to the malformed escape.
+    pub partial: Option<String>,
+    /// Advice: `plus-kept` (strict mode keeps a `+`), `decomposed`;
+    /// `utf8-short` and `utf8-short-1` (bytes that end a character short),
+    /// `latin1` (bytes that read as ISO-8859-1 letters).
     pub hints: Vec<Hint>,
 }
 
@@ -87,6 +92,9 @@ pub fn decode(encoded: &str, mode: &str) -> DecodedText {
             let bytes = d.as_bytes();
             let text = d.to_str().map(str::to_owned);
             hints.extend(text.as_deref().and_then(decomposed));
+            if !d.is_text() {
+                hints.extend(not_utf8(encoded, bytes));
+            }
             DecodedText {
                 binary: !d.is_text(),
                 dump: if d.is_text() {
@@ -100,6 +108,7 @@ pub fn decode(encoded: &str, mode: &str) -> DecodedText {
                 text,
                 error: None,
                 incomplete: false,
+                partial: None,
                 hints,
             }
         }
@@ -111,10 +120,13 @@ pub fn decode(encoded: &str, mode: &str) -> DecodedText {
             dump_lines: 0,
             byte_len: 0,
             incomplete: e.offset().is_some_and(|(_, at)| still_typing(encoded, at)),
-            error: Some(match e.offset() {
-                Some((_, at)) => Spot::at(e.to_string(), encoded, at, e.span_len()),
-                None => Spot::message(e.to_string()),
+            partial: e.offset().and_then(|(_, at)| {
+                let before = encoded.get(..at)?;
+                decoded_bytes(before, mode)
+                    .ok()
+                    .and_then(|d| d.to_str().map(str::to_owned))
             }),
+            error: Some(Spot::of(&e, encoded)),
             hints,
         },
     }
@@ -126,6 +138,67 @@ pub fn dump(encoded: &str, mode: &str, from: usize, count: usize) -> Vec<String>
     decoded_bytes(encoded, mode)
         .map(|d| hex_dump_lines(d.as_bytes(), from, count))
         .unwrap_or_default()
+}
+
+/// Why decoded `bytes` (of `encoded`) are not UTF-8, where it says more
+/// than "binary": a character cut short (`%E0%A4`, a Devanagari letter
+/// without its last byte: `utf8-short-1` or `utf8-short`, quoting the byte
+/// of `encoded` where the character starts, its first escape, and the
+/// byte of `encoded` where its missing bytes belong), and text whose
+/// every byte above ASCII is a letter in ISO-8859-1, among ASCII letters
+/// (`caf%E9`: `latin1`, quoting that reading).
+fn not_utf8(encoded: &str, bytes: &[u8]) -> Vec<Hint> {
+    let mut out = Vec::new();
+    if let Err(e) = std::str::from_utf8(bytes) {
+        let start = e.valid_up_to();
+        let lead = bytes[start];
+        let width = match lead {
+            0xC2..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF4 => 4,
+            _ => 0,
+        };
+        // The continuation bytes it has: all the rest (`error_len` None:
+        // the bytes end inside it), or those before the byte that is not one.
+        let have = e.error_len().unwrap_or(bytes.len() - start);
+        if width > have {
+            let short = width - have;
+            let at_start = encoded_offset(encoded, start);
+            let at_end = encoded_offset(encoded, start + have);
+            let escape = encoded.get(at_start..at_start + 3).unwrap_or_default();
+            let args = [at_start.to_string(), escape.to_owned(), at_end.to_string()];
+            out.push(if short == 1 {
+                Hint::new("utf8-short-1", args)
+            } else {
+                Hint::new("utf8-short", args.into_iter().chain([short.to_string()]))
+            });
+        }
+    }
+    // Text, not any bytes: ASCII letters among them (ÿþ, ff fe, is a
+    // UTF-16 byte order mark, not Latin-1 text).
+    if bytes.iter().any(u8::is_ascii_alphabetic)
+        && bytes
+            .iter()
+            .all(|&b| b.is_ascii() || char::from(b).is_alphabetic())
+    {
+        out.push(Hint::new(
+            "latin1",
+            [bytes.iter().map(|&b| char::from(b)).collect::<String>()],
+        ));
+    }
+    out
+}
+
+/// The byte of `encoded` (which decodes without error) where decoded byte
+/// `index` comes from: each escape is three bytes, anything else one.
+fn encoded_offset(encoded: &str, index: usize) -> usize {
+    let raw = encoded.as_bytes();
+    let (mut at, mut n) = (0, 0);
+    while n < index && at < raw.len() {
+        at += if raw[at] == b'%' { 3 } else { 1 };
+        n += 1;
+    }
+    at
 }
 
 /// Whether the malformed escape at `at` is the input's last few bytes, a `%`
@@ -297,6 +370,40 @@ mod tests {
         assert!(decode("abc%2", "strict").incomplete);
         assert!(!decode("abc%G", "strict").incomplete);
         assert!(!decode("%2 x", "strict").incomplete);
+    }
+
+    #[test]
+    fn a_malformed_escape_keeps_the_text_before_it() {
+        let d = decode("100%", "strict");
+        assert_eq!(d.error.map(|e| e.offset), Some(Some(3)));
+        assert_eq!(d.partial.as_deref(), Some("100"));
+        assert_eq!(decode("ab%4", "strict").partial.as_deref(), Some("ab"));
+    }
+
+    // %E0%A4 is the first two of the three bytes of U+0928 (e0 a4 a8);
+    // e9 is é in ISO-8859-1.
+    #[test]
+    fn a_character_cut_short_and_latin1_are_named() {
+        let d = decode("%E0%A4", "strict");
+        assert!(d.binary);
+        assert_eq!(
+            d.hints,
+            [Hint::new(
+                "utf8-short-1",
+                ["0".into(), "%E0".into(), "6".into()]
+            )]
+        );
+        let d = decode("x%E0%A4y", "strict");
+        assert_eq!(
+            d.hints,
+            [Hint::new(
+                "utf8-short-1",
+                ["1".into(), "%E0".into(), "7".into()]
+            )]
+        );
+        let d = decode("caf%E9", "strict");
+        assert_eq!(d.hints.last(), Some(&Hint::new("latin1", ["café".into()])));
+        assert!(decode("%FF%FE", "strict").hints.is_empty());
     }
 
     #[test]

@@ -34,19 +34,53 @@ pub fn hex_preview(bytes: &[u8]) -> String {
     hex(&bytes[..bytes.len().min(HEX_PREVIEW)])
 }
 
-/// The page's own advice about an input: a stable `code` (the page words it
-/// in the reader's language) and the values it quotes.
+/// What the page says, by a stable `code` that the page words in the
+/// reader's language, and the values it quotes: its own advice about an
+/// input (`plus-kept`, `decomposed`...), and what it says of an error or a
+/// warning (`err.*`, `warn.*`: [`say`](crate::say)).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Hint {
-    /// Which advice: `plus-kept`, `decomposed`, ...
+    /// Which message: `plus-kept`, `err.url-byte`, ...
     pub code: &'static str,
-    /// The values it quotes, in order (data, never translated).
-    pub args: Vec<String>,
+    /// The values it quotes, in order.
+    pub args: Vec<Arg>,
+}
+
+/// A value a message quotes: data (a name, a value, an offset: shown as
+/// it is, never translated), or a word the page has in each language (the
+/// name of a part of the request, a space).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Arg {
+    /// Data, as it is (JSON: a string).
+    Data(String),
+    /// The page's word of this key (JSON: `{"word": key}`).
+    Word {
+        /// Its key in the page's messages.
+        word: &'static str,
+    },
+}
+
+impl Arg {
+    /// Data.
+    pub fn data(value: impl Into<String>) -> Arg {
+        Arg::Data(value.into())
+    }
+
+    /// The page's word `key`.
+    pub fn word(key: &'static str) -> Arg {
+        Arg::Word { word: key }
+    }
 }
 
 impl Hint {
-    /// Advice `code` quoting `args`.
+    /// Message `code` quoting the data `args`.
     pub fn new(code: &'static str, args: impl IntoIterator<Item = String>) -> Hint {
+        Hint::with(code, args.into_iter().map(Arg::Data))
+    }
+
+    /// Message `code` quoting `args`, data or words.
+    pub fn with(code: &'static str, args: impl IntoIterator<Item = Arg>) -> Hint {
         Hint {
             code,
             args: args.into_iter().collect(),
@@ -90,8 +124,11 @@ pub fn hex_dump_lines(bytes: &[u8], from: usize, count: usize) -> Vec<String> {
 /// An error, and where it is in the input it is about.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Spot {
-    /// The error's own words (the library's `Display`).
+    /// The error's own words in English (the library's `Display`), for
+    /// scripts.
     pub message: String,
+    /// What the page says of it, in the reader's language.
+    pub said: Option<Hint>,
     /// Byte offset of the span, if the error points at one.
     pub offset: Option<usize>,
     /// The input before the span.
@@ -107,11 +144,34 @@ impl Spot {
     pub fn message(message: impl Into<String>) -> Spot {
         Spot {
             message: message.into(),
+            said: None,
             offset: None,
             before: String::new(),
             at: String::new(),
             after: String::new(),
         }
+    }
+
+    /// The same, with what the page says of it.
+    pub fn said(mut self, said: Hint) -> Spot {
+        self.said = Some(said);
+        self
+    }
+
+    /// The library's error `e` about `input`, at its offset if it has one,
+    /// with what the page says of it.
+    pub fn of(e: &oauth1_signer::Error, input: &str) -> Spot {
+        Spot::of_in(e, input, 0)
+    }
+
+    /// [`of`](Self::of) for an error about `input[shift..]`, marked and
+    /// said in `input`.
+    pub fn of_in(e: &oauth1_signer::Error, input: &str, shift: usize) -> Spot {
+        let spot = match e.offset() {
+            Some((_, at)) => Spot::at(e.to_string(), input, shift + at, e.span_len()),
+            None => Spot::message(e.to_string()),
+        };
+        spot.said(crate::say::error_in(e, input, shift))
     }
 
     /// An error at bytes `offset..offset + len` of `input`, widened to whole
@@ -127,6 +187,7 @@ impl Spot {
         }
         Spot {
             message: message.into(),
+            said: None,
             offset: Some(offset),
             before: input[..start].to_owned(),
             at: input[start..end].to_owned(),

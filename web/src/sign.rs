@@ -13,7 +13,7 @@
 //! wherever a parameter travels (§3.4.1.3.1).
 
 use oauth1_signer::outgoing::Lifted as TakenOut;
-use oauth1_signer::pipeline::{base_string_lines, is_form_urlencoded, ParameterStyle};
+use oauth1_signer::pipeline::{base_string_lines, is_form_urlencoded, ParameterStyle, RequestUrl};
 use oauth1_signer::provider::{RealmRule, PROVIDERS};
 use oauth1_signer::{
     text::percent_encode_str, BodyHash, BodyHashAlgorithm, BodyHashPolicy, Error, ErrorKind, Name,
@@ -21,7 +21,8 @@ use oauth1_signer::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::render::{Hint, Spot};
+use crate::render::{Arg, Hint, Spot};
+use crate::say;
 
 /// The library's signature methods by their RFC names, for the page's
 /// select (RSA with a pasted private key).
@@ -145,11 +146,8 @@ pub fn x_docs_example() -> Fields {
 pub struct FieldError {
     /// The field's name in [`Fields`].
     pub field: Option<&'static str>,
-    /// The error, and where in the field.
+    /// The error, where in the field, and what the page says of it.
     pub spot: Spot,
-    /// The page's own wording of it, when the page (not the library) found
-    /// it.
-    pub hint: Option<Hint>,
 }
 
 impl FieldError {
@@ -210,36 +208,35 @@ impl FieldError {
         };
         FieldError {
             field,
-            spot,
-            hint: None,
+            spot: spot.said(say::error(e, text)),
         }
     }
 
-    /// An error the page found, in `field`: `message` in English, `hint` its
-    /// code for the page's languages.
-    pub fn page(field: &'static str, message: impl Into<String>, hint: Hint) -> FieldError {
+    /// An error the page found, in `field`: `message` in English, `said`
+    /// its code for the page's languages.
+    pub fn page(field: &'static str, message: impl Into<String>, said: Hint) -> FieldError {
         FieldError {
             field: Some(field),
-            spot: Spot::message(message),
-            hint: Some(hint),
+            spot: Spot::message(message).said(said),
         }
     }
 
     /// A select's value that names none of its options.
     fn unknown(field: &'static str) -> FieldError {
-        FieldError {
-            field: Some(field),
-            spot: Spot::message(format!("the {field} select names none of its options")),
-            hint: None,
-        }
+        FieldError::page(
+            field,
+            format!("the {field} select names none of its options"),
+            Hint::new("err.unknown-option", [field.to_owned()]),
+        )
     }
 
-    fn fields(message: impl Into<String>) -> FieldError {
-        FieldError {
-            field: Some("fields"),
-            spot: Spot::message(message),
-            hint: None,
-        }
+    /// Fields the page could not read (a bug of the page's own script).
+    pub fn fields(e: &serde_json::Error) -> FieldError {
+        FieldError::page(
+            "fields",
+            format!("unreadable fields: {e}"),
+            Hint::new("err.fields", [e.to_string()]),
+        )
     }
 }
 
@@ -268,6 +265,24 @@ pub struct Sent {
     pub transmission: &'static str,
     /// What was taken out, and from where.
     pub lifted: Vec<Lifted>,
+}
+
+/// One of the library's warnings.
+#[derive(Clone, Debug, Serialize)]
+pub struct Warned {
+    /// Its own words, in English (for scripts).
+    pub message: String,
+    /// What the page says of it.
+    pub said: Hint,
+}
+
+/// The page's word for where a parameter was typed: `url` or `body`.
+fn part_word(from: &str) -> &'static str {
+    if from == "body" {
+        "part.body"
+    } else {
+        "part.url"
+    }
 }
 
 /// Every stage of the signature, or the error.
@@ -299,8 +314,15 @@ pub struct Signed {
     pub rsa: bool,
     /// The request as it is to be sent.
     pub sent: Sent,
-    /// The library's warnings, in its words.
-    pub warnings: Vec<String>,
+    /// The library's warnings.
+    pub warnings: Vec<Warned>,
+    /// The URL with each byte the library refuses in a URL percent-encoded
+    /// (a space, `ş`, `[`, `"`...), when it holds any: what the page offers
+    /// in one action.
+    pub url_fix: Option<String>,
+    /// Whether the curl command carries a masked signature (PLAINTEXT, its
+    /// secrets hidden): it cannot be sent as shown.
+    pub curl_masked: bool,
     /// The page's advice: `empty-consumer-key`, `empty-consumer-secret`,
     /// `token-without-secret`, `secret-without-token`, `timestamp-ms`,
     /// `lifted`, `verifier-without-token`.
@@ -315,19 +337,27 @@ pub fn sign_json(fields: &str) -> Signed {
         Ok(f) => f,
         Err(e) => {
             return Signed {
-                error: Some(FieldError::fields(format!("unreadable fields: {e}"))),
+                error: Some(FieldError::fields(&e)),
                 ..Signed::default()
             }
         }
     };
     let hints = advice(&fields);
-    match with_request(&fields, false, |signer, request| signer.trace(request)) {
+    let url_fix = url_encoded(&fields.url);
+    let mut signed = signed(&fields, hints);
+    signed.url_fix = url_fix;
+    signed
+}
+
+/// [`sign_json`] once the fields are read.
+fn signed(fields: &Fields, hints: Vec<Hint>) -> Signed {
+    match with_request(fields, false, |signer, request| signer.trace(request)) {
         Ok((t, spec, taken)) => {
             let secret = t.signature.is_secret();
             let shown = fields.show_secrets;
             let signing_key = match (&t.signing_key, shown) {
                 (Some(k), true) => k.expose().to_owned(),
-                (Some(_), false) => masked_key(&fields),
+                (Some(_), false) => masked_key(fields),
                 (None, _) => String::new(),
             };
             // A PLAINTEXT signature is the key: masked wherever it is sent,
@@ -363,9 +393,9 @@ pub fn sign_json(fields: &str) -> Signed {
             // Taken out of the URL or the body, a parameter is sent with
             // the others, wherever the transmission puts them.
             hints.extend(
-                lifted
-                    .iter()
-                    .map(|l| Hint::new("lifted", [l.name.to_owned(), l.from.to_owned()])),
+                lifted.iter().map(|l| {
+                    Hint::with("lifted", [Arg::data(l.name), Arg::word(part_word(l.from))])
+                }),
             );
             // What goes on the wire: the library's one rule of where each
             // parameter is sent.
@@ -373,7 +403,7 @@ pub fn sign_json(fields: &str) -> Signed {
                 Ok(sent) => sent,
                 Err(e) => {
                     return Signed {
-                        error: Some(FieldError::new(&e, &fields)),
+                        error: Some(FieldError::new(&e, fields)),
                         hints,
                         ..Signed::default()
                     }
@@ -417,7 +447,16 @@ pub fn sign_json(fields: &str) -> Signed {
                 ),
                 header,
                 sent,
-                warnings: t.warnings.iter().map(ToString::to_string).collect(),
+                curl_masked: secret && !shown,
+                url_fix: None,
+                warnings: t
+                    .warnings
+                    .iter()
+                    .map(|w| Warned {
+                        message: w.to_string(),
+                        said: say::warning(w),
+                    })
+                    .collect(),
                 hints,
                 error: None,
             }
@@ -617,6 +656,12 @@ fn advice(fields: &Fields) -> Vec<Hint> {
             ));
         }
     }
+    // A form body typed as text (`status=ağaç ığdır`): signed as those
+    // bytes, which a form-encoded body never holds raw, so the other side
+    // (oauthlib) will not read it.
+    if BodyType::from_name(&fields.body_type) == Ok(BodyType::Form) && !fields.body.is_empty() {
+        out.extend(raw_form_body(&fields.body));
+    }
     // Seconds since 1970 have ten digits until the year 2286; thirteen are
     // milliseconds (JavaScript's Date.now()).
     let ts = fields.timestamp.trim();
@@ -628,6 +673,67 @@ fn advice(fields: &Fields) -> Vec<Hint> {
         ));
     }
     out
+}
+
+/// `url` with each byte the library refuses in a URL percent-encoded, as
+/// the signer encodes (each refused character's UTF-8 bytes as `%XX`):
+/// none if the library refuses none. The library says which byte, one at a
+/// time; a URL that fails otherwise (no scheme, a malformed escape) is
+/// left as it is, from that point.
+pub fn url_encoded(url: &str) -> Option<String> {
+    let mut out = url.to_owned();
+    // Each pass encodes one character and parses again: a URL is short,
+    // and the bound stops any loop.
+    for _ in 0..=url.len() {
+        match RequestUrl::parse(&out) {
+            Err(e) => match e.kind() {
+                ErrorKind::InvalidByte {
+                    part: Part::Url,
+                    offset,
+                    ..
+                } => {
+                    let mut start = (*offset).min(out.len());
+                    while !out.is_char_boundary(start) {
+                        start -= 1;
+                    }
+                    let len = out[start..].chars().next().map_or(0, char::len_utf8);
+                    if len == 0 {
+                        break;
+                    }
+                    let encoded = percent_encode_str(&out[start..start + len]).to_string();
+                    out.replace_range(start..start + len, &encoded);
+                }
+                _ => break,
+            },
+            Ok(_) => break,
+        }
+    }
+    (out != url).then_some(out)
+}
+
+/// A form body with a byte the library refuses in a query (a form body is
+/// encoded as a query is): the character, where, and its encoding.
+fn raw_form_body(body: &str) -> Option<Hint> {
+    const HOST: &str = "http://h/?";
+    let e = RequestUrl::parse(&format!("{HOST}{body}")).err()?;
+    match e.kind() {
+        ErrorKind::InvalidByte {
+            part: Part::Url,
+            offset,
+            ..
+        } if *offset >= HOST.len() => {
+            let at = offset - HOST.len();
+            Some(Hint::with(
+                "form-raw",
+                [
+                    say::char_at(body, at),
+                    Arg::data(at.to_string()),
+                    say::encoded_at(body, at),
+                ],
+            ))
+        }
+        _ => None,
+    }
 }
 
 /// `value` quoted for a POSIX shell: in single quotes, each `'` written `'\''`.
@@ -763,7 +869,10 @@ pub fn with_request<R>(
             Box::new(FieldError::page(
                 field,
                 format!("{name} is given twice: in its own field and in the {from}"),
-                Hint::new("given-twice", [name.clone(), from.to_owned()]),
+                Hint::with(
+                    "given-twice",
+                    [Arg::data(name.clone()), Arg::word(part_word(from))],
+                ),
             ))
         }
         _ => placed(e),
@@ -1076,7 +1185,10 @@ mod tests {
                 "timestamp-ms"
             ]
         );
-        assert_eq!(advice(&fields)[3].args, ["1318622958000", "1318622958"]);
+        assert_eq!(
+            advice(&fields)[3].args,
+            [Arg::data("1318622958000"), Arg::data("1318622958")]
+        );
         assert!(advice(&x_docs_example()).is_empty());
     }
 
@@ -1084,5 +1196,33 @@ mod tests {
     fn an_unknown_method_names_its_field() {
         let s = sign_json(r#"{"signature_method":"HMAC-MD5","url":"https://h/","method":"GET"}"#);
         assert_eq!(s.error.unwrap().field, Some("signature_method"));
+    }
+
+    // Python's urllib.parse.quote of each refused part (a space %20, ş
+    // %C5%9F, [ ] %5B %5D, { " } %7B %22 %7D; `:` and `=` are allowed in a
+    // query, as quote(safe=':=') keeps them).
+    #[test]
+    fn a_url_with_bytes_to_encode_is_offered_encoded() {
+        for (url, fixed) in [
+            ("https://h/?q=a b", "https://h/?q=a%20b"),
+            ("https://h/?e=ş", "https://h/?e=%C5%9F"),
+            ("https://h/?ids[]=1", "https://h/?ids%5B%5D=1"),
+            (
+                r#"https://h/?filter={"a":1}"#,
+                "https://h/?filter=%7B%22a%22:1%7D",
+            ),
+        ] {
+            assert_eq!(url_encoded(url).as_deref(), Some(fixed), "{url}");
+        }
+        assert_eq!(url_encoded("https://h/?q=a%20b"), None);
+        assert_eq!(url_encoded("ftp://h/ x"), None);
+    }
+
+    #[test]
+    fn a_form_body_typed_as_text_is_hinted() {
+        let h = raw_form_body("status=ağaç ığdır").unwrap();
+        assert_eq!(h.code, "form-raw");
+        assert_eq!(h.args[1..], [Arg::data("8"), Arg::data("%C4%9F")]);
+        assert_eq!(raw_form_body("status=a%C4%9Fa%C3%A7"), None);
     }
 }

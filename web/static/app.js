@@ -99,7 +99,7 @@ const PAUSE = 1000;
 function showSpot(el, spot) {
   clear(el);
   if (!spot) return;
-  el.append(text('div', spot.message, 'message'));
+  el.append(text('div', spot.said ? hintText(spot.said) : spot.message, 'message'));
   if (spot.offset !== null && spot.offset !== undefined && (spot.before || spot.at || spot.after)) {
     const where = document.createElement('code');
     where.className = 'spot';
@@ -108,22 +108,19 @@ function showSpot(el, spot) {
   }
 }
 
-// A field error: the page's own wording when it has one, else the library's.
+// A field error, as the page says it (its code, in the reader's language).
 function showFieldError(el, error) {
-  if (error && error.hint) {
-    showSpot(el, { ...error.spot, message: hintText(error.hint) });
-  } else {
-    showSpot(el, error && error.spot);
-  }
+  showSpot(el, error && error.spot);
 }
 
-// A hint's sentence, its quoted values shown as they are, but the names of
-// places and alphabets in the reader's language.
+// A message's sentence from its code: its quoted data shown as they are,
+// its words (the name of a part, an alphabet, a space) in the reader's
+// language. The page's own advice is `hint.<code>`; the library's errors
+// and warnings, and the panels' own errors, are keyed by their code
+// (`err.url-byte`, `warn.plus-in-query`, `b64.length`).
 function hintText(h) {
-  const args = [...h.args];
-  if (h.code === 'lifted' || h.code === 'given-twice') args[1] = t(`part.${args[1]}`);
-  if (h.code === 'other-alphabet') args[0] = t(`alpha.${args[0]}`);
-  return t(`hint.${h.code}`, ...args);
+  const args = h.args.map((a) => (typeof a === 'string' ? a : t(a.word)));
+  return t(h.code.includes('.') ? h.code : `hint.${h.code}`, ...args);
 }
 
 function showHints(box, hints, extra) {
@@ -166,26 +163,41 @@ function percentFromText() {
   showSpot($('pct-error'), null);
   $('pct-error').classList.remove('typing');
   $('pct-encoded').removeAttribute('aria-invalid');
+  $('pct-text').removeAttribute('aria-invalid');
   announce(null);
   setBinary(null);
   showHints($('pct-hint'), r.hints);
   charTable(box.value, box.selectionStart ?? box.value.length);
 }
 
+// The encoded box's value when last decoded: an escape is "being typed"
+// only when one character was just typed at the end, never when a whole
+// text was pasted or set (the same value decoded again, in another mode or
+// language, keeps what it was).
+let lastEncoded = '';
+let lastTypedOne = false;
+
 function percentFromEncoded() {
   pctFrom = 'encoded';
   const encoded = $('pct-encoded').value;
+  const typedOne = encoded === lastEncoded
+    ? lastTypedOne
+    : encoded.length === lastEncoded.length + 1 && encoded.startsWith(lastEncoded);
+  lastEncoded = encoded;
+  lastTypedOne = typedOne;
   typedIn($('pct-encoded'));
   const mode = $('pct-mode').value;
   const r = call(wasm.percent_decode_text, encoded, mode);
   showHints($('pct-hint'), r.hints);
   if (r.error) {
-    // The text box would show what an older input decoded to: emptied.
-    setValue($('pct-text'), '');
+    // The text box shows what the input reads as up to the error (never
+    // what an older input decoded to), marked as cut short.
+    setValue($('pct-text'), r.partial ?? '');
+    $('pct-text').setAttribute('aria-invalid', 'true');
     $('pct-bytes').textContent = '';
     setBinary(null);
     charTable('', 0);
-    if (r.incomplete) {
+    if (r.incomplete && typedOne) {
       // An escape still being typed: said quietly, not flagged.
       showSpot($('pct-error'), { message: t('percent.incomplete') });
       $('pct-error').classList.add('typing');
@@ -195,10 +207,11 @@ function percentFromEncoded() {
       showSpot($('pct-error'), r.error);
       $('pct-error').classList.remove('typing');
       $('pct-encoded').setAttribute('aria-invalid', 'true');
-      announce(r.error.message, PAUSE);
+      announce($('pct-error').textContent, PAUSE);
     }
     return;
   }
+  $('pct-text').removeAttribute('aria-invalid');
   showSpot($('pct-error'), null);
   $('pct-error').classList.remove('typing');
   $('pct-encoded').removeAttribute('aria-invalid');
@@ -350,6 +363,10 @@ function sign() {
   showFieldError($('sign-error'), r.error);
   markField(FIELDS, r.error && r.error.field);
   if (r.error) announce($('sign-error').textContent, PAUSE);
+  // A URL with bytes that must be encoded: its encoded form, in one action.
+  const fix = $('sign-url-fix');
+  fix.hidden = !r.url_fix;
+  fix.dataset.url = r.url_fix ?? '';
   const rows = $('sign-params').tBodies[0];
   clear(rows);
   r.params.forEach(([name, value], i) => {
@@ -365,7 +382,8 @@ function sign() {
   $('sign-signature').textContent = r.signature;
   $('sign-header').textContent = r.header;
   // In the query or the body, no header is sent: what is sent is shown.
-  const sent = r.sent ? r.sent.transmission : 'header';
+  // Nothing signed (an error): the transmission chosen.
+  const sent = r.sent?.transmission || $('sign-transmission').value || 'header';
   $('sign-header-block').hidden = sent !== 'header';
   $('sign-sent-block').hidden = sent === 'header';
   const sentH = $('sign-sent-h');
@@ -373,6 +391,7 @@ function sign() {
   sentH.textContent = t(sentH.dataset.i18n);
   $('sign-sent').textContent = { query: r.sent?.url, 'form-body': r.sent?.body }[sent] ?? '';
   $('sign-curl').textContent = r.curl;
+  $('sign-curl-masked').hidden = !r.curl_masked;
   const warnings = $('sign-warnings');
   clear(warnings);
   if (authorize) {
@@ -383,8 +402,12 @@ function sign() {
     li.dataset.hint = h.code;
     warnings.append(li);
   }
-  // The library's warnings, in its words.
-  for (const w of r.warnings) warnings.append(text('li', w));
+  // The library's warnings, from their kind and fields.
+  for (const w of r.warnings) {
+    const li = text('li', hintText(w.said));
+    li.dataset.warning = w.said.code;
+    warnings.append(li);
+  }
 }
 
 function showSecrets() {
@@ -502,7 +525,7 @@ function explain() {
   markField(THEIRS, r.error && r.error.field);
   if (r.error) {
     const e = document.createElement('div');
-    e.className = r.error.hint ? 'note' : 'error';
+    e.className = r.error.spot.said?.code === 'no-request' ? 'note' : 'error';
     showFieldError(e, r.error);
     out.append(e);
     return;
@@ -530,7 +553,13 @@ function explain() {
       const place = document.createElement('div');
       place.className = 'place';
       const found = document.createElement('details');
-      found.append(text('summary', t('explain.found')), marked('p', f.detail));
+      // The library's sentence is English, and free text: in another
+      // language the finding is said from its place and cause (the
+      // sentence kept for scripts).
+      found.dataset.detail = f.detail;
+      found.append(text('summary', t('explain.found')), lang() === 'en'
+        ? marked('p', f.detail)
+        : text('p', t('explain.foundBy', placeText(f), c.code)));
       place.append(text('div', t('explain.where', placeText(f)), 'detail'),
         diffed(t('explain.ours'), f.ours), diffed(t('explain.theirs'), f.theirs), found);
       li.append(place);
@@ -548,10 +577,10 @@ function showCoded(r, from) {
   showSpot($('b64-error'), r.error);
   showHints($('b64-hint'), r.hints, (h, p) => {
     if (h.code !== 'other-alphabet') return;
-    const b = text('button', t('b64.useOther', t(`alpha.${h.args[0]}`)));
+    const b = text('button', t('b64.useOther', t(h.args[0].word)));
     b.type = 'button';
     b.addEventListener('click', () => {
-      $('b64-alphabet').value = h.args[0];
+      $('b64-alphabet').value = h.args[0].word.replace('alpha.', '');
       base64('encoded');
     });
     p.append(' ', b);
@@ -694,6 +723,14 @@ async function main() {
   $('sign-version').addEventListener('input', both);
   $('sign-show-secrets').addEventListener('input', () => { showSecrets(); sign(); });
   $('sign-example').addEventListener('click', fillExample);
+  $('sign-url-fix').addEventListener('click', () => {
+    const fixed = $('sign-url-fix').dataset.url;
+    if (!fixed) return;
+    $('sign-url').value = fixed;
+    $('sign-url').focus();
+    announce(t('sign.urlFixed'));
+    both();
+  });
   $('sign-clear').addEventListener('click', clearCredentials);
   $('sign-leg').addEventListener('input', chooseLeg);
   for (const id of Object.values(THEIRS)) $(id).addEventListener('input', explain);

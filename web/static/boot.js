@@ -6,13 +6,13 @@
   'use strict';
   var MESSAGES = {
     en: 'This page was opened from a file, and browsers do not run its WebAssembly from a file. ' +
-      'Serve the folder instead: python3 -m http.server -d web/dist (or bash web/build.sh serve), ' +
+      'Serve its folder instead: in a terminal in that folder, run python3 -m http.server, ' +
       'then open http://127.0.0.1:8000/',
     hi: 'यह पेज एक फ़ाइल से खोला गया है, और ब्राउज़र फ़ाइल से इसका WebAssembly नहीं चलाते। ' +
-      'इसके बजाय फ़ोल्डर को सर्व करें: python3 -m http.server -d web/dist (या bash web/build.sh serve), ' +
+      'इसके बजाय उसका फ़ोल्डर सर्व करें: उस फ़ोल्डर में टर्मिनल खोलकर python3 -m http.server चलाएँ, ' +
       'फिर http://127.0.0.1:8000/ खोलें',
     tr: 'Bu sayfa bir dosyadan açıldı ve tarayıcılar WebAssembly’sini dosyadan çalıştırmaz. ' +
-      'Bunun yerine klasörü sunun: python3 -m http.server -d web/dist (ya da bash web/build.sh serve), ' +
+      'Bunun yerine klasörünü sunun: o klasörde bir terminalde python3 -m http.server komutunu çalıştırın, ' +
       'sonra http://127.0.0.1:8000/ adresini açın',
   };
   function language() {

@@ -1187,6 +1187,224 @@ test('#33.4 axe-core: nothing serious once the boxes scroll, in every language a
   assert.deepEqual(found, []);
 });
 
+// Issue 33, items 5 to 8. Offsets are counted by hand in the strings
+// typed (Node's Buffer.byteLength where a host's port varies); escapes are
+// Python's urllib.parse.quote of each character, written out here.
+
+test('#33.7 percent: a pasted 100% or ab%4 is malformed at its byte, and the text before it stays', async () => {
+  await id('pct-mode').selectOption('strict');
+  // The % is byte 3 of "100%", byte 2 of "ab%4".
+  for (const [pasted, at, before] of [['100%', 3, '100'], ['ab%4', 2, 'ab']]) {
+    await id('pct-encoded').fill('');
+    await id('pct-encoded').fill(pasted);
+    const error = await page.locator('[data-testid=pct-error] .message').textContent();
+    assert.match(error, /^Malformed escape at byte (\d+)\b/, error);
+    assert.equal(Number(/byte (\d+)/.exec(error)[1]), at, error);
+    assert.doesNotMatch(error, /being typed/, error);
+    assert.equal(await page.locator('[data-testid=pct-error] mark').textContent(), pasted.slice(at));
+    assert.equal(await id('pct-encoded').getAttribute('aria-invalid'), 'true');
+    assert.equal(await id('pct-text').inputValue(), before, 'the text box keeps what precedes the error');
+    assert.equal(await id('pct-text').getAttribute('aria-invalid'), 'true');
+  }
+  // Typed one key at a time at the end, the same % is an escape being typed.
+  await id('pct-encoded').fill('100');
+  await id('pct-encoded').press('End');
+  await page.keyboard.type('%');
+  assert.match(await id('pct-error').textContent(), /being typed/);
+  await id('pct-encoded').fill('ok');
+  assert.equal(await id('pct-text').getAttribute('aria-invalid'), null);
+});
+
+test('#33.7 percent: %E0%A4 is a character one byte short; caf%E9 reads café as ISO-8859-1', async () => {
+  await id('pct-mode').selectOption('strict');
+  // न is U+0928, UTF-8 e0 a4 a8: %E0%A4 lacks its last byte, whose escape
+  // would start at byte 6 of the input.
+  await id('pct-encoded').fill('%E0%A4');
+  assert.equal(await id('pct-binary').isVisible(), true);
+  assert.match(await id('pct-hint').textContent(), /one byte short at byte 6\b/);
+  assert.doesNotMatch(await id('pct-hint').textContent(), /ISO-8859-1/, 'a4 is ¤ in Latin-1, not a letter');
+  // In ISO-8859-1, e9 is é.
+  await id('pct-encoded').fill('caf%E9');
+  assert.match(await id('pct-hint').textContent(), /As ISO-8859-1 \(Latin-1\) this reads “café”/);
+  await id('pct-encoded').fill('ok');
+});
+
+test('#33.6 sign: a URL with bytes to encode says which and where, and "Encode the URL" gives one oauthlib verifies', async () => {
+  const base = `${provider.base}/2/search?`;
+  for (const [query, shown, at, escape, fixed] of [
+    ['q=a b', 'a space', 'q=a', '%20', 'q=a%20b'],
+    ['e=ş', 'ş', 'e=', '%C5%9F', 'e=%C5%9F'],
+    ['ids[]=1', '[', 'ids', '%5B', 'ids%5B%5D=1'],
+    ['filter={"a":1}', '{', 'filter=', '%7B', 'filter=%7B%22a%22:1%7D'],
+  ]) {
+    await fillSign(atProvider({ path: `/2/search?${query}` }));
+    const error = await page.locator('[data-testid=sign-error] .message').textContent();
+    assert.equal(error, `The URL holds ${shown} at byte ${Buffer.byteLength(base + at)}, which a URL cannot carry ` +
+      `as it is: it must be percent-encoded, as ${escape}. “Encode the URL” does it.`);
+    assert.equal(await id('sign-url').getAttribute('aria-invalid'), 'true');
+    assert.equal(await id('sign-url-fix').isVisible(), true);
+    await id('sign-url-fix').click();
+    assert.equal(await id('sign-url').inputValue(), base + fixed, query);
+    assert.equal(await id('sign-url-fix').isVisible(), false);
+    assert.equal(await id('sign-error').textContent(), '');
+  }
+  // All four at once (urllib.parse.quote(query, safe='/?=&:')), sent and verified.
+  await fillSign(atProvider({ path: '/2/search?q=a b&e=ş&ids[]=1&filter={"a":1}' }));
+  await id('sign-url-fix').click();
+  assert.equal(await id('sign-url').inputValue(), `${base}q=a%20b&e=%C5%9F&ids%5B%5D=1&filter=%7B%22a%22:1%7D`);
+  const got = await assertVerified('the encoded URL');
+  assert.deepEqual(got.query, [['q', 'a b'], ['e', 'ş'], ['ids[]', '1'], ['filter', '{"a":1}']]);
+  // A URL with nothing to encode has no such button.
+  assert.equal(await id('sign-url-fix').isVisible(), false);
+});
+
+test('#33.6 sign: a form body typed as text is warned of; encoded, it is sent and verified', async () => {
+  await fillSign(atProvider({ method: 'POST', path: '/1.1/statuses/update.json', form_body: 'status=ağaç ığdır' }));
+  const warned = page.locator('[data-testid=sign-warnings] li[data-hint=form-raw]');
+  // "status=a" is 8 bytes: ğ (UTF-8 c4 9f) is byte 8.
+  assert.match(await warned.textContent(), /^The body holds ğ at byte 8, .*\(%C4%9F\)/);
+  // urllib.parse.quote('ağaç ığdır').
+  await id('sign-body').fill('status=a%C4%9Fa%C3%A7%20%C4%B1%C4%9Fd%C4%B1r');
+  assert.equal(await warned.count(), 0);
+  const got = await assertVerified('the encoded form body');
+  assert.deepEqual(got.form.filter(([n]) => !n.startsWith('oauth_')), [['status', 'ağaç ığdır']]);
+});
+
+test('#33.8 sign: after an error the heading follows the transmission chosen', async () => {
+  for (const transmission of ['header', 'query']) {
+    await fillSign({ ...xSignature.inputs, transmission });
+    await id('sign-url').fill('https://api.x.com/1.1/x.json?a=%2G');
+    assert.notEqual(await id('sign-error').textContent(), '');
+    assert.equal(await page.locator('#sign-header-block').isVisible(), transmission === 'header', transmission);
+    assert.equal(await page.locator('#sign-sent-block').isVisible(), transmission === 'query', transmission);
+  }
+  await id('sign-transmission').selectOption('header');
+});
+
+test('#33.8 sign: a PLAINTEXT curl command masked until the secrets are shown says it cannot be sent as shown', async () => {
+  await id('sign-show-secrets').setChecked(false);
+  await fillSign(atProvider({ path: '/2/users/me', signature_method: 'PLAINTEXT' }));
+  assert.match(await id('sign-curl').textContent(), /oauth_signature="••••••"/);
+  assert.equal(await id('sign-curl-masked').isVisible(), true);
+  assert.match(await id('sign-curl-masked').textContent(), /cannot be sent as shown/);
+  await id('sign-show-secrets').check();
+  assert.equal(await id('sign-curl-masked').isVisible(), false);
+  await assertVerified('PLAINTEXT, the secrets shown');
+  await id('sign-show-secrets').uncheck();
+  // HMAC's signature is no secret: its command is sent as shown.
+  await fillSign(atProvider({ path: '/2/users/me', signature_method: 'HMAC-SHA1' }));
+  assert.equal(await id('sign-curl-masked').isVisible(), false);
+});
+
+test('#33.8 the page opened from disk does not name the repository\'s layout', async () => {
+  const disk = await context.newPage();
+  try {
+    await disk.goto(`file://${path.join(dist, 'index.html')}`);
+    await disk.waitForFunction(() => /http\.server/.test(document.querySelector('[data-testid=load-status]')?.textContent ?? ''), null, { timeout: 5000 });
+    const said = await disk.getByTestId('load-status').textContent();
+    assert.doesNotMatch(said, /web\/dist|build\.sh/, said);
+  } finally {
+    await disk.close();
+  }
+  const source = fs.readFileSync(path.join(dist, 'i18n.js'), 'utf8') + fs.readFileSync(path.join(dist, 'boot.js'), 'utf8');
+  assert.doesNotMatch(source, /-d web\/dist/);
+});
+
+test('#33.8 360 pixels wide: a parameter name is never broken mid-word', async () => {
+  await page.setViewportSize({ width: 360, height: 800 });
+  await fillSign(xSignature.inputs);
+  const names = await page.locator('[data-testid=sign-params] tbody tr').evaluateAll((trs) => trs.map((tr) => {
+    const range = document.createRange();
+    range.selectNodeContents(tr.cells[1]);
+    return [tr.cells[1].textContent, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size];
+  }));
+  assert.ok(names.some(([n]) => n === 'oauth_signature_method'), names.join(' '));
+  assert.deepEqual(names.filter(([, lines]) => lines > 1), []);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= 360, `page is ${wide}px wide`);
+  await page.setViewportSize({ width: 900, height: 900 });
+});
+
+// The text of the page's messages in a panel, without the data they quote
+// in code (the input with its span marked, a diff, a cause's code).
+const messages = () => page.evaluate(() => {
+  const out = [document.title];
+  for (const sel of ['pct-error', 'pct-hint', 'sign-error', 'sign-warnings', 'sign-url-fix', 'sign-curl-masked',
+    'explain-result', 'b64-error', 'b64-hint']) {
+    const el = document.querySelector(`[data-testid=${sel}]`);
+    if (!el || el.hidden || el.closest('[hidden]')) continue;
+    const copy = el.cloneNode(true);
+    for (const c of copy.querySelectorAll('code, mark')) c.remove();
+    for (const d of copy.querySelectorAll('details')) d.open = true;
+    out.push(...[...copy.querySelectorAll('li, p, div.message, summary, .detail, .what')].map((e) => e.textContent),
+      copy.childElementCount ? '' : copy.textContent);
+  }
+  return out.map((t) => t.trim()).filter(Boolean);
+});
+
+test('#33.5 the hi and tr interfaces hold no English sentence in the states the tests reach', async () => {
+  // English words no Hindi or Turkish message holds (the data quoted is
+  // names, values, escapes and offsets).
+  const ENGLISH = /\b(the|is|are|of|and|to|at|be|this|that|with|not|must|cannot|which|byte|bytes|was|reads|holds|invalid|malformed|expected|escape)\b/i;
+  const sign = [
+    { url: 'https://api.x.com/1.1/x.json?q=a b' },
+    { url: 'ftp://api.x.com/' },
+    { url: 'https://api.x.com/1.1/x.json?a=%2G' },
+    { method: 'G T' },
+    { url: 'https://api.x.com/1.1/x.json?q=a+b&d=1&d=2&e=%2520&n=%E9', method: 'POST', body: 'status=ağaç ığdır' },
+    { method: 'POST', body: '{"text":"hi"}' },
+    { consumer_secret: 'cs', token_secret: 'ts', signature_method: 'PLAINTEXT' },
+    { timestamp: '1318622958000' },
+    { realm: 'a"b' },
+  ];
+  const percent = ['100%', 'ab%4', '%E0%A4', 'caf%E9', 'a+b'];
+  const b64 = [['encoded', 'Zm9v!mFy'], ['encoded', 'Zm9vY'], ['encoded', '-_8='], ['hex', 'zz'], ['hex', 'abc']];
+  const theirs = [['explain-their-header', 'OAuth oauth_signature="abc'], ['explain-their-header', 'Basic abc'],
+    ['explain-their-base-string', spaceAsPlus.theirs.base_string]];
+  const found = [];
+  const seen = new Set();
+  const check = async (lang, state) => {
+    for (const m of await messages()) {
+      seen.add(m);
+      const english = ENGLISH.exec(m);
+      if (english) found.push(`${lang}, ${state}: “${english[0]}” in ${m}`);
+    }
+  };
+  await id('pct-mode').selectOption('strict');
+  for (const lang of ['hi', 'tr']) {
+    await id('ui-lang').selectOption(lang);
+    for (const s of sign) {
+      await fillSign({ ...xSignature.inputs, ...s, transmission: 'header' });
+      await check(lang, `sign ${JSON.stringify(s)}`);
+    }
+    for (const p of percent) {
+      await id('pct-encoded').fill(p);
+      await check(lang, `percent ${p}`);
+    }
+    for (const [box, value] of b64) {
+      await id('b64-alphabet').selectOption('standard');
+      await id(`b64-${box}`).fill(value);
+      await check(lang, `base64 ${box} ${value}`);
+    }
+    await fillSign(spaceAsPlus.inputs);
+    for (const [box, value] of theirs) {
+      await id(box).fill(value);
+      await check(lang, `explain ${box} ${value}`);
+      await id(box).fill('');
+    }
+  }
+  // The probe reads what it should: many messages, and English in English.
+  assert.ok(seen.size > 60, `${seen.size} messages read`);
+  await id('ui-lang').selectOption('en');
+  assert.match(await page.title(), /OAuth 1\.0a codec/);
+  await id('pct-encoded').fill('100%');
+  assert.ok((await messages()).some((m) => ENGLISH.test(m)), 'the English page reads as English');
+  await id('pct-encoded').fill('ok');
+  await id('b64-text').fill('');
+  console.log(`# ${seen.size} messages read in hi and tr`);
+  assert.deepEqual(found, []);
+});
+
 test('no request leaves the page: everything comes from the local server', async () => {
   assert.ok(requests.some((u) => u.endsWith('.wasm')), requests.join('\n'));
   // (The page opened from disk, #24.7, reads files: no network.)

@@ -1,0 +1,262 @@
+//! What the page says when something fails or looks wrong, by a stable code
+//! and the values it quotes, so that the page words it in the reader's
+//! language: the library's errors, from their [`ErrorKind`] and fields, and
+//! its warnings, from their [`Warning`] variant. The library's own
+//! `Display` (English) stays beside each, for scripts.
+//!
+//! An [`ErrorKind`]'s `reason` or `expected` is a sentence, not a field the
+//! library keeps stable; where one decides what to say (which of a URL's
+//! parts is wrong, which two settings conflict), it is read here, once,
+//! and a reason this table does not know is said by its kind alone (the
+//! tests reach every reason the page's fields can).
+
+use oauth1_signer::text::{escape_controls, percent_encode_str};
+use oauth1_signer::Warning;
+use oauth1_signer::{Error, ErrorKind, Part};
+
+use crate::render::{Arg, Hint};
+
+/// The word the page has for a part of the input.
+pub fn part(part: Part) -> Arg {
+    Arg::word(match part {
+        Part::Url => "part.url",
+        Part::FormBody => "part.body",
+        Part::Method => "part.method",
+        Part::Realm => "part.realm",
+        Part::Header => "part.header",
+        Part::Signature => "part.signature",
+        _ => "part.input",
+    })
+}
+
+/// The character of `input` at byte `at` (the whole character), as the
+/// page quotes it: a space by name, a control character escaped.
+pub fn char_at(input: &str, at: usize) -> Arg {
+    let mut start = at.min(input.len());
+    while !input.is_char_boundary(start) {
+        start -= 1;
+    }
+    match input[start..].chars().next() {
+        Some(' ') => Arg::word("char.space"),
+        Some(c) => {
+            let mut buf = [0; 4];
+            Arg::data(escape_controls(c.encode_utf8(&mut buf).as_bytes(), &[]))
+        }
+        None => Arg::word("char.end"),
+    }
+}
+
+/// The character at byte `at` of `input`, percent-encoded (`%20`, `%C5%9F`).
+pub fn encoded_at(input: &str, at: usize) -> Arg {
+    let mut start = at.min(input.len());
+    while !input.is_char_boundary(start) {
+        start -= 1;
+    }
+    let c = input[start..].chars().next().map_or(0, char::len_utf8);
+    Arg::data(percent_encode_str(&input[start..start + c]).to_string())
+}
+
+/// What the page says for the library's error `e` about `input` (the text
+/// the error's offset counts in; empty when it points into none).
+pub fn error(e: &Error, input: &str) -> Hint {
+    error_in(e, input, 0)
+}
+
+/// [`error`] for an error about `input[shift..]`: its offsets said as
+/// offsets in `input` (their header, pasted with the field name a log
+/// prints before it).
+pub fn error_in(e: &Error, input: &str, shift: usize) -> Hint {
+    let n = |v: usize| Arg::data((v + shift).to_string());
+    match e.kind() {
+        ErrorKind::MalformedEscape {
+            part: p,
+            offset,
+            found,
+            ..
+        } => Hint::with(
+            "err.malformed-escape",
+            [part(*p), n(*offset), Arg::data(found.clone())],
+        ),
+        ErrorKind::InvalidByte {
+            part: p, offset, ..
+        } => {
+            let (code, at) = (char_at(input, shift + offset), n(*offset));
+            match p {
+                Part::Url => Hint::with(
+                    "err.url-byte",
+                    [code, at, encoded_at(input, shift + offset)],
+                ),
+                Part::Method => Hint::with("err.method-byte", [code, at]),
+                Part::Realm => Hint::with("err.realm-byte", [code, at]),
+                Part::Header => Hint::with("err.header-byte", [code, at]),
+                // The only text of the outgoing request read as a whole
+                // input: a body's media type.
+                Part::Input => Hint::with("err.content-type-byte", [code, at]),
+                p => Hint::with("err.byte", [part(*p), code, at]),
+            }
+        }
+        ErrorKind::UnexpectedEnd {
+            part: p, offset, ..
+        } => Hint::with("err.end", [part(*p), n(*offset)]),
+        ErrorKind::Empty { part: p, .. } => Hint::with("err.empty", [part(*p)]),
+        ErrorKind::InvalidUrl { offset, reason, .. } => {
+            Hint::with(url_reason(reason), [n(*offset)])
+        }
+        ErrorKind::UnknownSignatureMethod { name, .. } => {
+            Hint::with("err.unknown-method", [Arg::data(name.clone())])
+        }
+        ErrorKind::DuplicateProtocolParameter { name, .. } => {
+            Hint::with("err.duplicate", [Arg::data(name.clone())])
+        }
+        ErrorKind::ProtocolParameterInRequest {
+            name,
+            part: p,
+            offset,
+            ..
+        } => Hint::with(
+            "err.protocol-in-request",
+            [Arg::data(name.clone()), part(*p), n(*offset)],
+        ),
+        ErrorKind::InvalidProtocolValue { name, reason, .. } => match *name {
+            "oauth_nonce" => Hint::with("err.nonce", []),
+            "oauth_timestamp" => Hint::with("err.timestamp", []),
+            // Mastercard's style: a value its signers would write ambiguously.
+            name if reason.contains("Mastercard") || reason.contains('&') => {
+                Hint::with("err.mastercard-value", [Arg::data(name.to_owned())])
+            }
+            name => Hint::with("err.protocol-value", [Arg::data(name.to_owned())]),
+        },
+        ErrorKind::NotAProtocolParameter { name, .. } => {
+            Hint::with("err.not-protocol", [Arg::data(name.clone())])
+        }
+        ErrorKind::MissingKey { method, .. } => {
+            Hint::with("err.missing-key", [Arg::data((*method).to_owned())])
+        }
+        ErrorKind::InvalidKey { .. } => Hint::with("err.invalid-key", []),
+        ErrorKind::Rsa { .. } => Hint::with("err.rsa", []),
+        ErrorKind::TooLong {
+            part: p,
+            len,
+            limit,
+            ..
+        } => Hint::with("err.too-long", [part(*p), n(*len), n(*limit)]),
+        ErrorKind::AmbiguousMediaType { media_type, .. } => {
+            Hint::with("err.ambiguous-media-type", [Arg::data(media_type.clone())])
+        }
+        ErrorKind::Conflict { reason, .. } => Hint::with(conflict(reason), []),
+        ErrorKind::ClockBeforeEpoch { .. } | ErrorKind::NoClock { .. } => {
+            Hint::with("err.clock", [])
+        }
+        // A kind the library added since: its own words, quoted.
+        _ => Hint::with("err.other", [Arg::data(e.to_string())]),
+    }
+}
+
+/// The page's code for an [`ErrorKind::InvalidUrl`] reason.
+fn url_reason(reason: &str) -> &'static str {
+    match reason {
+        r if r.starts_with("unsupported scheme") => "err.url-scheme",
+        r if r.starts_with("not an absolute URL") => "err.url-relative",
+        r if r.starts_with("expected ':' after the scheme") => "err.url-colon",
+        r if r.starts_with("expected '//'") => "err.url-slashes",
+        "missing host" => "err.url-host",
+        r if r.starts_with("user information") => "err.url-userinfo",
+        r if r.contains("port") && !r.contains("IPv6") => "err.url-port",
+        r if r.contains("IPv") => "err.url-ipv6",
+        _ => "err.url",
+    }
+}
+
+/// The page's code for an [`ErrorKind::Conflict`] reason.
+fn conflict(reason: &str) -> &'static str {
+    match reason {
+        r if r.starts_with("the form-body transmission") => "err.form-body-transmission",
+        r if r.starts_with("Mastercard's style") => "err.mastercard-header-only",
+        r if r.starts_with("a body of type application/x-www-form-urlencoded") => {
+            "err.bytes-form-type"
+        }
+        _ => "err.conflict",
+    }
+}
+
+/// What the page says for the library's warning `w`.
+pub fn warning(w: &Warning) -> Hint {
+    let name = |n: &str| Arg::data(n.to_owned());
+    match w {
+        Warning::NotUtf8 {
+            name: n,
+            in_name,
+            part: p,
+            ..
+        } => Hint::with(
+            if *in_name {
+                "warn.not-utf8-name"
+            } else {
+                "warn.not-utf8"
+            },
+            [name(n), part(*p)],
+        ),
+        Warning::PlusInQuery { name: n, .. } => Hint::with("warn.plus-in-query", [name(n)]),
+        Warning::LooksEncoded {
+            name: n, part: p, ..
+        } => Hint::with("warn.looks-encoded", [name(n), part(*p)]),
+        Warning::JsonFormBody { .. } => Hint::with("warn.json-form-body", []),
+        Warning::DuplicateName { name: n, .. } => Hint::with("warn.duplicate-name", [name(n)]),
+        Warning::TimestampSkew { timestamp, now, .. } => Hint::with(
+            "warn.timestamp-skew",
+            [
+                Arg::data(timestamp.to_string()),
+                Arg::data(timestamp.abs_diff(*now).to_string()),
+            ],
+        ),
+        _ => Hint::with("warn.other", [Arg::data(w.to_string())]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oauth1_signer::pipeline::RequestUrl;
+
+    /// Every reason the URL field can meet is one the page has words for.
+    #[test]
+    fn each_url_reason_has_its_words() {
+        for (url, code) in [
+            ("ftp://h/", "err.url-scheme"),
+            ("api.x.com/2/tweets", "err.url-relative"),
+            ("https;//h/", "err.url-colon"),
+            ("https:/h/", "err.url-slashes"),
+            ("https:///p", "err.url-host"),
+            ("https://u:p@h/", "err.url-userinfo"),
+            ("https://h:8x/", "err.url-port"),
+            ("https://h:99999/", "err.url-port"),
+            ("https://h:0/", "err.url-port"),
+            ("https://[::1/", "err.url-ipv6"),
+            ("https://[::1]x/", "err.url-ipv6"),
+            ("https://[fe80::1%25eth0]/", "err.url-ipv6"),
+            ("https://[v1.x]/", "err.url-ipv6"),
+            ("https://[zz]/", "err.url-ipv6"),
+            ("https://h/?q=a b", "err.url-byte"),
+            ("https://h/?q=%2G", "err.malformed-escape"),
+        ] {
+            let e = RequestUrl::parse(url).unwrap_err();
+            assert_eq!(error(&e, url).code, code, "{url}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_byte_is_quoted_whole_with_its_escape() {
+        let url = "https://h/?e=ş";
+        let e = RequestUrl::parse(url).unwrap_err();
+        let said = error(&e, url);
+        assert_eq!(
+            said.args,
+            [Arg::data("ş"), Arg::data("13"), Arg::data("%C5%9F")]
+        );
+        let e = RequestUrl::parse("https://h/?q=a b").unwrap_err();
+        assert_eq!(
+            error(&e, "https://h/?q=a b").args[0],
+            Arg::word("char.space")
+        );
+    }
+}
