@@ -13,14 +13,13 @@ use super::catalogue::{value_cause, Cause};
 use super::compare::compare;
 use super::finding::{Component, Explanation, Finding};
 use super::lenient::lenient_decode;
-use super::model::{MParam, Model, Scratch, Source};
+use super::model::{MParam, Model, Scratch};
 use super::search::{search, signs_as, Keys, Ours};
 use super::tried::key_mistake;
 use super::variant::{KeyRule, Variant};
 use crate::error::{Error, ErrorKind, Part};
 use crate::pipeline::credentials::Secret;
-use crate::pipeline::header::parse_authorization_header;
-use crate::pipeline::protocol::{is_protocol_name, Name, Protocol};
+use crate::pipeline::protocol::{Name, Protocol};
 use crate::pipeline::request::OAuthRequest;
 use crate::pipeline::sign::SignatureMethod;
 use crate::pipeline::signed::Trace;
@@ -114,26 +113,11 @@ impl Explainer {
         let trace = signer.trace(request)?;
         let url = RequestUrl::parse(request.url)?;
         let scheme = request.url.split(':').next().unwrap_or_default();
-        let names = &trace.collected_params;
-        let is_protocol = is_protocol_name;
-        let first = names.iter().position(|(n, _)| is_protocol(n));
-        let last = names.iter().rposition(|(n, _)| is_protocol(n));
-        let params = names
-            .iter()
-            .enumerate()
-            .map(|(i, (n, v))| {
-                let source = match (first, last) {
-                    (Some(f), _) if i < f => Source::Query,
-                    (_, Some(l)) if i > l => Source::Body,
-                    (Some(_), Some(_)) => Source::Protocol,
-                    _ => Source::Query,
-                };
-                MParam::new(n.clone(), v.clone(), source)
-            })
+        let params = trace
+            .collected()
+            .map(|(source, n, v)| MParam::new(n.to_vec(), v.to_vec(), source))
             .collect();
-        let realm = parse_authorization_header(&trace.authorization_header)
-            .ok()
-            .and_then(|p| p.into_iter().find(|(n, _)| n == "realm").map(|(_, v)| v));
+        let realm = trace.signed.protocol().realm().map(str::to_owned);
         let model = Model::new(request.method, &url, scheme, params, realm);
         // The secrets of the key that signed, as given (not split back out
         // of the key text).
@@ -331,7 +315,7 @@ impl Explainer {
     /// [`MAX_HEADER_LEN`] bytes.
     ///
     /// # Errors
-    /// A header that [`parse_authorization_header`] refuses;
+    /// A header that [`parse_authorization_header`](crate::pipeline::parse_authorization_header) refuses;
     /// [`ErrorKind::Empty`] for an empty or blank one;
     /// [`ErrorKind::DuplicateProtocolParameter`] naming a parameter given twice
     /// (RFC 5849 §3.5 allows each once: which one a provider checks is a guess);

@@ -22,13 +22,8 @@ use crate::text::value::cmp_encoded;
 use super::lenient::{lenient_decode, split_pairs};
 use super::variant::{BodyRule, Dups, Order, Uni, Variant};
 
-/// Where a signed parameter came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Source {
-    Query,
-    Protocol,
-    Body,
-}
+/// Where a signed parameter came from: the trace says.
+pub(crate) use crate::pipeline::ParamSource as Source;
 
 /// One signed parameter, decoded.
 #[derive(Clone, Debug)]

@@ -246,6 +246,8 @@ impl Signer {
                     _ => None,
                 },
             ));
+            let protocol_count = run.protocol.valued().count();
+            let counts = (query.len(), protocol_count);
             let collected_params = query
                 .iter()
                 .map(decoded)
@@ -274,6 +276,7 @@ impl Signer {
             // The key that signed, not one rebuilt from the credentials.
             let signing_key = self.key.key_string().cloned();
             Ok(Trace {
+                counts,
                 collected_params,
                 normalized_params,
                 base_string_uri,
@@ -628,6 +631,14 @@ mod tests {
             b"m",
         ];
         assert_eq!(names, want);
+        // Each with where it came from: a query parameter named like a
+        // protocol one would not move the boundaries.
+        use crate::pipeline::ParamSource::*;
+        let sources: Vec<_> = t.collected().map(|(s, _, _)| s).collect();
+        let mut expected = vec![Query, Query];
+        expected.extend([Protocol; 9]);
+        expected.push(Body);
+        assert_eq!(sources, expected);
         // Sent sorted by name, the signature in its place, whatever the order given.
         let sent: Vec<String> = parse_sent(&t.authorization_header);
         assert_eq!(sent[0], "realm");
