@@ -36,7 +36,6 @@ use std::fmt;
 use crate::error::Error;
 use crate::pipeline::header::append_to_query;
 use crate::provider::profile::FlowQuirks;
-use crate::text::encode::percent_encode_str;
 use crate::text::printable::escape_controls;
 
 #[cfg(feature = "reqwest")]
@@ -222,19 +221,7 @@ impl FlowError {
 /// assert_eq!(authorize_url("https://h/a?x=1#top", "t"), "https://h/a?x=1&oauth_token=t#top");
 /// ```
 pub fn authorize_url(authorize: &str, temporary_token: &str) -> String {
-    let (url, fragment) = match authorize.find('#') {
-        Some(hash) => authorize.split_at(hash),
-        None => (authorize, ""),
-    };
-    let sep = match url.find('?') {
-        None => "?",
-        Some(q) if q + 1 == url.len() || url.ends_with('&') => "",
-        Some(_) => "&",
-    };
-    format!(
-        "{url}{sep}oauth_token={}{fragment}",
-        percent_encode_str(temporary_token)
-    )
+    append_to_query(authorize, [("oauth_token", temporary_token)])
 }
 
 /// The URL to send the user to for `temporary_token`, by a provider's
