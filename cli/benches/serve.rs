@@ -77,6 +77,9 @@ fn serve(store: &str) -> (Killed, String) {
     (Killed(child), base)
 }
 
+/// The name of the floor's threads (see `cpu_ns`).
+const FLOOR_THREAD: &str = "floor";
+
 /// The floor: a bare hyper server answering every request 200 with a
 /// two-byte body, on the runtime and connection settings of `oauth1 serve`
 /// (`cli/src/serve.rs`): a multi-thread runtime of two workers, HTTP/1.1
@@ -95,6 +98,8 @@ fn floor() -> String {
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
+            // Named, for its CPU time (`cpu_ns`); nothing else differs.
+            .thread_name(FLOOR_THREAD)
             .enable_all()
             .build()
             .expect("a runtime");
@@ -191,13 +196,54 @@ fn rss_kib(child: &Killed) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// The CPU time, in nanoseconds, that the threads of process `pid` have
+/// run (Linux: `/proc/PID/task/*/schedstat`), only those named `name` if
+/// given: what a server spent, whatever else shared the cores meanwhile.
+fn cpu_ns(pid: u32, name: Option<&str>) -> Option<u64> {
+    let mut total = 0;
+    for task in std::fs::read_dir(format!("/proc/{pid}/task")).ok()? {
+        let dir = task.ok()?.path();
+        if let Some(name) = name {
+            let comm = std::fs::read_to_string(dir.join("comm")).unwrap_or_default();
+            if comm.trim() != name {
+                continue;
+            }
+        }
+        let stat = std::fs::read_to_string(dir.join("schedstat")).unwrap_or_default();
+        total += stat
+            .split_whitespace()
+            .next()
+            .and_then(|ns| ns.parse::<u64>().ok())
+            .unwrap_or(0);
+    }
+    Some(total)
+}
+
+/// `load`, and the server's CPU time a request in microseconds (read with
+/// `cpu`) while it ran.
+fn timed_load(
+    base: &str,
+    n: usize,
+    concurrency: usize,
+    cpu: impl Fn() -> Option<u64>,
+) -> ((Vec<Duration>, Duration), Option<f64>) {
+    let before = cpu();
+    let run = load(base, n, concurrency);
+    let per_request = match (before, cpu()) {
+        (Some(a), Some(b)) => Some(b.saturating_sub(a) as f64 / 1e3 / n as f64),
+        _ => None,
+    };
+    (run, per_request)
+}
+
 /// Requests a second, and the line printed for one server's run.
-fn report(name: &str, (times, wall): (Vec<Duration>, Duration)) -> f64 {
+fn report(name: &str, ((times, wall), cpu): ((Vec<Duration>, Duration), Option<f64>)) -> f64 {
     let at = |q: f64| times[((times.len() as f64 - 1.0) * q) as usize];
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let rate = times.len() as f64 / wall.as_secs_f64();
+    let cpu = cpu.map_or_else(|| "     -".to_owned(), |us| format!("{us:>6.1}"));
     println!(
-        "{name:<28} {rate:>8.0} req/s   p50 {:>6.2} ms   p90 {:>6.2} ms   p99 {:>6.2} ms   max {:>7.2} ms",
+        "{name:<28} {rate:>8.0} req/s   server CPU {cpu} µs/req   p50 {:>6.2} ms   p90 {:>6.2} ms   p99 {:>6.2} ms   max {:>7.2} ms",
         ms(at(0.5)),
         ms(at(0.9)),
         ms(at(0.99)),
@@ -206,10 +252,10 @@ fn report(name: &str, (times, wall): (Vec<Duration>, Duration)) -> f64 {
     rate
 }
 
-/// The median of some rates.
-fn median(mut rates: Vec<f64>) -> f64 {
-    rates.sort_by(f64::total_cmp);
-    rates[rates.len() / 2]
+/// The median of some figures (NaN for none).
+fn median(mut figures: Vec<f64>) -> f64 {
+    figures.sort_by(f64::total_cmp);
+    figures.get(figures.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
 fn main() {
@@ -236,15 +282,16 @@ fn main() {
     load(&memory_base, 200, concurrency);
     let before = rss_kib(&memory);
     let (mut floor_rates, mut memory_rates) = (Vec::new(), Vec::new());
+    let (mut floor_cpu, mut memory_cpu) = (Vec::new(), Vec::new());
+    let me = std::process::id();
+    let child = memory.0.id();
     for round in 1..=rounds {
-        floor_rates.push(report(
-            &format!("floor (bare hyper), {round}"),
-            load(&floor, n, concurrency),
-        ));
-        memory_rates.push(report(
-            &format!("oauth1 serve, memory, {round}"),
-            load(&memory_base, n, concurrency),
-        ));
+        let run = timed_load(&floor, n, concurrency, || cpu_ns(me, Some(FLOOR_THREAD)));
+        floor_cpu.extend(run.1);
+        floor_rates.push(report(&format!("floor (bare hyper), {round}"), run));
+        let run = timed_load(&memory_base, n, concurrency, || cpu_ns(child, None));
+        memory_cpu.extend(run.1);
+        memory_rates.push(report(&format!("oauth1 serve, memory, {round}"), run));
     }
     // Twice as many again: what is kept per request shows as growth.
     load(&memory_base, 2 * n, concurrency);
@@ -260,16 +307,29 @@ fn main() {
         let redis = redis_server::RedisServer::start();
         let (serve, base) = serve(&redis.url());
         load(&base, 200, concurrency); // warm-up
-        report("oauth1 serve, Redis", load(&base, n, concurrency))
+        let child = serve.0.id();
+        report(
+            "oauth1 serve, Redis",
+            timed_load(&base, n, concurrency, || cpu_ns(child, None)),
+        )
     };
     let p = provider::Provider::start(&[]);
     load(&p.base, 200, concurrency);
-    let oauthlib = report("oauthlib provider", load(&p.base, n, concurrency));
+    let oauthlib = report(
+        "oauthlib provider",
+        timed_load(&p.base, n, concurrency, || None),
+    );
     let (floor, memory) = (median(floor_rates), median(memory_rates));
-    println!("medians of the rounds: floor {floor:.0} req/s, serve with the memory store {memory:.0} req/s");
+    let (floor_us, memory_us) = (median(floor_cpu), median(memory_cpu));
     println!(
-        "serve (memory) / floor {:.2}; serve (memory) / oauthlib {:.1}x; serve (Redis) / oauthlib {:.1}x",
+        "medians of the rounds: floor {floor:.0} req/s, {floor_us:.1} µs CPU a request; \
+         serve with the memory store {memory:.0} req/s, {memory_us:.1} µs CPU a request"
+    );
+    println!(
+        "serve (memory) / floor {:.2} in requests/s, {:.2} in CPU a request; \
+         serve (memory) / oauthlib {:.1}x; serve (Redis) / oauthlib {:.1}x",
         memory / floor,
+        memory_us / floor_us,
         memory / oauthlib,
         redis_rate / oauthlib
     );
