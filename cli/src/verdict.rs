@@ -125,10 +125,13 @@ impl Checker {
         crate::output::without_secrets(text, &self.credentials, false)
     }
 
-    /// Whether verifying a request with this head needs its body
-    /// ([`Verifier::needs_body`]).
-    pub(crate) fn needs_body(&self, head: &Received<'_>) -> Result<bool, Rejection> {
-        self.verifier.needs_body(head)
+    /// Verifies a request from its head alone when its body is not signed
+    /// ([`Verifier::verify_head`]); `None` when the body must be read.
+    pub(crate) async fn verify_head(
+        &self,
+        head: &Received<'_>,
+    ) -> Result<Option<Verified>, Rejection> {
+        self.verifier.verify_head(head).await
     }
 
     /// Verifies `received` now, or as of `now` (Unix seconds).

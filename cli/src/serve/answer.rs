@@ -198,9 +198,16 @@ impl Server {
             Ok(head) => head,
             Err(rejection) => return self.rejected(rejection, None).await,
         };
-        let needs_body = match leg {
-            Some(_) => self.legs.needs_body(&head),
-            None => self.checker.needs_body(&head),
+        // Off the legs, the head alone, parsed once, verifies a request
+        // whose body is not signed; `None` when the body must be read.
+        let from_head = match leg {
+            Some(_) => None,
+            None => self.checker.verify_head(&head).await.transpose(),
+        };
+        let needs_body = match (&from_head, leg) {
+            (Some(_), _) => Ok(false),
+            (None, Some(_)) => self.legs.needs_body(&head),
+            (None, None) => Ok(true),
         };
         let read = match needs_body {
             Ok(read) => read,
@@ -253,7 +260,11 @@ impl Server {
         // A token this server issued (the access-token leg's) verifies, and
         // a bad signature made with it is diagnosed, with its own secret.
         let mut issued = None;
-        let checked = match self.checker.check(&received, None).await {
+        let checked = match from_head {
+            Some(checked) => checked,
+            None => self.checker.check(&received, None).await,
+        };
+        let checked = match checked {
             Err(rejection) if rejection.reason() == &Reason::TokenUnknown => {
                 let token = rejection.protocol().and_then(|p| p.token());
                 issued = token.and_then(|t| Some((t.to_owned(), self.legs.issued(t)?)));
