@@ -824,8 +824,10 @@ function showLanguage(code) {
 }
 
 async function main() {
+  timings.start = performance.now();
   readEnglish(document);
   await init();
+  timings.wasm = performance.now();
   endpoints = call(wasm.x_endpoints);
   for (const name of call(wasm.signature_methods)) {
     $('sign-signature-method').append(new Option(name, name));
@@ -885,7 +887,7 @@ async function main() {
   $('b64-padding').addEventListener('input', () => base64());
   copyButtons();
   showSecrets();
-  showLanguage(firstLanguage());
+  timed('load:render', () => showLanguage(firstLanguage()));
   $('load-status').hidden = true;
   document.body.dataset.ready = 'true';
   timings.ready = performance.now();
