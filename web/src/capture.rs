@@ -491,6 +491,33 @@ mod tests {
         assert!(answer.clock_offset.is_some());
     }
 
+    /// A HAR file's entry: not chosen among several (the entries listed for
+    /// the select), or one it does not have; each said by the page's code.
+    #[test]
+    fn a_har_entry_not_chosen_or_missing_is_said() {
+        let case = cases()
+            .into_iter()
+            .find(|c| c["id"] == "firefox-har-timestamp-out-of-bounds")
+            .unwrap();
+        let text = case["text"].as_str().unwrap();
+        let Err(r) = read("har", text, "", "", &mut Fields::default()) else {
+            panic!("two entries carry OAuth")
+        };
+        assert_eq!(
+            r.error.spot.said.as_ref().map(|h| h.code),
+            Some("err.entry-not-chosen")
+        );
+        let listed: Vec<usize> = r.shown.unwrap().entries.iter().map(|e| e.n).collect();
+        assert!(listed.contains(&1) && listed.len() >= 2, "{listed:?}");
+        let Err(r) = read("har", text, "", "99", &mut Fields::default()) else {
+            panic!("no entry 99")
+        };
+        assert_eq!(
+            r.error.spot.said.as_ref().map(|h| h.code),
+            Some("err.no-such-entry")
+        );
+    }
+
     #[test]
     fn a_refusal_is_marked_in_the_capture() {
         let mut fields = Fields::default();
