@@ -24,6 +24,17 @@ pub struct Evidence {
     pub their_signature: String,
     /// Their `Authorization` header.
     pub their_header: String,
+    /// What the client sent, captured (empty: the Sign panel's request):
+    /// a curl command, a raw HTTP request or a HAR file, as
+    /// [`capture_kind`](Self::capture_kind) says.
+    pub capture: String,
+    /// `curl`, `http` or `har`.
+    pub capture_kind: String,
+    /// The scheme of a raw HTTP request whose target is a path: `https`
+    /// (or empty) or `http`.
+    pub capture_scheme: String,
+    /// The HAR entry, from 0 (empty: the only one that carries OAuth).
+    pub capture_entry: String,
 }
 
 /// One cause and every place it was found.
@@ -71,6 +82,8 @@ pub struct Explained {
     pub their_base_string: Option<String>,
     /// Why nothing could be compared, and the field it is about.
     pub error: Option<FieldError>,
+    /// How the captured request was read, when one was given.
+    pub capture: Option<crate::capture::CaptureRead>,
 }
 
 /// `evidence` (JSON of [`Evidence`]) explained.
@@ -79,6 +92,9 @@ pub fn explain_json(evidence: &str) -> Explained {
         Ok(e) => e,
         Err(e) => return failed(FieldError::fields(&e)),
     };
+    if !ev.capture.trim().is_empty() {
+        return from_capture(ev);
+    }
     let (base, signature, header) = (
         Some(ev.their_base_string.trim()).filter(|s| !s.is_empty()),
         Some(ev.their_signature.trim()).filter(|s| !s.is_empty()),
@@ -99,13 +115,8 @@ pub fn explain_json(evidence: &str) -> Explained {
         Some((skipped, h)) => (skipped, Some(h)),
         None => (0, None),
     };
-    let explainer = match with_request(&ev.fields, true, Explainer::new) {
-        // A body that is not signed (JSON, say): a base string that signs
-        // it is named `body-signed`.
-        Ok((x, spec, _)) => match &spec.body {
-            Some(body) => x.with_unsigned_body(body),
-            None => x,
-        },
+    let explainer = match explainer_of(&ev.fields, true) {
+        Ok(x) => x,
         Err(e) => return failed(*e),
     };
     let theirs = Theirs {
@@ -124,6 +135,82 @@ pub fn explain_json(evidence: &str) -> Explained {
             });
         }
     };
+    explained(&explanation)
+}
+
+/// The explainer of the request `fields` say.
+fn explainer_of(fields: &Fields, in_header: bool) -> Result<Explainer, Box<FieldError>> {
+    // A body that is not signed (JSON, say): a base string that signs it
+    // is named `body-signed`.
+    with_request(fields, in_header, Explainer::new).map(|(x, spec, _)| match &spec.body {
+        Some(body) => x.with_unsigned_body(body),
+        None => x,
+    })
+}
+
+/// The captured request explained: its header (or its protocol parameters)
+/// as their side, their base string or signature when given too, and the
+/// provider's answer it holds read beside.
+fn from_capture(mut ev: Evidence) -> Explained {
+    let read = match crate::capture::read(
+        &ev.capture_kind,
+        &ev.capture,
+        &ev.capture_scheme,
+        &ev.capture_entry,
+        &mut ev.fields,
+    ) {
+        Ok(r) => r,
+        Err(refused) => {
+            return Explained {
+                error: Some(refused.error),
+                capture: refused.shown,
+                ..Explained::default()
+            }
+        }
+    };
+    let shown = read.shown;
+    let with = |error: FieldError| Explained {
+        error: Some(error),
+        capture: Some(shown.clone()),
+        ..Explained::default()
+    };
+    let base = Some(ev.their_base_string.trim()).filter(|s| !s.is_empty());
+    let signature = Some(ev.their_signature.trim()).filter(|s| !s.is_empty());
+    let in_header = matches!(read.theirs, crate::capture::TheirSide::Header(_));
+    let explainer = match explainer_of(&ev.fields, in_header) {
+        Ok(x) => x,
+        Err(e) => return with(*e),
+    };
+    let explanation = match (&read.theirs, base) {
+        // Their parameters in the query or the body, and no base string:
+        // compared as a header's are.
+        (crate::capture::TheirSide::Params(p), None) => Ok(explainer.protocol(p)),
+        (theirs, base) => explainer.explain(Theirs {
+            header: match theirs {
+                crate::capture::TheirSide::Header(h) => Some(h.as_str()),
+                crate::capture::TheirSide::Params(_) => None,
+            },
+            base_string: base,
+            signature: signature.or(match theirs {
+                crate::capture::TheirSide::Params(p) => p.signature(),
+                crate::capture::TheirSide::Header(_) => None,
+            }),
+        }),
+    };
+    match explanation {
+        Ok(x) => Explained {
+            capture: Some(shown),
+            ..explained(&x)
+        },
+        Err(e) => with(FieldError {
+            field: Some("capture"),
+            spot: Spot::message(e.to_string()).said(crate::say::error(&e, "")),
+        }),
+    }
+}
+
+/// The explanation, for the page.
+fn explained(explanation: &oauth1_signer::explain::Explanation) -> Explained {
     // The findings of one cause are shown together, the causes in the order
     // first found.
     let mut causes: Vec<CauseFound> = Vec::new();
@@ -153,8 +240,9 @@ pub fn explain_json(evidence: &str) -> Explained {
         compared: true,
         matches: explanation.matches,
         causes,
-        their_base_string: explanation.their_base_string,
+        their_base_string: explanation.their_base_string.clone(),
         error: None,
+        capture: None,
     }
 }
 

@@ -5,13 +5,14 @@
 //! shapes answers, and the JavaScript only shows them.
 //!
 //! One module per panel: [`percent`], [`sign`] (which the explain panel
-//! shares), [`explain`], [`b64`]; [`render`] holds what they show alike
+//! shares), [`explain`] (with [`capture`], what the client sent), [`b64`]; [`render`] holds what they show alike
 //! (hex, a spot in an input, a difference), and [`say`] what they say of
 //! the library's errors and warnings, by codes the page words in the
 //! reader's language.
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod b64;
+pub mod capture;
 pub mod explain;
 pub mod percent;
 pub mod render;

@@ -25,6 +25,9 @@ pub fn part(part: Part) -> Arg {
         Part::Realm => "part.realm",
         Part::Header => "part.header",
         Part::Signature => "part.signature",
+        Part::CurlCommand => "part.curl",
+        Part::Har => "part.har",
+        Part::HttpMessage => "part.http",
         _ => "part.input",
     })
 }
@@ -147,6 +150,75 @@ pub fn error_in(e: &Error, input: &str, shift: usize) -> Hint {
         ErrorKind::ClockBeforeEpoch { .. } | ErrorKind::NoClock { .. } => {
             Hint::with("err.clock", [])
         }
+        // A capture's refusals: their reason is the library's sentence
+        // (English, quoted as data), the rest said in the reader's language.
+        ErrorKind::Ambiguous {
+            part: p,
+            offset,
+            reason,
+            ..
+        } => Hint::with(
+            "err.capture-ambiguous",
+            [part(*p), n(*offset), Arg::data(reason.clone())],
+        ),
+        ErrorKind::Unreadable {
+            part: p,
+            offset: Some(offset),
+            reason,
+            ..
+        } => Hint::with(
+            "err.capture-unreadable-at",
+            [part(*p), n(*offset), Arg::data(reason.clone())],
+        ),
+        ErrorKind::Unreadable {
+            part: p, reason, ..
+        } => Hint::with(
+            "err.capture-unreadable",
+            [part(*p), Arg::data(reason.clone())],
+        ),
+        ErrorKind::NotInCapture {
+            offset,
+            option,
+            path,
+            ..
+        } => match path.as_str() {
+            "-" => Hint::with(
+                "err.not-in-capture-stdin",
+                [Arg::data(option.clone()), n(*offset)],
+            ),
+            path => Hint::with(
+                "err.not-in-capture",
+                [
+                    Arg::data(option.clone()),
+                    Arg::data(path.to_owned()),
+                    n(*offset),
+                ],
+            ),
+        },
+        ErrorKind::EntryNotChosen {
+            candidates,
+            entries,
+            ..
+        } => match candidates.as_slice() {
+            [] => Hint::with("err.entry-none", [Arg::data(entries.to_string())]),
+            c => Hint::with(
+                "err.entry-not-chosen",
+                [
+                    Arg::data(c.len().to_string()),
+                    Arg::data(entries.to_string()),
+                    Arg::data(
+                        c.iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    ),
+                ],
+            ),
+        },
+        ErrorKind::NoSuchEntry { entry, entries, .. } => Hint::with(
+            "err.no-such-entry",
+            [Arg::data(entry.to_string()), Arg::data(entries.to_string())],
+        ),
         // A kind the library added since: its own words, quoted.
         _ => Hint::with("err.other", [Arg::data(e.to_string())]),
     }

@@ -28,11 +28,26 @@ function marked(tag, sentence, cls) {
   return el;
 }
 
+// Where a keystroke's time goes: the latest duration of each step
+// (`pct:encode`, `pct:table`, `box:pct-encoded`...), and when the page was
+// ready, in ms, for the browser tests to print (and anyone profiling the
+// page to read in the console: `pageTimings`).
+const timings = {};
+globalThis.pageTimings = timings;
+function timed(name, f) {
+  const start = performance.now();
+  const r = f();
+  timings[name] = performance.now() - start;
+  return r;
+}
+
 // Sets a box's value only when it changed. The value last set is kept here,
 // so that a box's own (long) value is never read back to compare. A long
 // value (the 144 K characters 64 KiB of text encode to) costs Chromium some
 // 30 ms to lay out, so it is set after the frame that shows the keystroke
-// and what it changed (the table row, the byte count), not before it.
+// and what it changed (the table row, the byte count), not before it
+// (docs/web.md, "Long inputs": setting it in the same frame was measured,
+// and gave the result no sooner at 64 KiB and the keystroke 25 ms later).
 const LONG = 16 * 1024;
 const shown = new WeakMap();
 const pending = new Map();
@@ -54,7 +69,7 @@ function setValue(box, value) {
 function flushValues() {
   flushing = false;
   for (const [box, value] of pending) {
-    replaceChanged(box, shown.get(box), value);
+    timed(`box:${box.id}`, () => replaceChanged(box, shown.get(box), value));
     shown.set(box, value);
   }
   pending.clear();
@@ -157,7 +172,7 @@ function percentFromText() {
   pctFrom = 'text';
   const box = $('pct-text');
   typedIn(box);
-  const r = call(wasm.percent_encode_text, box.value);
+  const r = timed('pct:encode', () => call(wasm.percent_encode_text, box.value));
   setValue($('pct-encoded'), r.encoded);
   showBytes(r.bytes, r.byte_len);
   showSpot($('pct-error'), null);
@@ -167,7 +182,7 @@ function percentFromText() {
   announce(null);
   setBinary(null);
   showHints($('pct-hint'), r.hints);
-  charTable(box.value, box.selectionStart ?? box.value.length);
+  timed('pct:table', () => charTable(box.value, box.selectionStart ?? box.value.length));
 }
 
 // The encoded box's value when last decoded: an escape is "being typed"
@@ -516,13 +531,131 @@ function placeText(f) {
   return f.level ? where + t('explain.level', t(`level.${f.level}`)) : where;
 }
 
+// What the client sent, captured: read by the library (its capture wing),
+// in place of the Sign panel's request.
+const CAPTURE = {
+  capture: 'explain-capture', capture_kind: 'explain-capture-kind',
+  capture_scheme: 'explain-capture-scheme', capture_entry: 'explain-capture-entry',
+};
+const EXPLAIN_FIELDS = { ...THEIRS, capture: 'explain-capture' };
+
+// The entry select: the HAR entries that carry OAuth, shown when there are
+// several to choose from; laid out again only when the list changed.
+let entriesShown = '';
+function showEntries(read) {
+  const entries = read && read.kind === 'har' ? read.entries : [];
+  const key = JSON.stringify([lang(), entries]);
+  const select = $('explain-capture-entry');
+  $('explain-capture-entry-box').hidden = entries.length < 2;
+  if (key === entriesShown) return;
+  entriesShown = key;
+  const chosen = select.value;
+  clear(select);
+  select.append(new Option(t('capture.entryChoose'), ''));
+  for (const e of entries) select.append(new Option(t('capture.entry', e.n, e.method, e.url), String(e.n)));
+  select.value = entries.some((e) => String(e.n) === chosen) ? chosen : '';
+}
+
+// How the capture was read: the request, its warnings (the library's
+// sentences, by their codes), which values were taken from it.
+function showCaptureRead(read) {
+  const box = $('explain-capture-read');
+  clear(box);
+  showEntries(read);
+  if (!read || !read.method) return;
+  const from = read.kind === 'har'
+    ? t('capture.read.har', read.entry, read.entry_count, read.method, read.url)
+    : read.kind === 'http'
+      ? t('capture.read.http', read.method, read.url)
+      : t('capture.read.curl', read.shell, read.method, read.url);
+  box.append(text('p', from));
+  if (read.taken.length) box.append(text('p', t('capture.taken', read.taken.join(', '))));
+  for (const w of read.warnings) {
+    const p = document.createElement('p');
+    p.dataset.warning = w.code;
+    const said = text('span', w.message);
+    if (lang() !== 'en') said.lang = 'en';
+    p.append(text('code', w.code), ' ', said);
+    box.append(p);
+  }
+}
+
+// The provider's answer a HAR entry holds, as the library reads it: each
+// error with what it means for OAuth 1.0a and what to check, and how far
+// the client's clock is off when the answer is about the timestamp.
+function showAnswer(a) {
+  const box = $('explain-answer');
+  clear(box);
+  box.hidden = !a;
+  if (!a) return;
+  box.append(text('h3', a.status ? t('answer.hStatus', a.status) : t('answer.h')));
+  for (const e of a.errors) {
+    const d = document.createElement('div');
+    d.className = 'provider-error';
+    d.dataset.code = e.code;
+    d.dataset.kind = e.kind;
+    const head = document.createElement('p');
+    head.append(text('code', t(`answer.${e.kind}`, e.code)));
+    if (e.message) head.append(' ', text('q', e.message));
+    d.append(head);
+    // The library's sentences are English: marked so, in another language.
+    for (const [key, sentence] of [['answer.meaning', e.meaning], ['answer.check', e.check]]) {
+      if (!sentence) continue;
+      const p = document.createElement('p');
+      p.className = key.replace('.', '-');
+      const said = text('span', sentence);
+      if (lang() !== 'en') said.lang = 'en';
+      p.append(text('strong', `${t(key)} `), said);
+      d.append(p);
+    }
+    box.append(d);
+  }
+  if (a.about_time) {
+    const off = a.clock_offset;
+    const p = off === null || off === undefined
+      ? text('p', t('answer.noDate'))
+      : text('p', off === 0
+        ? t('answer.clockSame', a.timestamp)
+        : t(off > 0 ? 'answer.clockAhead' : 'answer.clockBehind', Math.abs(off), a.timestamp));
+    p.className = 'clock';
+    if (off !== null && off !== undefined) p.dataset.offset = String(off);
+    box.append(p);
+  }
+}
+
+function captureKind() {
+  $('explain-capture-scheme-box').hidden = $('explain-capture-kind').value !== 'http';
+}
+
+// A HAR file picked or dropped: read here, as text, into the capture box.
+async function readCaptureFile(file) {
+  if (!file) return;
+  const box = $('explain-capture');
+  try {
+    box.value = await file.text();
+  } catch (e) {
+    showCaptureRead(null);
+    $('explain-capture-read').append(text('p', t('capture.fileFailed', file.name), 'error'));
+    return;
+  }
+  const har = /\.har$/i.test(file.name) || box.value.trimStart().startsWith('{');
+  if (har) $('explain-capture-kind').value = 'har';
+  else if (/^\s*curl\b/.test(box.value)) $('explain-capture-kind').value = 'curl';
+  $('explain-capture-entry').value = '';
+  captureKind();
+  explain();
+}
+
 function explain() {
   const ev = requestFields();
   for (const [name, id] of Object.entries(THEIRS)) ev[name] = $(id).value;
+  for (const [name, id] of Object.entries(CAPTURE)) ev[name] = $(id).value;
   const r = call(wasm.explain_request, JSON.stringify(ev));
   const out = $('explain-result');
   clear(out);
-  markField(THEIRS, r.error && r.error.field);
+  markField(EXPLAIN_FIELDS, r.error && r.error.field);
+  showCaptureRead(r.capture);
+  showAnswer(r.capture && r.capture.answer);
   if (r.error) {
     const e = document.createElement('div');
     e.className = r.error.spot.said?.code === 'no-request' ? 'note' : 'error';
@@ -691,8 +824,10 @@ function showLanguage(code) {
 }
 
 async function main() {
+  timings.start = performance.now();
   readEnglish(document);
   await init();
+  timings.wasm = performance.now();
   endpoints = call(wasm.x_endpoints);
   for (const name of call(wasm.signature_methods)) {
     $('sign-signature-method').append(new Option(name, name));
@@ -734,6 +869,17 @@ async function main() {
   $('sign-clear').addEventListener('click', clearCredentials);
   $('sign-leg').addEventListener('input', chooseLeg);
   for (const id of Object.values(THEIRS)) $(id).addEventListener('input', explain);
+  for (const id of Object.values(CAPTURE)) $(id).addEventListener('input', explain);
+  $('explain-capture-kind').addEventListener('input', captureKind);
+  $('explain-capture-file').addEventListener('change', (e) => readCaptureFile(e.target.files[0]));
+  const capture = $('explain-capture-box');
+  capture.addEventListener('dragover', (e) => { e.preventDefault(); capture.classList.add('drop'); });
+  capture.addEventListener('dragleave', () => capture.classList.remove('drop'));
+  capture.addEventListener('drop', (e) => {
+    e.preventDefault();
+    capture.classList.remove('drop');
+    readCaptureFile(e.dataTransfer.files[0]);
+  });
   $('b64-text').addEventListener('input', () => base64('text'));
   $('b64-hex').addEventListener('input', () => base64('hex'));
   $('b64-encoded').addEventListener('input', () => base64('encoded'));
@@ -741,9 +887,10 @@ async function main() {
   $('b64-padding').addEventListener('input', () => base64());
   copyButtons();
   showSecrets();
-  showLanguage(firstLanguage());
+  timed('load:render', () => showLanguage(firstLanguage()));
   $('load-status').hidden = true;
   document.body.dataset.ready = 'true';
+  timings.ready = performance.now();
 }
 
 main().catch((e) => {
