@@ -313,14 +313,30 @@ fn fill(fields: &mut Fields, captured: &Captured) -> Result<TheirSide, Box<Field
     fields.body.clear();
     fields.content_type.clear();
     fields.body_type = "form".to_owned();
-    match (captured.body(), form) {
+    // The page's body field holds text: a body that is not UTF-8 cannot be
+    // carried as sent, and is refused rather than changed (its parameters,
+    // or its `oauth_body_hash`, would be of other bytes).
+    let text = match captured.body().map(std::str::from_utf8) {
+        Some(Err(e)) => {
+            let at = e.valid_up_to();
+            return Err(Box::new(FieldError::page(
+                "capture",
+                format!(
+                    "the captured body is not UTF-8 text (invalid byte at offset {at}): the \
+                     page cannot carry it as sent; `oauth1 explain` reads it from a file"
+                ),
+                crate::render::Hint::new("err.capture-body-not-utf8", [at.to_string()]),
+            )));
+        }
+        Some(Ok(text)) => Some(text),
+        None => None,
+    };
+    match (text, form) {
         (Some(body), true) => {
-            fields.body = String::from_utf8_lossy(body).into_owned();
+            body.clone_into(&mut fields.body);
         }
         (Some(body), false) => {
-            // Bytes that are not UTF-8 cannot be carried in the page's body
-            // field as sent; the explainer does not sign such a body.
-            fields.body = String::from_utf8_lossy(body).into_owned();
+            body.clone_into(&mut fields.body);
             let media = captured
                 .content_type()
                 .unwrap_or("application/octet-stream");
@@ -529,5 +545,24 @@ mod tests {
         assert_eq!(said.code, "err.capture-ambiguous");
         assert_eq!(r.error.field, Some("capture"));
         assert!(r.error.spot.at.starts_with('A'), "{:?}", r.error.spot);
+    }
+
+    #[test]
+    fn a_body_that_is_not_utf8_is_refused_not_changed() {
+        // bash's $'\xff' is the byte 0xFF: `a=` then one byte that is no
+        // UTF-8, at offset 2 of the body curl sends.
+        let mut fields = Fields::default();
+        let text = "curl https://h/x -H 'Authorization: OAuth oauth_consumer_key=\"k\"' --data-binary $'a=\\xff'";
+        let Err(r) = read("curl", text, "https", "", &mut fields) else {
+            panic!("read")
+        };
+        let said = r.error.spot.said.clone().unwrap();
+        assert_eq!(said.code, "err.capture-body-not-utf8");
+        assert!(
+            matches!(&said.args[..], [crate::render::Arg::Data(at)] if at == "2"),
+            "{:?}",
+            said.args
+        );
+        assert!(fields.body.is_empty(), "{:?}", fields.body);
     }
 }

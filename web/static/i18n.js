@@ -173,6 +173,7 @@ const en = {
   'err.no-such-entry': 'The HAR file has no entry {0}: it has {1}, counted from 0.',
   'err.capture-no-oauth': 'The captured request carries no OAuth 1.0a: no Authorization: OAuth header, and no oauth_ parameter in its query or form body.',
   'err.capture-too-long': 'The capture is over the limit of {0} bytes.',
+  'err.capture-body-not-utf8': 'The captured body is not UTF-8 text (an invalid byte at offset {0}): the page cannot carry it as sent. oauth1 explain reads it from a file.',
 };
 
 const hi = {
@@ -493,6 +494,7 @@ const hi = {
   'err.no-such-entry': 'HAR फ़ाइल में प्रविष्टि {0} नहीं है: उसमें {1} हैं, 0 से गिनी गईं।',
   'err.capture-no-oauth': 'कैप्चर किए गए अनुरोध में OAuth 1.0a नहीं है: न Authorization: OAuth हेडर, न उसकी क्वेरी या फ़ॉर्म बॉडी में कोई oauth_ पैरामीटर।',
   'err.capture-too-long': 'कैप्चर {0} बाइट की सीमा से बड़ा है।',
+  'err.capture-body-not-utf8': 'कैप्चर की गई बॉडी UTF-8 टेक्स्ट नहीं है (ऑफ़सेट {0} पर अमान्य बाइट): पेज उसे भेजे गए रूप में नहीं रख सकता। oauth1 explain उसे फ़ाइल से पढ़ता है।',
 };
 
 const tr = {
@@ -813,6 +815,7 @@ const tr = {
   'err.no-such-entry': 'HAR dosyasında {0} numaralı kayıt yok: 0’dan sayılarak {1} kayıt var.',
   'err.capture-no-oauth': 'Yakalanan istek OAuth 1.0a taşımıyor: ne Authorization: OAuth başlığı ne de sorgusunda ya da form gövdesinde bir oauth_ parametresi var.',
   'err.capture-too-long': 'Yakalanan metin {0} baytlık sınırı aşıyor.',
+  'err.capture-body-not-utf8': 'Yakalanan gövde UTF-8 metin değil ({0}. konumda geçersiz bir bayt): sayfa onu gönderildiği gibi taşıyamaz. oauth1 explain onu bir dosyadan okur.',
 };
 
 export const MESSAGES = { en, hi, tr };
