@@ -219,35 +219,69 @@ fn check_caret(text: &[u8], offset: usize, len: usize) {
 }
 
 /// Splits a POSIX shell line made of words in single quotes, `\'` between
-/// them, and bare words: exactly what `shell_quote` writes, and nothing else
-/// (a `"`, `$` or backslash outside quotes is a failure).
+/// them, bash's `$'...'` (with `\\`, `\'`, `\n`, `\r`, `\t` and `\xHH`,
+/// as bash's manual lists them) and bare words: exactly what `shell_quote`
+/// writes, and nothing else (a `"`, a lone `$` or a backslash outside quotes
+/// is a failure).
 fn shell_words(line: &str) -> Vec<String> {
     let mut words = Vec::new();
-    let mut word: Option<String> = None;
-    let mut chars = line.chars();
+    let mut word: Option<Vec<u8>> = None;
+    let mut chars = line.chars().peekable();
+    let push =
+        |w: &mut Vec<u8>, c: char| w.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
     while let Some(c) = chars.next() {
         match c {
             ' ' => words.extend(word.take()),
             '\'' => {
-                let w = word.get_or_insert_with(String::new);
+                let w = word.get_or_insert_with(Vec::new);
                 loop {
                     match chars.next() {
                         Some('\'') => break,
-                        Some(c) => w.push(c),
+                        Some(c) => push(w, c),
                         None => panic!("unterminated quote: {line:?}"),
+                    }
+                }
+            }
+            '$' if chars.peek() == Some(&'\'') => {
+                chars.next();
+                let w = word.get_or_insert_with(Vec::new);
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some('\\') => match chars.next() {
+                            Some('\\') => w.push(b'\\'),
+                            Some('\'') => w.push(b'\''),
+                            Some('n') => w.push(b'\n'),
+                            Some('r') => w.push(b'\r'),
+                            Some('t') => w.push(b'\t'),
+                            Some('x') => {
+                                let hex: String = chars.by_ref().take(2).collect();
+                                let byte = u8::from_str_radix(&hex, 16)
+                                    .unwrap_or_else(|_| panic!("bad \\x{hex} in {line:?}"));
+                                w.push(byte);
+                            }
+                            other => {
+                                panic!("escape {other:?} not written by shell_quote: {line:?}")
+                            }
+                        },
+                        Some(c) => push(w, c),
+                        None => panic!("unterminated $'...': {line:?}"),
                     }
                 }
             }
             '\\' => {
                 assert_eq!(chars.next(), Some('\''), "{line:?}");
-                word.get_or_insert_with(String::new).push('\'');
+                word.get_or_insert_with(Vec::new).push(b'\'');
             }
             c if c.is_ascii_alphanumeric() || c == '-' => {
-                word.get_or_insert_with(String::new).push(c)
+                push(word.get_or_insert_with(Vec::new), c)
             }
             c => panic!("unquoted {c:?} in {line:?}"),
         }
     }
     words.extend(word);
     words
+        .into_iter()
+        .map(|w| String::from_utf8(w).unwrap_or_else(|e| panic!("not UTF-8: {e} in {line:?}")))
+        .collect()
 }

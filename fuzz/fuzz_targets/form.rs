@@ -1,7 +1,9 @@
 //! Any bytes as a form body and as percent-encoded text.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use oauth1_signer::{text::form_decode, text::percent_decode, text::percent_encode, pipeline::Params};
+use oauth1_signer::{
+    pipeline::Params, text::form_decode, text::percent_decode, text::percent_encode,
+};
 
 fuzz_target!(|data: &[u8]| {
     let mut params = Params::new();
