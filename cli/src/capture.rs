@@ -9,11 +9,10 @@ use std::io::Read as _;
 use clap::{Args, ValueEnum};
 use oauth1_signer::capture::{
     clock_offset, parse_har, parse_http, parse_http_response, Answer, Captured, CapturedResponse,
-    Curl, Shell,
+    Carried, Curl, Shell,
 };
-use oauth1_signer::text::form_decode;
 use oauth1_signer::RequestSpec;
-use oauth1_signer::{Error, Name, Part, Protocol, Transmission};
+use oauth1_signer::{Error, Name, Part, Protocol};
 
 use crate::caret::{printable, Caret};
 use crate::{read_stdin, Failure};
@@ -233,50 +232,19 @@ impl CaptureFlags {
     }
 }
 
-/// Where the captured request's protocol parameters are, and they.
-#[derive(Debug)]
-pub(crate) enum Theirs {
-    /// The `Authorization: OAuth` header.
-    Header(String),
-    /// In the query or the form body: the transmission, and the decoded
-    /// `oauth_*` pairs.
-    Params(Transmission, Vec<(String, String)>),
-    /// None found.
-    None,
-}
-
-/// `text` (a query or a form body) without its `oauth_*` pairs, and those
-/// pairs decoded.
-fn split_protocol(text: &str) -> (String, Vec<(String, String)>) {
-    let mut kept = Vec::new();
-    let mut protocol = Vec::new();
-    for pair in text.split('&') {
-        if pair.starts_with("oauth_") {
-            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-            let decode = |t: &str| {
-                form_decode(t.as_bytes()).map_or_else(
-                    |_| t.to_owned(),
-                    |d| String::from_utf8_lossy(d.as_bytes()).into_owned(),
-                )
-            };
-            protocol.push((decode(name), decode(value)));
-        } else {
-            kept.push(pair);
-        }
-    }
-    (kept.join("&"), protocol)
-}
-
 /// Puts the captured request into `spec` (method, URL, body and its media
-/// type), and says where its protocol parameters are. With them in the query
-/// or the form body and `strip`, they are taken out of it (the explainer
-/// signs the request without them, as the client did; a verifier reads
-/// them where they are).
+/// type), and gives what it carries of OAuth 1.0a, read by the library as a
+/// verifier reads a received request ([`Captured::oauth`]). With `strip`,
+/// protocol parameters in the query or the form body are taken out of it
+/// (the explainer signs the request without them, as the client did), and
+/// one that cannot be read is refused; without, the request is left as it
+/// was sent (a verifier reads them where they are, and refuses what it
+/// cannot read at its offset).
 pub(crate) fn fill_spec(
     spec: &mut RequestSpec,
     captured: &Captured,
     strip: bool,
-) -> Result<Theirs, Failure> {
+) -> Result<Option<Carried>, Failure> {
     spec.method = captured.method().to_owned();
     spec.url = captured.url().to_owned();
     let form = captured
@@ -306,62 +274,25 @@ pub(crate) fn fill_spec(
         }
         (None, _) => {}
     }
-    if let Some(header) = captured.authorization() {
-        if header
-            .trim_start()
-            .get(..6)
-            .is_some_and(|s| s.eq_ignore_ascii_case("oauth "))
-        {
-            spec.transmission = Some(Transmission::Header);
-            return Ok(Theirs::Header(header.to_owned()));
-        }
+    if !strip {
+        return Ok(captured.oauth().ok().flatten());
     }
-    if let Some((before, query)) = spec.url.split_once('?') {
-        let (kept, protocol) = split_protocol(query);
-        if !protocol.is_empty() {
-            if strip {
-                spec.url = match kept.is_empty() {
-                    true => before.to_owned(),
-                    false => format!("{before}?{kept}"),
-                };
-            }
-            spec.transmission = Some(Transmission::Query);
-            return Ok(Theirs::Params(Transmission::Query, protocol));
-        }
+    let Some(carried) = captured.oauth().map_err(|e| {
+        Failure::input(match e.offset() {
+            Some((Part::Header, _)) => format!("the captured Authorization header: {e}"),
+            _ => format!("the captured request: {e}"),
+        })
+    })?
+    else {
+        return Ok(None);
+    };
+    carried.url().clone_into(&mut spec.url);
+    if let Some(body) = carried.form_body() {
+        // A part of the UTF-8 text read above, cut at `&`s.
+        spec.form_body = Some(String::from_utf8_lossy(body).into_owned());
     }
-    if let Some(body) = &spec.form_body {
-        let (kept, protocol) = split_protocol(body);
-        if !protocol.is_empty() {
-            if strip {
-                spec.form_body = Some(kept);
-            }
-            spec.transmission = Some(Transmission::FormBody);
-            return Ok(Theirs::Params(Transmission::FormBody, protocol));
-        }
-    }
-    Ok(Theirs::None)
-}
-
-impl Theirs {
-    /// Their protocol parameters, read.
-    pub(crate) fn protocol(&self) -> Result<Option<Protocol<'static>>, Failure> {
-        match self {
-            Theirs::Header(h) => Protocol::from_header(h)
-                .map(|p| Some(p.into_owned()))
-                .map_err(|e| Failure::input(format!("the captured Authorization header: {e}"))),
-            Theirs::Params(t, pairs) => Protocol::from_params(
-                *t,
-                None,
-                pairs
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (n, v))| (n.clone().into(), v.clone().into(), i)),
-            )
-            .map(|p| Some(p.into_owned()))
-            .map_err(|e| Failure::input(format!("the captured request's {t} parameters: {e}"))),
-            Theirs::None => Ok(None),
-        }
-    }
+    spec.transmission = Some(carried.protocol().transmission());
+    Ok(Some(carried))
 }
 
 /// The request's `oauth_timestamp`, when its protocol parameters say one.
@@ -505,19 +436,6 @@ pub(crate) fn saved_response(bytes: &[u8]) -> Result<CapturedResponse, Failure> 
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn protocol_pairs_are_taken_out_of_a_query() {
-        let (kept, protocol) = split_protocol("a=1&oauth_nonce=n%20x&b=2&oauth_signature=s%2B");
-        assert_eq!(kept, "a=1&b=2");
-        assert_eq!(
-            protocol,
-            [
-                ("oauth_nonce".to_owned(), "n x".to_owned()),
-                ("oauth_signature".to_owned(), "s+".to_owned())
-            ]
-        );
-    }
 
     #[test]
     fn the_clock_is_said_either_way() {

@@ -13,7 +13,7 @@ use oauth1_signer::explain::{
     find_base_string_in_response, Explainer, Finding, Theirs, MAX_RESPONSE_BODY_LEN,
 };
 use oauth1_signer::pipeline::base_string_lines;
-use oauth1_signer::{ErrorKind, Name, Part, Protocol, RequestSpec, Signer};
+use oauth1_signer::{ErrorKind, Name, Part, Protocol, RequestSpec, Signer, Transmission};
 use serde::Serialize;
 use similar::{ChangeTag, TextDiff};
 
@@ -222,15 +222,19 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
         Some(r) => Some(fill_spec(&mut spec, &r.captured, true)?),
         None => None,
     };
-    let captured_header = match &captured {
-        Some(crate::capture::Theirs::Header(h)) => Some(h.clone()),
+    let captured = captured.flatten();
+    let in_header = captured
+        .as_ref()
+        .is_some_and(|c| c.protocol().transmission() == Transmission::Header);
+    let captured_header = match (&read, in_header) {
+        (Some(r), true) => r.captured.oauth_header().map(str::to_owned),
         _ => None,
     };
     let their_header = args.their_header.clone().or(captured_header);
     let their_protocol = match (&args.their_header, &captured) {
         // Refused with its offset by the explainer, further on.
         (Some(h), _) => Protocol::from_header(h).ok().map(Protocol::into_owned),
-        (None, Some(theirs)) => theirs.protocol()?,
+        (None, Some(carried)) => Some(carried.protocol().clone()),
         (None, None) => None,
     };
     if read.is_some() && their_protocol.is_none() {
@@ -325,7 +329,7 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
             answer = Some((read_answer, clock));
         }
     }
-    let params_only = matches!(captured, Some(crate::capture::Theirs::Params(..)));
+    let params_only = captured.is_some() && !in_header;
     if base.is_none() && args.their_signature.is_none() && their_header.is_none() && !params_only {
         let said = match &answer {
             Some((a, c)) => format!(

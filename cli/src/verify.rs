@@ -7,12 +7,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
+use oauth1_signer::capture::Carried;
 use oauth1_signer::verify::{MemoryNonceStore, Reason, Received};
 use oauth1_signer::{Part, Provider};
 
-use crate::capture::{
-    answer_json, answer_text, clock, fill_spec, timestamp_of, CaptureFlags, Theirs,
-};
+use crate::capture::{answer_json, answer_text, clock, fill_spec, timestamp_of, CaptureFlags};
 use crate::caret::{printable, Caret};
 use crate::explain::terminal_safe_json;
 use crate::flags::Credentials;
@@ -118,14 +117,13 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
     let mut header = args.header.clone();
     let mut protocol = None;
     if let Some(r) = &read {
-        let theirs = fill_spec(&mut spec, &r.captured, false)?;
-        // Where the protocol parameters are: the verifier finds them itself.
+        // Where the protocol parameters are: the verifier finds them itself,
+        // and refuses what it cannot read, at its offset.
+        protocol = fill_spec(&mut spec, &r.captured, false)?.map(Carried::into_protocol);
         spec.transmission = None;
-        if let Theirs::Header(h) = &theirs {
-            header = Some(h.clone());
+        if let Some(h) = r.captured.oauth_header() {
+            header = Some(h.to_owned());
         }
-        // A header that does not parse is refused by the verifier, at its offset.
-        protocol = theirs.protocol().ok().flatten();
     }
     // A recorded request is checked as of its answer's Date, unless --now.
     let response = read.as_ref().and_then(|r| r.captured.response());

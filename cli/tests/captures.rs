@@ -167,6 +167,48 @@ fn explain_names_each_mistake_and_reads_the_answer() {
     }
 }
 
+/// A protocol parameter's name is read decoded, as RFC 5849 §3.4.1.3.1 collects it:
+/// `oauth%5Fnonce` in a query is `oauth_nonce`, and a byte search for `oauth_` misses it.
+/// oauthlib's signature of `http-absolute-form-query` is over the decoded names, so the
+/// same request with one name escaped is the same signed request.
+#[test]
+fn a_protocol_name_escaped_in_the_query_is_read_as_the_name() {
+    let dir = TempDir::new("captures-escaped-name");
+    let mut case = cases()
+        .into_iter()
+        .find(|c| c["id"] == "http-absolute-form-query")
+        .unwrap();
+    let text = case["text"].as_str().unwrap();
+    assert!(text.contains("&oauth_nonce="));
+    case["text"] = text.replacen("&oauth_nonce=", "&oauth%5Fnonce=", 1).into();
+    let now = case["now"].as_u64().unwrap().to_string();
+    for command in ["verify", "explain"] {
+        let mut args = vec![command.to_owned()];
+        args.extend(capture_args(&case, &dir));
+        args.extend(["--now".to_owned(), now.clone()]);
+        if command == "explain" {
+            args.truncate(args.len() - 2);
+        }
+        let (code, stdout, stderr) = oauth1_in(&dir, &args);
+        assert_eq!(code, 0, "{command}: {stdout}{stderr}");
+    }
+    // And in two places at once, the capture is refused by name rather than read one way.
+    let text = case["text"].as_str().unwrap().replacen(
+        "Host: api.example.com\r\n",
+        "Host: api.example.com\r\nAuthorization: OAuth oauth_consumer_key=\"xvz1evFS4wEEPTGEFPHBog\"\r\n",
+        1,
+    );
+    case["text"] = text.into();
+    let mut args = vec!["explain".to_owned()];
+    args.extend(capture_args(&case, &dir));
+    let (code, _, stderr) = oauth1_in(&dir, &args);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("protocol parameters in the Authorization header and in the URL"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn the_clock_is_said_in_seconds_for_people() {
     let dir = TempDir::new("captures-clock");

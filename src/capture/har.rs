@@ -177,16 +177,7 @@ fn entry(n: usize, value: &Value) -> HarEntry {
     let method = text_of(request.and_then(|r| r.get("method")));
     let url = text_of(request.and_then(|r| r.get("url")));
     let captured = read_entry(n, value);
-    let oauth = match &captured {
-        Ok(c) => {
-            let form = match c.is_form() {
-                Ok(true) => c.body.as_deref(),
-                _ => None,
-            };
-            carries_oauth(&c.url, &c.headers, form)
-        }
-        Err(_) => false,
-    };
+    let oauth = captured.as_ref().is_ok_and(carries_oauth);
     HarEntry {
         request: captured,
         method,

@@ -380,6 +380,21 @@ pub(crate) enum Escapes {
     AsWritten,
 }
 
+/// Where the auth scheme of an `Authorization` header is (a token after
+/// any leading whitespace, RFC 9110 §11.4): its start, its end, and whether
+/// it is `OAuth` (any case). The one test of the scheme: the parser's, and
+/// whoever asks whether a header is OAuth 1.0a's.
+pub(crate) fn scheme(header: &str) -> (usize, usize, bool) {
+    let b = header.as_bytes();
+    let start = b.iter().position(|&c| !is_ows(c)).unwrap_or(b.len());
+    let end = start
+        + b[start..]
+            .iter()
+            .position(|&c| !is_tchar(c))
+            .unwrap_or(b.len() - start);
+    (start, end, header[start..end].eq_ignore_ascii_case("OAuth"))
+}
+
 /// [`parse_authorization_header`], each parameter with its offset, its
 /// names and values read as `escapes` says.
 pub(crate) fn parse_header_params(
@@ -407,15 +422,10 @@ pub(crate) fn parse_header_params(
     if header.bytes().all(is_ows) {
         return Err(Error::new(ErrorKind::Empty { part: Part::Header }));
     }
-    let mut i = b.iter().position(|&c| !is_ows(c)).unwrap_or(b.len());
-    let scheme_end = i + b[i..]
-        .iter()
-        .position(|&c| !is_tchar(c))
-        .unwrap_or(b.len() - i);
-    if !header[i..scheme_end].eq_ignore_ascii_case("OAuth") {
-        return Err(err(i, "the scheme 'OAuth'"));
+    let (scheme_at, mut i, oauth) = scheme(header);
+    if !oauth {
+        return Err(err(scheme_at, "the scheme 'OAuth'"));
     }
-    i = scheme_end;
     let mut params = Vec::with_capacity(8);
     loop {
         let ws = i;

@@ -9,8 +9,7 @@
 use oauth1_signer::capture::{
     clock_offset, parse_har, parse_http, read_answer, AnswerKind, Captured, Curl, Shell,
 };
-use oauth1_signer::text::form_decode;
-use oauth1_signer::{Error, Name, Protocol, Transmission};
+use oauth1_signer::{Error, Name, Part, Protocol, Transmission};
 use serde::Serialize;
 
 use crate::render::Spot;
@@ -345,75 +344,42 @@ fn fill(fields: &mut Fields, captured: &Captured) -> Result<TheirSide, Box<Field
         }
         (None, _) => {}
     }
-    if let Some(header) = captured.authorization() {
-        if header
-            .trim_start()
-            .get(..6)
-            .is_some_and(|s| s.eq_ignore_ascii_case("oauth "))
-        {
-            fields.transmission = "header".to_owned();
-            return Ok(TheirSide::Header(header.to_owned()));
-        }
-    }
-    let params = |t: Transmission, pairs: Vec<(String, String)>| {
-        Protocol::from_params(
-            t,
-            None,
-            pairs
-                .into_iter()
-                .enumerate()
-                .map(|(i, (n, v))| (n.into(), v.into(), i)),
-        )
-        .map(Protocol::into_owned)
-        .map_err(|e| Box::new(error_in_capture(&e, "")))
+    // Read by the library as a verifier reads a received request; an error
+    // is shown on the text it is in.
+    let carried = captured.oauth().map_err(|e| {
+        let text = match e.offset().map(|(part, _)| part) {
+            Some(Part::Header) => captured.oauth_header().unwrap_or_default(),
+            Some(Part::Url) => captured.url(),
+            Some(Part::FormBody) => text.unwrap_or_default(),
+            _ => "",
+        };
+        Box::new(error_in_capture(&e, text))
+    })?;
+    let Some(carried) = carried else {
+        return Err(Box::new(FieldError::page(
+            "capture",
+            "the captured request carries no OAuth 1.0a: no Authorization: OAuth header and no \
+             oauth_* parameter in its query or form body",
+            crate::render::Hint::new("err.capture-no-oauth", []),
+        )));
     };
-    if let Some((before, query)) = fields.url.clone().split_once('?') {
-        let (kept, protocol) = split_protocol(query);
-        if !protocol.is_empty() {
-            fields.url = match kept.is_empty() {
-                true => before.to_owned(),
-                false => format!("{before}?{kept}"),
-            };
-            fields.transmission = "query".to_owned();
-            return params(Transmission::Query, protocol).map(TheirSide::Params);
-        }
+    let transmission = carried.protocol().transmission();
+    if transmission == Transmission::Header {
+        fields.transmission = "header".to_owned();
+        let header = captured.oauth_header().unwrap_or_default();
+        return Ok(TheirSide::Header(header.to_owned()));
     }
-    if form {
-        let (kept, protocol) = split_protocol(&fields.body.clone());
-        if !protocol.is_empty() {
-            fields.body = kept;
-            fields.transmission = "form-body".to_owned();
-            return params(Transmission::FormBody, protocol).map(TheirSide::Params);
-        }
+    fields.transmission = match transmission {
+        Transmission::Query => "query",
+        _ => "form-body",
     }
-    Err(Box::new(FieldError::page(
-        "capture",
-        "the captured request carries no OAuth 1.0a: no Authorization: OAuth header and no \
-         oauth_* parameter in its query or form body",
-        crate::render::Hint::new("err.capture-no-oauth", []),
-    )))
-}
-
-/// `text` (a query or a form body) without its `oauth_*` pairs, and those
-/// pairs decoded by the library's form decoding.
-fn split_protocol(text: &str) -> (String, Vec<(String, String)>) {
-    let mut kept = Vec::new();
-    let mut protocol = Vec::new();
-    for pair in text.split('&') {
-        if pair.starts_with("oauth_") {
-            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-            let decode = |t: &str| {
-                form_decode(t.as_bytes()).map_or_else(
-                    |_| t.to_owned(),
-                    |d| String::from_utf8_lossy(d.as_bytes()).into_owned(),
-                )
-            };
-            protocol.push((decode(name), decode(value)));
-        } else {
-            kept.push(pair);
-        }
+    .to_owned();
+    carried.url().clone_into(&mut fields.url);
+    if let Some(body) = carried.form_body() {
+        // A part of the UTF-8 text read above, cut at `&`s.
+        fields.body = String::from_utf8_lossy(body).into_owned();
     }
-    (kept.join("&"), protocol)
+    Ok(TheirSide::Params(carried.into_protocol()))
 }
 
 /// Their values that are ours unless the Sign panel pins them: the nonce

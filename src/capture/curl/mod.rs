@@ -524,11 +524,7 @@ impl<'f> Curl<'f> {
         };
         captured.check_once()?;
         let mut captured = captured;
-        let form_body = match captured.is_form() {
-            Ok(true) => captured.body.as_deref(),
-            _ => None,
-        };
-        if !carries_oauth(&captured.url, &captured.headers, form_body) {
+        if !carries_oauth(&captured) {
             captured.warnings.push(Warning::new(
                 "not-oauth",
                 None,
