@@ -450,6 +450,28 @@ mod tests {
         }
     }
 
+    /// A protocol name escaped in the query (`oauth%5Fnonce`) is the name,
+    /// as RFC 5849 §3.4.1.3.1 decodes it: oauthlib's signature of
+    /// `http-absolute-form-query` still matches, and the URL the page signs
+    /// holds only `size=original`.
+    #[test]
+    fn an_escaped_protocol_name_is_read_as_the_name() {
+        let case = cases()
+            .into_iter()
+            .find(|c| c["id"] == "http-absolute-form-query")
+            .unwrap();
+        let text = case["text"]
+            .as_str()
+            .unwrap()
+            .replacen("&oauth_nonce=", "&oauth%5Fnonce=", 1);
+        let mut fields = Fields::default();
+        let r = read("http", &text, "http", "", &mut fields).ok().unwrap();
+        assert!(matches!(r.theirs, TheirSide::Params(_)));
+        assert_eq!(fields.url, "http://api.example.com/photos?size=original");
+        assert_eq!(fields.transmission, "query");
+        assert_eq!(fields.nonce, "cXVlcnkgdHJhbnNtaXNzaW9u");
+    }
+
     #[test]
     fn a_timestamp_answer_is_read_with_the_clock() {
         let case = cases()
