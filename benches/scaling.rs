@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
 use oauth1_signer::{
     flow::{TokenCredentials, MAX_TOKEN_ANSWER},
-    Credentials, OAuthRequest, Signer,
+    OAuthRequest, Signer,
 };
 use percent_encoding::utf8_percent_encode;
 
@@ -98,14 +98,6 @@ fn protocol_params(n: usize) -> Vec<(String, String)> {
     (0..n)
         .map(|i| (format!("oauth_x{:06}", shuffled(i, n)), format!("v{i}")))
         .collect()
-}
-
-fn signer() -> Signer {
-    Signer::builder(Credentials::new(CONSUMER_KEY, CONSUMER_SECRET).with_token(TOKEN, TOKEN_SECRET))
-        .with_nonce(NONCE)
-        .with_timestamp(TIMESTAMP)
-        .build()
-        .unwrap()
 }
 
 /// Short runs: 10 samples, flat sampling (one iteration each for the big

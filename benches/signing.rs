@@ -9,7 +9,6 @@
 mod common;
 
 use std::hint::black_box;
-use std::num::NonZeroU64;
 use std::time::Duration;
 
 use base64::engine::general_purpose::STANDARD;
@@ -18,7 +17,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use hmac::{Hmac, KeyInit, Mac};
 use oauth1_signer::{
     pipeline::parse_authorization_header, pipeline::BaseString, pipeline::BaseStringUri,
-    pipeline::Params, pipeline::RequestUrl, pipeline::SigningKey, Credentials, Error, OAuthRequest,
+    pipeline::Params, pipeline::RequestUrl, pipeline::SigningKey, Error, OAuthRequest,
     SignatureMethod, Signer,
 };
 use sha1::Sha1;
@@ -83,38 +82,6 @@ fn cases() -> [Case; 2] {
             }),
         },
     ]
-}
-
-fn credentials() -> Credentials {
-    Credentials::new(CONSUMER_KEY, CONSUMER_SECRET).with_token(TOKEN, TOKEN_SECRET)
-}
-
-fn signer() -> Signer {
-    Signer::builder(credentials())
-        .with_nonce(NONCE)
-        .with_timestamp(TIMESTAMP)
-        .build()
-        .unwrap()
-}
-
-fn peer() -> oauth::Builder<'static, oauth::HmacSha1, &'static str> {
-    let mut b = oauth::Builder::with_token(
-        oauth::Token::from_parts(CONSUMER_KEY, CONSUMER_SECRET, TOKEN, TOKEN_SECRET),
-        oauth::HMAC_SHA1,
-    );
-    b.nonce(NONCE)
-        .timestamp(NonZeroU64::new(TIMESTAMP.parse().unwrap()))
-        .version(true);
-    b
-}
-
-fn signature_of(header: &str) -> String {
-    parse_authorization_header(header)
-        .unwrap()
-        .into_iter()
-        .find(|(n, _)| n == "oauth_signature")
-        .map(|(_, v)| v)
-        .unwrap()
 }
 
 /// Server side: parse the header, re-sign the request with the client's

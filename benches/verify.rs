@@ -8,37 +8,13 @@
 
 mod common;
 
-use std::future::Future;
 use std::hint::black_box;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
-use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use oauth1_signer::verify::{
-    Freshness, NonceKey, NonceStore, Received, StaticSecrets, StoreFuture, Verifier,
-};
+use oauth1_signer::verify::{Received, StaticSecrets, Verifier};
 use oauth1_signer::{Credentials, OAuthRequest, Signer};
 
 use common::*;
-
-/// A store that is not measured: every nonce is fresh, at once.
-struct Unmeasured;
-
-impl NonceStore for Unmeasured {
-    fn remember<'a>(&'a self, _: &'a NonceKey, _: Duration) -> StoreFuture<'a> {
-        Box::pin(std::future::ready(Ok(Freshness::Fresh)))
-    }
-}
-
-/// Polls a future that is ready at once (no I/O anywhere in it).
-fn now<F: Future>(f: F) -> F::Output {
-    let mut f = pin!(f);
-    match f.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(out) => out,
-        Poll::Pending => panic!("the verifier waited on something"),
-    }
-}
 
 fn verify_vs_sign(c: &mut Criterion) {
     let credentials =

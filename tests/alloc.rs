@@ -20,7 +20,7 @@ use std::alloc::System;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use hmac::{Hmac, KeyInit, Mac};
-use oauth1_signer::{Credentials, OAuthRequest, Signer};
+use oauth1_signer::{OAuthRequest, Signer};
 use percent_encoding::utf8_percent_encode;
 use serde_json::Value;
 use sha1::Sha1;
@@ -84,10 +84,6 @@ fn get20_reference_signature() -> String {
     let mut mac = <Hmac<Sha1> as KeyInit>::new_from_slice(key.as_bytes()).unwrap();
     mac.update(base.as_bytes());
     STANDARD.encode(mac.finalize().into_bytes())
-}
-
-fn credentials() -> Credentials {
-    Credentials::new(CONSUMER_KEY, CONSUMER_SECRET).with_token(TOKEN, TOKEN_SECRET)
 }
 
 /// Exactly one allocation, of exactly the header's length, and nothing else.

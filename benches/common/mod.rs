@@ -9,6 +9,15 @@
 
 #![allow(dead_code)]
 
+use std::future::Future;
+use std::num::NonZeroU64;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
+
+use oauth1_signer::pipeline::parse_authorization_header;
+use oauth1_signer::verify::{Freshness, NonceKey, NonceStore, StoreFuture};
+use oauth1_signer::{Credentials, Signer};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 pub const CONSUMER_KEY: &str = "xvz1evFS4wEEPTGEFPHBog";
@@ -190,5 +199,65 @@ pub fn get20_derived() -> Get20Derived<'static> {
         q17: v[17],
         q18: v[18],
         q19: v[19],
+    }
+}
+
+/// The X docs' credentials (consumer and token).
+pub fn credentials() -> Credentials {
+    Credentials::new(CONSUMER_KEY, CONSUMER_SECRET).with_token(TOKEN, TOKEN_SECRET)
+}
+
+/// A signer with [`credentials`] and the X docs' timestamp, pinned to `nonce`.
+pub fn signer_with_nonce(nonce: &str) -> Signer {
+    Signer::builder(credentials())
+        .with_nonce(nonce)
+        .with_timestamp(TIMESTAMP)
+        .build()
+        .unwrap()
+}
+
+/// A signer with [`credentials`], pinned to the X docs' nonce and timestamp.
+pub fn signer() -> Signer {
+    signer_with_nonce(NONCE)
+}
+
+/// `oauth1-request` set up as [`signer`] is: the same credentials, nonce,
+/// timestamp and `oauth_version`.
+pub fn peer() -> oauth::Builder<'static, oauth::HmacSha1, &'static str> {
+    let mut b = oauth::Builder::with_token(
+        oauth::Token::from_parts(CONSUMER_KEY, CONSUMER_SECRET, TOKEN, TOKEN_SECRET),
+        oauth::HMAC_SHA1,
+    );
+    b.nonce(NONCE)
+        .timestamp(NonZeroU64::new(TIMESTAMP.parse().unwrap()))
+        .version(true);
+    b
+}
+
+/// The `oauth_signature` of a header, decoded.
+pub fn signature_of(header: &str) -> String {
+    parse_authorization_header(header)
+        .unwrap()
+        .into_iter()
+        .find(|(n, _)| n == "oauth_signature")
+        .map(|(_, v)| v)
+        .unwrap()
+}
+
+/// Polls a future that is ready at once (no I/O anywhere in it).
+pub fn now<F: Future>(f: F) -> F::Output {
+    let mut f = pin!(f);
+    match f.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(out) => out,
+        Poll::Pending => panic!("waited on something"),
+    }
+}
+
+/// A nonce store that is not measured: every nonce is fresh, at once.
+pub struct Unmeasured;
+
+impl NonceStore for Unmeasured {
+    fn remember<'a>(&'a self, _: &'a NonceKey, _: Duration) -> StoreFuture<'a> {
+        Box::pin(std::future::ready(Ok(Freshness::Fresh)))
     }
 }

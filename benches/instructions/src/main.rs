@@ -20,23 +20,17 @@
 #[path = "../../common/mod.rs"]
 mod common;
 
-use std::future::Future;
 use std::hint::black_box;
-use std::num::NonZeroU64;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use hmac::{Hmac, KeyInit, Mac};
-use oauth1_signer::pipeline::{
-    parse_authorization_header, BaseString, BaseStringUri, Params, RequestUrl, SigningKey,
-};
+use oauth1_signer::pipeline::{BaseString, BaseStringUri, Params, RequestUrl, SigningKey};
 use oauth1_signer::text::Sink;
 use oauth1_signer::verify::{
-    Freshness, Lookup, MemoryNonceStore, NonceKey, NonceStore, Received, SecretFuture,
-    SecretSource, Secrets, StaticSecrets, StoreFuture, Verifier,
+    Lookup, MemoryNonceStore, NonceKey, Received, SecretFuture, SecretSource, Secrets,
+    StaticSecrets, Verifier,
 };
-use oauth1_signer::{Credentials, OAuthRequest, SignatureMethod, Signer};
+use oauth1_signer::{Credentials, OAuthRequest, SignatureMethod};
 use sha1::Sha1;
 
 use common::*;
@@ -137,15 +131,6 @@ impl Sink for Counter {
     }
 }
 
-/// A store that is not measured: every nonce is fresh, at once.
-struct Unmeasured;
-
-impl NonceStore for Unmeasured {
-    fn remember<'a>(&'a self, _: &'a NonceKey, _: Duration) -> StoreFuture<'a> {
-        Box::pin(std::future::ready(Ok(Freshness::Fresh)))
-    }
-}
-
 /// A source without a cache: new `Secrets` for every lookup.
 struct FreshSecrets;
 
@@ -156,48 +141,6 @@ impl SecretSource for FreshSecrets {
             TOKEN_SECRET,
         )))))
     }
-}
-
-/// Polls a future that is ready at once (no I/O anywhere in it).
-fn now<F: Future>(f: F) -> F::Output {
-    let mut f = pin!(f);
-    match f.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(out) => out,
-        Poll::Pending => panic!("waited on something"),
-    }
-}
-
-fn credentials() -> Credentials {
-    Credentials::new(CONSUMER_KEY, CONSUMER_SECRET).with_token(TOKEN, TOKEN_SECRET)
-}
-
-fn signer_with_nonce(nonce: &str) -> Signer {
-    Signer::builder(credentials())
-        .with_nonce(nonce)
-        .with_timestamp(TIMESTAMP)
-        .build()
-        .unwrap()
-}
-
-fn peer() -> oauth::Builder<'static, oauth::HmacSha1, &'static str> {
-    let mut b = oauth::Builder::with_token(
-        oauth::Token::from_parts(CONSUMER_KEY, CONSUMER_SECRET, TOKEN, TOKEN_SECRET),
-        oauth::HMAC_SHA1,
-    );
-    b.nonce(NONCE)
-        .timestamp(NonZeroU64::new(TIMESTAMP.parse().unwrap()))
-        .version(true);
-    b
-}
-
-/// The `oauth_signature` of a header, as sent (percent-encoded).
-fn signature_of(header: &str) -> String {
-    parse_authorization_header(header)
-        .unwrap()
-        .into_iter()
-        .find(|(n, _)| n == "oauth_signature")
-        .map(|(_, v)| v)
-        .unwrap()
 }
 
 /// The X docs request through the public stages, up to `depth`.
