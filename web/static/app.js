@@ -557,7 +557,8 @@ function showEntries(read) {
 }
 
 // How the capture was read: the request, its warnings (the library's
-// sentences, by their codes), which values were taken from it.
+// sentences in English; in another language said from their codes and the
+// values they quote), which values were taken from it.
 function showCaptureRead(read) {
   const box = $('explain-capture-read');
   clear(box);
@@ -573,8 +574,8 @@ function showCaptureRead(read) {
   for (const w of read.warnings) {
     const p = document.createElement('p');
     p.dataset.warning = w.code;
-    const said = text('span', w.message);
-    if (lang() !== 'en') said.lang = 'en';
+    const said = lang() === 'en' ? text('span', w.message) : text('span', hintText(w.said));
+    if (lang() !== 'en' && (w.said.code === 'warn.other' || !has(w.said.code))) said.lang = 'en';
     p.append(text('code', w.code), ' ', said);
     box.append(p);
   }
@@ -598,13 +599,16 @@ function showAnswer(a) {
     head.append(text('code', t(`answer.${e.kind}`, e.code)));
     if (e.message) head.append(' ', text('q', e.message));
     d.append(head);
-    // The library's sentences are English: marked so, in another language.
+    // The library's sentences are English; in another language they are
+    // said by the library's key for them (English, marked so, where the
+    // page has no words for a key the library added since).
     for (const [key, sentence] of [['answer.meaning', e.meaning], ['answer.check', e.check]]) {
       if (!sentence) continue;
       const p = document.createElement('p');
       p.className = key.replace('.', '-');
-      const said = text('span', sentence);
-      if (lang() !== 'en') said.lang = 'en';
+      const own = `answer.${e.key}.${key.slice('answer.'.length)}`;
+      const said = text('span', lang() !== 'en' && has(own) ? t(own) : sentence);
+      if (lang() !== 'en' && !has(own)) said.lang = 'en';
       p.append(text('strong', `${t(key)} `), said);
       d.append(p);
     }
@@ -686,13 +690,16 @@ function explain() {
       const place = document.createElement('div');
       place.className = 'place';
       const found = document.createElement('details');
-      // The library's sentence is English, and free text: in another
-      // language the finding is said from its place and cause (the
-      // sentence kept for scripts).
+      // The library's sentence is English: in another language the
+      // finding is said from how it was found, its place and its cause
+      // (the sentence kept for scripts).
       found.dataset.detail = f.detail;
+      found.dataset.foundBy = f.found_by;
+      const how = f.found_by === 'compared' ? 'explain.foundBy' : `explain.found.${f.found_by}`;
       found.append(text('summary', t('explain.found')), lang() === 'en'
         ? marked('p', f.detail)
-        : text('p', t('explain.foundBy', placeText(f), c.code)));
+        : text('p', [t(how, placeText(f), c.code), f.ambiguous ? t('explain.found.ambiguous') : '']
+          .filter(Boolean).join(' ')));
       place.append(text('div', t('explain.where', placeText(f)), 'detail'),
         diffed(t('explain.ours'), f.ours), diffed(t('explain.theirs'), f.theirs), found);
       li.append(place);
