@@ -51,9 +51,16 @@ function timed(name, f) {
 const LONG = 16 * 1024;
 const shown = new WeakMap();
 const pending = new Map();
+// For a box whose new value is an edit of the one it holds: how many
+// characters at its start are known to stand (the least of each pending
+// edit's), so that the change is found without comparing them.
+const standing = new Map();
 let flushing = false;
-function setValue(box, value) {
+function setValue(box, value, same) {
+  const known = same === undefined ? undefined
+    : pending.has(box) ? Math.min(standing.get(box) ?? 0, same) : same;
   pending.delete(box);
+  standing.delete(box);
   if (shown.get(box) === value) return;
   if (value.length < LONG) {
     box.value = value;
@@ -61,6 +68,7 @@ function setValue(box, value) {
     return;
   }
   pending.set(box, value);
+  if (known !== undefined) standing.set(box, known);
   if (!flushing) {
     flushing = true;
     requestAnimationFrame(() => setTimeout(flushValues));
@@ -69,21 +77,23 @@ function setValue(box, value) {
 function flushValues() {
   flushing = false;
   for (const [box, value] of pending) {
-    timed(`box:${box.id}`, () => replaceChanged(box, shown.get(box), value));
+    timed(`box:${box.id}`, () => replaceChanged(box, shown.get(box), value, standing.get(box)));
     shown.set(box, value);
   }
   pending.clear();
+  standing.clear();
 }
 
 // Replaces only the part of a box's text that changed (typing at the end of
-// the source changes the end of its encoding): the rest is not edited.
-function replaceChanged(box, old, value) {
+// the source changes the end of its encoding): the rest is not edited. The
+// first `same` characters, when known, stand.
+function replaceChanged(box, old, value, same = 0) {
   if (typeof old !== 'string') {
     box.value = value;
     return;
   }
   const most = Math.min(old.length, value.length);
-  let start = 0;
+  let start = Math.min(same, most);
   while (start < most && old.charCodeAt(start) === value.charCodeAt(start)) start += 1;
   let end = 0;
   while (end < most - start && old.charCodeAt(old.length - 1 - end) === value.charCodeAt(value.length - 1 - end)) end += 1;
@@ -92,6 +102,7 @@ function replaceChanged(box, old, value) {
 // The user typed in `box`: its value is theirs, nothing pending replaces it.
 function typedIn(box) {
   pending.delete(box);
+  standing.delete(box);
   shown.set(box, undefined);
 }
 
@@ -167,13 +178,18 @@ function showBytes(preview, len) {
 }
 
 let pctFrom = 'text';
+// The encoding the WebAssembly answered last: each answer is an edit of it
+// (its first `kept` characters, then `tail`), so that typing at the end of
+// 256 KiB moves a few characters, not the 576 K of the whole encoding.
+let pctEncoding = '';
 
 function percentFromText() {
   pctFrom = 'text';
   const box = $('pct-text');
   typedIn(box);
   const r = timed('pct:encode', () => call(wasm.percent_encode_text, box.value));
-  setValue($('pct-encoded'), r.encoded);
+  pctEncoding = pctEncoding.slice(0, r.kept) + r.tail;
+  setValue($('pct-encoded'), pctEncoding, r.kept);
   showBytes(r.bytes, r.byte_len);
   showSpot($('pct-error'), null);
   $('pct-error').classList.remove('typing');
