@@ -849,7 +849,9 @@ function showLanguage(code) {
 async function main() {
   timings.start = performance.now();
   readEnglish(document);
-  await init();
+  // The module boot.js began compiling while the page loaded, if it could.
+  const compiled = await globalThis.oauth1WebModule;
+  await init(compiled ? { module_or_path: compiled } : undefined);
   timings.wasm = performance.now();
   endpoints = call(wasm.x_endpoints);
   for (const name of call(wasm.signature_methods)) {
