@@ -45,11 +45,17 @@
     status.className = 'load failed';
     status.hidden = false;
   }
-  // The module's script element is the one before this one.
+  // The module's script element is the one before this one. This script
+  // is async, so the module may have failed before it runs: a module that
+  // ran has set pageTimings by the page's load event, which waits for this
+  // script.
   var module = document.querySelector('script[type=module]');
   if (module) module.addEventListener('error', function () {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', cannotLoad);
     else cannotLoad();
+  });
+  window.addEventListener('load', function () {
+    if (!window.pageTimings) cannotLoad();
   });
   if (window.location.protocol === 'file:') {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', cannotLoad);
