@@ -18,7 +18,7 @@ use std::num::NonZeroU64;
 use std::process::{Command, Stdio};
 
 use oauth1_signer::{
-    explain::{base_string_from_response, Cause, Explainer},
+    explain::{base_string_from_response, Cause, Explainer, FoundBy},
     pipeline::SigningKey,
     text::percent_encode,
     Credentials, OAuthRequest, RequestSpec, SignatureMethod, Signer, Warning,
@@ -270,9 +270,11 @@ fn secrets_joined_without_encoding_are_named_from_the_signature() {
     let got = ex.signature(&theirs);
     assert_eq!(got.causes(), [Cause::KeyMismatch], "{got:#?}");
     assert!(got.findings[0].detail.contains(said), "{got:#?}");
+    assert_eq!(got.findings[0].found_by.as_str(), "reproduced");
     let got = ex.base_string_and_signature(&ex.trace().base_string, &theirs);
     assert_eq!(got.causes(), [Cause::KeyMismatch], "{got:#?}");
     assert!(got.findings[0].detail.contains(said), "{got:#?}");
+    assert_eq!(got.findings[0].found_by, FoundBy::KeyReproduced);
 }
 
 #[test]
@@ -874,5 +876,13 @@ fn a_finding_of_the_search_reads_as_sentences() {
          way reproduces their signature. The same encoder used both in the parameter names \
          and values and in the base string's outer encoding writes the same base string here, \
          so the signature cannot tell which."
+    );
+    // The same, as a value: reproduced by one mistake, which a wider encoder also writes.
+    assert_eq!(
+        got.findings[0].found_by,
+        FoundBy::Reproduced {
+            paired: false,
+            ambiguous: true
+        }
     );
 }

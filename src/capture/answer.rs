@@ -43,6 +43,16 @@ pub struct ProviderError {
     /// What the provider said (its message, title and detail, or advice),
     /// control characters escaped.
     pub message: String,
+    /// A stable key for what the error means, the same for every answer of
+    /// that meaning: `x-32` ... `x-416` for X's codes, `x-problem-unauthorized`,
+    /// `x-problem-unsupported-authentication`, `x-problem-client-forbidden`,
+    /// `x-problem-usage-capped` for X API v2's problems, `problem-` and the
+    /// problem (`problem-nonce_used`) for Problem Reporting's, and
+    /// `x-unknown`, `x-problem-unknown`, `problem-unknown` for one not known
+    /// here. [`meaning`](Self::meaning) and [`check`](Self::check) are its
+    /// English; a reader that words them in another language keys its
+    /// sentences by it (the page does).
+    pub key: &'static str,
     /// What it means for an OAuth 1.0a request (empty for a code not known
     /// here).
     pub meaning: &'static str,
@@ -112,11 +122,12 @@ impl fmt::Display for ProviderError {
     }
 }
 
-/// X's error codes that concern OAuth 1.0a: the code, what it means, what
-/// to check.
-const X_CODES: [(u64, &str, &str); 6] = [
+/// X's error codes that concern OAuth 1.0a: the code, its key, what it
+/// means, what to check.
+const X_CODES: [(u64, &str, &str, &str); 6] = [
     (
         32,
+        "x-32",
         "X could not authenticate the request: with OAuth 1.0a, the signature it computed \
          differs from the one sent (or a key, token or secret is not the one X holds).",
         "the signature: compare the request as signed with the request as sent (oauth1 explain \
@@ -124,6 +135,7 @@ const X_CODES: [(u64, &str, &str); 6] = [
     ),
     (
         89,
+        "x-89",
         "The token (oauth_token) is invalid or expired: X does not hold it for this consumer key \
          (revoked, regenerated, or another app's).",
         "use the access token and its secret as generated now for this app and user; \
@@ -131,12 +143,14 @@ const X_CODES: [(u64, &str, &str); 6] = [
     ),
     (
         135,
+        "x-135",
         "The timestamp is out of bounds: oauth_timestamp is too far from X's clock.",
         "the client's clock (set it by NTP); oauth_timestamp is seconds since 1970 UTC, not \
          milliseconds nor local time.",
     ),
     (
         215,
+        "x-215",
         "Bad authentication data: X found no authentication it could read (no Authorization \
          header, not OAuth, or a protocol parameter missing or not parsed).",
         "that the request sends Authorization: OAuth with oauth_consumer_key, oauth_nonce, \
@@ -145,6 +159,7 @@ const X_CODES: [(u64, &str, &str); 6] = [
     ),
     (
         415,
+        "x-415",
         "The callback URL is not approved for this app: oauth_callback on the request-token \
          call is not one of the app's callback URLs.",
         "the app's callback URLs in the developer portal (the exact URL), or send \
@@ -152,31 +167,33 @@ const X_CODES: [(u64, &str, &str); 6] = [
     ),
     (
         416,
+        "x-416",
         "The app is invalid or suspended: its consumer key cannot authenticate.",
         "the app's state in the developer portal.",
     ),
 ];
 
-/// OAuth Problem Reporting's problems: the value, what it means, what to check.
-const PROBLEMS: [(&str, &str, &str); 18] = [
-    ("version_rejected", "The oauth_version is not one the provider accepts.", "send oauth_version=\"1.0\" or none (oauth_acceptable_versions says which)."),
-    ("parameter_absent", "A required parameter was not sent.", "the parameters oauth_parameters_absent names."),
-    ("parameter_rejected", "A parameter was refused (unexpected, or sent twice).", "the parameters oauth_parameters_rejected names."),
-    ("timestamp_refused", "oauth_timestamp is outside the window the provider accepts.", "the client's clock; oauth_acceptable_timestamps says the window."),
-    ("nonce_used", "oauth_nonce was used before with this consumer, token and timestamp (a replay).", "that every request makes a fresh nonce, a retry too."),
-    ("signature_method_rejected", "oauth_signature_method is not one the provider accepts.", "the method (oauth_acceptable_signature_methods, if sent, says which)."),
-    ("signature_invalid", "The signature does not match the request as the provider received it.", "the signature: compare the request as signed with the request as sent (oauth1 explain names the mistake), and both secrets."),
-    ("consumer_key_unknown", "The provider does not know the consumer key.", "the consumer (API) key."),
-    ("consumer_key_rejected", "The consumer key is known and permanently refused.", "the app's state with the provider."),
-    ("consumer_key_refused", "The consumer key is temporarily refused (throttled).", "the rate at which the app sends."),
-    ("token_used", "The token was already used (a one-time token).", "the flow: a request token serves one access-token call."),
-    ("token_expired", "The token has expired.", "renew or obtain the token again."),
-    ("token_revoked", "The token was revoked.", "obtain a new token (authorise again)."),
-    ("token_rejected", "The token is not valid (unknown, or not this consumer's).", "the token and that it belongs to this consumer key."),
-    ("additional_authorization_required", "The token lacks an authorisation the request needs.", "the scope the user granted."),
-    ("permission_unknown", "The user has not yet decided whether to grant access.", "that the user completes the authorisation step."),
-    ("permission_denied", "The user refused access.", "nothing on the client's side: ask the user again."),
-    ("user_refused", "The user refused access.", "nothing on the client's side: ask the user again."),
+/// OAuth Problem Reporting's problems: the value, its key, what it means,
+/// what to check.
+const PROBLEMS: [(&str, &str, &str, &str); 18] = [
+    ("version_rejected", "problem-version_rejected", "The oauth_version is not one the provider accepts.", "send oauth_version=\"1.0\" or none (oauth_acceptable_versions says which)."),
+    ("parameter_absent", "problem-parameter_absent", "A required parameter was not sent.", "the parameters oauth_parameters_absent names."),
+    ("parameter_rejected", "problem-parameter_rejected", "A parameter was refused (unexpected, or sent twice).", "the parameters oauth_parameters_rejected names."),
+    ("timestamp_refused", "problem-timestamp_refused", "oauth_timestamp is outside the window the provider accepts.", "the client's clock; oauth_acceptable_timestamps says the window."),
+    ("nonce_used", "problem-nonce_used", "oauth_nonce was used before with this consumer, token and timestamp (a replay).", "that every request makes a fresh nonce, a retry too."),
+    ("signature_method_rejected", "problem-signature_method_rejected", "oauth_signature_method is not one the provider accepts.", "the method (oauth_acceptable_signature_methods, if sent, says which)."),
+    ("signature_invalid", "problem-signature_invalid", "The signature does not match the request as the provider received it.", "the signature: compare the request as signed with the request as sent (oauth1 explain names the mistake), and both secrets."),
+    ("consumer_key_unknown", "problem-consumer_key_unknown", "The provider does not know the consumer key.", "the consumer (API) key."),
+    ("consumer_key_rejected", "problem-consumer_key_rejected", "The consumer key is known and permanently refused.", "the app's state with the provider."),
+    ("consumer_key_refused", "problem-consumer_key_refused", "The consumer key is temporarily refused (throttled).", "the rate at which the app sends."),
+    ("token_used", "problem-token_used", "The token was already used (a one-time token).", "the flow: a request token serves one access-token call."),
+    ("token_expired", "problem-token_expired", "The token has expired.", "renew or obtain the token again."),
+    ("token_revoked", "problem-token_revoked", "The token was revoked.", "obtain a new token (authorise again)."),
+    ("token_rejected", "problem-token_rejected", "The token is not valid (unknown, or not this consumer's).", "the token and that it belongs to this consumer key."),
+    ("additional_authorization_required", "problem-additional_authorization_required", "The token lacks an authorisation the request needs.", "the scope the user granted."),
+    ("permission_unknown", "problem-permission_unknown", "The user has not yet decided whether to grant access.", "that the user completes the authorisation step."),
+    ("permission_denied", "problem-permission_denied", "The user refused access.", "nothing on the client's side: ask the user again."),
+    ("user_refused", "problem-user_refused", "The user refused access.", "nothing on the client's side: ask the user again."),
 ];
 
 fn escaped(text: &str) -> String {
@@ -235,8 +252,9 @@ fn x_errors(json: &Value, out: &mut Vec<ProviderError>) {
                 kind: AnswerKind::XCode,
                 code: code.to_string(),
                 message: escaped(&str_of(e, "message").unwrap_or_default()),
-                meaning: known.map_or("an X error code not read here.", |k| k.1),
-                check: known.map_or("", |k| k.2),
+                key: known.map_or("x-unknown", |k| k.1),
+                meaning: known.map_or("an X error code not read here.", |k| k.2),
+                check: known.map_or("", |k| k.3),
                 details: Vec::new(),
             });
         }
@@ -255,30 +273,35 @@ fn x_errors(json: &Value, out: &mut Vec<ProviderError>) {
         (false, true) => title,
         (true, _) => detail,
     };
-    let (meaning, check) = match (kind.rsplit('/').next().unwrap_or(&kind), status) {
+    let (key, meaning, check) = match (kind.rsplit('/').next().unwrap_or(&kind), status) {
         ("about:blank", Some(401)) | ("about:blank", None) => (
+            "x-problem-unauthorized",
             "X did not authenticate the request; a v2 answer does not say why (as X's code 32 \
              for a signature that does not match, or 89 for a token).",
             "the signature (oauth1 explain), then the token and both secrets.",
         ),
         ("unsupported-authentication", _) => (
+            "x-problem-unsupported-authentication",
             "The endpoint does not accept OAuth 1.0a user context.",
             "the authentication the endpoint's reference names (OAuth 2.0, say).",
         ),
         ("client-forbidden", _) => (
+            "x-problem-client-forbidden",
             "The app may not use this endpoint (not attached to a project, or its access level).",
             "the app's project and access level in the developer portal; not the signature.",
         ),
         ("usage-capped", _) => (
+            "x-problem-usage-capped",
             "The app's usage cap is reached.",
             "the project's usage; not the signature.",
         ),
-        _ => ("an X problem type not read here.", ""),
+        _ => ("x-problem-unknown", "an X problem type not read here.", ""),
     };
     out.push(ProviderError {
         kind: AnswerKind::XProblem,
         code: kind,
         message: escaped(&message),
+        key,
         meaning,
         check,
         details: Vec::new(),
@@ -332,8 +355,9 @@ fn oauth_problem(text: &str) -> Option<ProviderError> {
         kind: AnswerKind::OAuthProblem,
         code: escaped(&problem),
         message: advice,
-        meaning: known.map_or("a problem not read here.", |k| k.1),
-        check: known.map_or("", |k| k.2),
+        key: known.map_or("problem-unknown", |k| k.1),
+        meaning: known.map_or("a problem not read here.", |k| k.2),
+        check: known.map_or("", |k| k.3),
         details: pairs
             .into_iter()
             .skip(1)
@@ -381,6 +405,7 @@ mod tests {
             (a.errors[0].code.as_str(), a.errors[0].message.as_str()),
             ("32", "Could not authenticate you")
         );
+        assert_eq!(a.errors[0].key, "x-32");
         let a = read_answer(
             Some(403),
             br#"{"errors":[{"code":415,"message":"Callback URL not approved for this client application. Approved callback URLs can be adjusted in your application settings."}]}"#,
@@ -393,8 +418,10 @@ mod tests {
         assert_eq!(a.errors[0].kind, AnswerKind::XProblem);
         assert_eq!(a.errors[0].message, "Unauthorized");
         assert!(a.errors[0].meaning.contains("did not authenticate"));
+        assert_eq!(a.errors[0].key, "x-problem-unauthorized");
         let a = read_answer(Some(400), br#"{"errors":[{"code":9999,"message":"x"}]}"#);
         assert_eq!(a.errors[0].check, "");
+        assert_eq!(a.errors[0].key, "x-unknown");
         assert!(read_answer(Some(500), b"<html>oops</html>").is_empty());
     }
 
@@ -425,6 +452,27 @@ mod tests {
         assert_eq!(a.errors[0].code, "signature_invalid");
         let a = read_answer(None, b"oauth_problem=\x1b[2Jx");
         assert_eq!(a.errors[0].code, "\\u{1b}[2Jx");
+    }
+
+    /// Each meaning has its own key, and one meaning one key: a reader that
+    /// words the meanings by key says each as the library does.
+    #[test]
+    fn each_meaning_has_one_key() {
+        let mut keys: Vec<(&str, &str)> = X_CODES.iter().map(|c| (c.1, c.2)).collect();
+        keys.extend(PROBLEMS.iter().map(|p| (p.1, p.2)));
+        for (key, meaning) in &keys {
+            let same_key = keys.iter().filter(|(k, _)| k == key).count();
+            assert_eq!(same_key, 1, "{key}");
+            assert!(!meaning.is_empty(), "{key}");
+        }
+        assert_eq!(
+            read_answer(None, b"oauth_problem=nonce_used").errors[0].key,
+            "problem-nonce_used"
+        );
+        assert_eq!(
+            read_answer(None, b"oauth_problem=no_such_problem").errors[0].key,
+            "problem-unknown"
+        );
     }
 
     #[test]

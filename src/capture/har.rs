@@ -314,14 +314,17 @@ fn post_data(post: &Value, n: usize, warnings: &mut Vec<Warning>) -> Result<Vec<
         body.push('=');
         body.push_str(get("value").unwrap_or_default());
     }
-    warnings.push(Warning::new(
-        "har-params-joined",
-        None,
-        format!(
-            "entry {n} records no postData.text: the body is rebuilt from postData.params as \
-             name=value joined with &, as recorded"
-        ),
-    ));
+    warnings.push(
+        Warning::new(
+            "har-params-joined",
+            None,
+            format!(
+                "entry {n} records no postData.text: the body is rebuilt from postData.params as \
+                 name=value joined with &, as recorded"
+            ),
+        )
+        .quoting([n.to_string()]),
+    );
     Ok(body.into_bytes())
 }
 

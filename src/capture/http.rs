@@ -380,14 +380,18 @@ fn body(
     let rest = &message[end..];
     if !rest.is_empty() {
         if rest.iter().all(|b| b.is_ascii_whitespace()) {
-            warnings.push(Warning::new(
-                "trailing-bytes",
-                Some(end),
-                format!(
-                    "{} blank bytes after the request (an editor's final line end?) are not part of it",
-                    rest.len()
-                ),
-            ));
+            let n = rest.len().to_string();
+            warnings.push(
+                Warning::new(
+                    "trailing-bytes",
+                    Some(end),
+                    format!(
+                        "{n} blank bytes after the request (an editor's final line end?) are not \
+                         part of it"
+                    ),
+                )
+                .quoting([n]),
+            );
         } else {
             let why = match body {
                 None => "the request has no Content-Length or Transfer-Encoding, so no body",

@@ -102,11 +102,13 @@ impl fmt::Debug for Header {
 /// Something a reader of a capture should know that does not stop it being
 /// read: an option curl has and that is not read here, a fragment curl does
 /// not send, curl's encoding of `--data-urlencode`. Each has a stable
-/// [`code`](Warning::code) and a sentence.
+/// [`code`](Warning::code), the values from the capture it
+/// [`quotes`](Warning::quoted), and a sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warning {
     code: &'static str,
     offset: Option<usize>,
+    quoted: Vec<String>,
     message: String,
 }
 
@@ -119,8 +121,15 @@ impl Warning {
         Warning {
             code,
             offset,
+            quoted: Vec::new(),
             message: message.into(),
         }
+    }
+
+    /// The warning, quoting `values` (each as its sentence quotes it).
+    pub(crate) fn quoting<const N: usize>(mut self, values: [String; N]) -> Self {
+        self.quoted = values.into();
+        self
     }
 
     /// A stable code: `unknown-option`, `fragment-dropped`, `scheme-assumed`,
@@ -135,6 +144,22 @@ impl Warning {
     /// The byte offset in the capture it is about, if any.
     pub fn offset(&self) -> Option<usize> {
         self.offset
+    }
+
+    /// The values from the capture (or read from it) that the sentence
+    /// quotes, in its order and as it writes them (control characters
+    /// escaped), so that a reader can word the warning in another language
+    /// from its [`code`](Self::code) and these (the page does):
+    /// `unknown-option` the option; `ignored-after-command` what follows;
+    /// `cmd-variable` the variable's name; `fragment-dropped` the fragment
+    /// (none from a HAR file); `scheme-assumed` the scheme;
+    /// `curl-urlencode` the option and its content; `har-params-joined` the
+    /// entry's number; `trailing-bytes` how many; `not-oauth` the option
+    /// that signs otherwise (none when the request carries no signature at
+    /// all); `file-read` the option, the path and the number of bytes; the
+    /// other codes none.
+    pub fn quoted(&self) -> &[String] {
+        &self.quoted
     }
 
     /// The sentence (names from the capture quoted, control characters

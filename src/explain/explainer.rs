@@ -11,7 +11,7 @@ use std::fmt;
 
 use super::catalogue::{value_cause, Cause};
 use super::compare::compare;
-use super::finding::{Component, Explanation, Finding};
+use super::finding::{Component, Explanation, Finding, FoundBy};
 use super::lenient::lenient_decode;
 use super::model::{MParam, Model, Scratch};
 use super::search::{search, signs_as, Keys, Ours};
@@ -208,14 +208,22 @@ impl Explainer {
                 }
                 Some(d)
             });
-        let detail = match found {
-            Some(d) => d + ": their signature is that key's over their base string",
-            None => "their signature is not ours over their own base string, and no catalogued \
-                     key mistake reproduces it: check the consumer secret and the token secret"
-                .to_owned(),
+        let (detail, found_by) = match found {
+            Some(d) => (
+                d + ": their signature is that key's over their base string",
+                FoundBy::KeyReproduced,
+            ),
+            None => (
+                "their signature is not ours over their own base string, and no catalogued \
+                 key mistake reproduces it: check the consumer secret and the token secret"
+                    .to_owned(),
+                FoundBy::NotReproduced,
+            ),
         };
-        ex.findings
-            .push(ours.finding(Cause::KeyMismatch, Component::Key, &theirs, detail));
+        ex.findings.push(
+            ours.finding(Cause::KeyMismatch, Component::Key, &theirs, detail)
+                .found_by(found_by),
+        );
         ex
     }
 

@@ -56,6 +56,49 @@ impl fmt::Display for Component {
     }
 }
 
+/// How a [`Finding`] was found: what its [`detail`](Finding::detail) says
+/// in English, as a value a reader can word in another language (the page
+/// does), with the finding's cause and component.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FoundBy {
+    /// Their base string, header or parameters compared with ours, part by
+    /// part: the difference is where the component is.
+    Compared,
+    /// Our request recomputed with the cause's mistake (and, when `paired`,
+    /// one other) signs to their signature.
+    Reproduced {
+        /// Whether it takes this mistake and one other together.
+        paired: bool,
+        /// Whether an encoder departing at a wider level writes the same
+        /// base string here, so that the signature cannot tell which.
+        ambiguous: bool,
+    },
+    /// Their signature is a catalogued wrong key's over their base string.
+    KeyReproduced,
+    /// No catalogued mistake, nor a pair of them, reproduces their
+    /// signature: the secrets, or the base strings compared, will say.
+    NotReproduced,
+    /// Their signature was not searched: the method is RSA (no key to
+    /// recompute with), or the request is over the search's bounds.
+    NotSearched,
+}
+
+impl FoundBy {
+    /// A stable name: `compared`, `reproduced`, `reproduced-pair`,
+    /// `key-reproduced`, `not-reproduced`, `not-searched`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FoundBy::Compared => "compared",
+            FoundBy::Reproduced { paired: false, .. } => "reproduced",
+            FoundBy::Reproduced { paired: true, .. } => "reproduced-pair",
+            FoundBy::KeyReproduced => "key-reproduced",
+            FoundBy::NotReproduced => "not-reproduced",
+            FoundBy::NotSearched => "not-searched",
+        }
+    }
+}
+
 /// One difference and its cause: what we have, what they have, and why.
 ///
 /// `ours` and `theirs` never hold a secret: where a value is one (a
@@ -71,8 +114,10 @@ pub struct Finding {
     pub ours: String,
     /// Their text there.
     pub theirs: String,
-    /// One sentence for people.
+    /// One sentence for people (English): how it was found.
     pub detail: String,
+    /// How it was found, as a value: what [`detail`](Self::detail) says.
+    pub found_by: FoundBy,
     /// For an encoding cause found by the signature search: where the
     /// mistaken encoder was used.
     pub level: Option<EncodingLevel>,
@@ -92,8 +137,14 @@ impl Finding {
             ours: ours.into(),
             theirs: theirs.into(),
             detail: detail.into(),
+            found_by: FoundBy::Compared,
             level: None,
         }
+    }
+
+    pub(crate) fn found_by(mut self, found_by: FoundBy) -> Finding {
+        self.found_by = found_by;
+        self
     }
 
     pub(crate) fn with_level(mut self, level: Option<EncodingLevel>) -> Finding {

@@ -49,7 +49,7 @@ mod variant;
 
 pub use catalogue::{Cause, UnknownCause};
 pub use explainer::{Explainer, Theirs, MAX_HEADER_LEN};
-pub use finding::{Component, Explanation, Finding};
+pub use finding::{Component, Explanation, Finding, FoundBy};
 pub use rejected::{Audience, Rejected};
 pub use response::{
     base_string_from_response, find_base_string_in_response, ResponseBaseString,

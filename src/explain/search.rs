@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use super::catalogue::Cause;
-use super::finding::{Component, Explanation, Finding};
+use super::finding::{Component, Explanation, Finding, FoundBy};
 use super::lenient::show;
 use super::model::{Model, Scratch};
 use super::tried::{search_list, EncodingLevel, Tried};
@@ -196,13 +196,17 @@ pub(super) fn search(
     mut findings: Vec<Finding>,
 ) -> (Explanation, usize) {
     let Some((cs, ts)) = ours.secrets else {
-        findings.push(ours.finding(
-            Cause::Unexplained,
-            Component::Signature,
-            theirs,
-            "the signature search needs an HMAC or PLAINTEXT key; with RSA, compare base strings"
-                .into(),
-        ));
+        findings.push(
+            ours.finding(
+                Cause::Unexplained,
+                Component::Signature,
+                theirs,
+                "the signature search needs an HMAC or PLAINTEXT key; with RSA, compare base \
+                 strings"
+                    .into(),
+            )
+            .found_by(FoundBy::NotSearched),
+        );
         return (
             Explanation {
                 matches: false,
@@ -218,17 +222,20 @@ pub(super) fn search(
         .map(|p| p.name.len() + p.value.len())
         .sum();
     if model.params.len() > SEARCH_MAX_PARAMS || bytes > SEARCH_MAX_BYTES {
-        findings.push(ours.finding(
-            Cause::Unexplained,
-            Component::Signature,
-            theirs,
-            format!(
-                "the request has {} parameters ({bytes} bytes), over the {SEARCH_MAX_PARAMS} \
-                 parameters or {SEARCH_MAX_BYTES} bytes the signature search is made for: \
-                 compare base strings (ask for theirs)",
-                model.params.len()
-            ),
-        ));
+        findings.push(
+            ours.finding(
+                Cause::Unexplained,
+                Component::Signature,
+                theirs,
+                format!(
+                    "the request has {} parameters ({bytes} bytes), over the \
+                     {SEARCH_MAX_PARAMS} parameters or {SEARCH_MAX_BYTES} bytes the signature \
+                     search is made for: compare base strings (ask for theirs)",
+                    model.params.len()
+                ),
+            )
+            .found_by(FoundBy::NotSearched),
+        );
         return (
             Explanation {
                 matches: false,
@@ -324,13 +331,15 @@ pub(super) fn search(
                 "No catalogued mistake, nor any pair of them, reproduces their signature. \
              Compare the base strings (ask for theirs), and check both secrets."
                     .into(),
-            ),
+            )
+            .found_by(FoundBy::NotReproduced),
         );
     }
     for (k, (mistakes, _)) in found.iter().enumerate() {
         // Each finding in sentences: what the other side does; that this
         // reproduces their signature; and, for an encoder that writes the
         // same bytes at a wider level, that the signature cannot tell which.
+        let mut ambiguous = false;
         let after = if mistakes.len() > 1 {
             ", with the other mistake of this pair. Recomputing our request with both \
              reproduces their signature."
@@ -345,6 +354,7 @@ pub(super) fn search(
             let mut after =
                 ". Recomputing our request this way reproduces their signature.".to_owned();
             if !wider.is_empty() {
+                ambiguous = true;
                 after.push_str(&format!(
                     " The same encoder {} writes the same base string here, so the signature \
                      cannot tell which.",
@@ -362,7 +372,11 @@ pub(super) fn search(
             let component = Component::of(m.place(), dropped);
             let f = ours
                 .finding(m.cause, component, theirs, detail)
-                .with_level(m.level());
+                .with_level(m.level())
+                .found_by(FoundBy::Reproduced {
+                    paired: mistakes.len() > 1,
+                    ambiguous,
+                });
             if !findings.contains(&f) {
                 findings.push(f);
             }

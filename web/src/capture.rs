@@ -58,13 +58,17 @@ pub struct EntryShown {
     pub url: String,
 }
 
-/// A capture warning: its stable code and the library's sentence.
+/// A capture warning: its stable code, the library's sentence, and what
+/// the page says of it.
 #[derive(Clone, Debug, Serialize)]
 pub struct WarningShown {
     /// `unknown-option`, `fragment-dropped`, ...
     pub code: &'static str,
     /// The library's sentence (English; names quoted and escaped).
     pub message: String,
+    /// The same, by the page's code and the values it quotes
+    /// ([`say::capture_warning`](crate::say::capture_warning)).
+    pub said: crate::render::Hint,
 }
 
 /// The provider's answer, read.
@@ -92,6 +96,9 @@ pub struct ProviderErrorShown {
     pub code: String,
     /// What the provider said.
     pub message: String,
+    /// The library's stable key for the meaning and check (`x-135`,
+    /// `problem-nonce_used`, `x-unknown`): the page words them by it.
+    pub key: &'static str,
     /// What it means for an OAuth 1.0a request (the library's, English).
     pub meaning: &'static str,
     /// What to check (the library's, English).
@@ -213,6 +220,7 @@ pub fn read(
         .map(|w| WarningShown {
             code: w.code(),
             message: w.to_string(),
+            said: crate::say::capture_warning(w),
         })
         .collect();
     let theirs = fill(fields, &captured).map_err(|e| {
@@ -264,6 +272,7 @@ pub fn read(
                         },
                         code: e.code.clone(),
                         message: e.message.clone(),
+                        key: e.key,
                         meaning: e.meaning,
                         check: e.check,
                         line: e.to_string(),

@@ -5,7 +5,7 @@
 //! [`Cause::fix`](oauth1_signer::explain::Cause::fix)). Comparisons are made as `oauth1 explain` makes them: the
 //! header on its own, the base string with the signature.
 
-use oauth1_signer::explain::{Component, Explainer, Theirs};
+use oauth1_signer::explain::{Component, Explainer, FoundBy, Theirs};
 use serde::{Deserialize, Serialize};
 
 use crate::render::{diff, Diff, Hint, Spot};
@@ -58,8 +58,15 @@ pub struct Place {
     pub place: &'static str,
     /// The parameter's name, for a `parameter` or `header` place.
     pub name: Option<String>,
-    /// One sentence for people.
+    /// One sentence for people (the library's, English): how it was found.
     pub detail: String,
+    /// How it was found, as the page words it in another language:
+    /// `compared`, `reproduced`, `reproduced-pair`, `key-reproduced`,
+    /// `not-reproduced`, `not-searched` (the library's `FoundBy`).
+    pub found_by: &'static str,
+    /// Whether an encoder used at a wider level writes the same base string
+    /// (a signature cannot tell which).
+    pub ambiguous: bool,
     /// Our text there, split where it differs from theirs.
     pub ours: Diff,
     /// Their text there, split where it differs from ours.
@@ -222,6 +229,14 @@ fn explained(explanation: &oauth1_signer::explain::Explanation) -> Explained {
             place: kind,
             name,
             detail: f.detail.clone(),
+            found_by: f.found_by.as_str(),
+            ambiguous: matches!(
+                f.found_by,
+                FoundBy::Reproduced {
+                    ambiguous: true,
+                    ..
+                }
+            ),
             ours,
             theirs,
             level: f.level.map(|l| l.as_str()),

@@ -21,10 +21,11 @@ pub mod sign;
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
-/// Percent panel, text to encoded (JSON of [`percent::Encoded`]).
+/// Percent panel, text to encoded, as an edit of the encoding it answered
+/// last (JSON of [`percent::EncodedEdit`]).
 #[wasm_bindgen]
 pub fn percent_encode_text(text: &str) -> String {
-    render::json(&percent::encode(text))
+    render::json(&percent::encode_edit(text))
 }
 
 /// Percent panel, encoded to text; `mode` is `strict` or `form` (JSON of

@@ -14,11 +14,17 @@ use unicode_normalization::UnicodeNormalization as _;
 
 use crate::render::{dump_lines, hex, hex_dump_lines, hex_preview, Hint, Spot};
 
-/// Text, encoded.
+/// Text, encoded, as an edit of the encoding answered last: the first
+/// `kept` bytes of that encoding stand, followed by `tail`. Typing at the
+/// end of 256 KiB changes a few bytes of a 576 K-character encoding; the
+/// page replaces those, and nothing crosses between WebAssembly and the
+/// page but them.
 #[derive(Clone, Debug, Serialize)]
-pub struct Encoded {
-    /// The strict encoding (a space is `%20` in both modes: form decoding reads it as one).
-    pub encoded: String,
+pub struct EncodedEdit {
+    /// How many bytes (ASCII: characters) of the last encoding stand.
+    pub kept: usize,
+    /// What follows them: the encoding of the text after their source.
+    pub tail: String,
     /// The first bytes of the text's UTF-8 form, in hex
     /// ([`HEX_PREVIEW`](crate::render::HEX_PREVIEW) of them).
     pub bytes: String,
@@ -27,6 +33,58 @@ pub struct Encoded {
     /// Advice: `decomposed` (a character written as a letter and a
     /// combining mark).
     pub hints: Vec<Hint>,
+}
+
+/// The text encoded last by [`encode_edit`], and its encoding.
+#[derive(Default)]
+struct Last {
+    text: String,
+    encoded: String,
+}
+
+thread_local! {
+    static LAST: std::cell::RefCell<Last> = std::cell::RefCell::default();
+}
+
+/// Encodes `text` as the signer does, as an edit of the encoding this
+/// answered last (the first answer replaces an empty one). The encoding is
+/// byte by byte (RFC 5849 §3.6), so the encoding of the bytes `text`
+/// shares with the last text at its start is the start of the last
+/// encoding: only the rest is encoded.
+pub fn encode_edit(text: &str) -> EncodedEdit {
+    LAST.with(|last| edit_of(&mut last.borrow_mut(), text))
+}
+
+/// [`encode_edit`] of `last`, which becomes `text` and its encoding.
+fn edit_of(last: &mut Last, text: &str) -> EncodedEdit {
+    let mut same = last
+        .text
+        .bytes()
+        .zip(text.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !text.is_char_boundary(same) || !last.text.is_char_boundary(same) {
+        same -= 1;
+    }
+    let kept = last.encoded.len() - encoded_len(&last.text[same..]);
+    let tail = percent_encode_str(&text[same..]).to_string();
+    last.encoded.truncate(kept);
+    last.encoded.push_str(&tail);
+    last.text.truncate(same);
+    last.text.push_str(&text[same..]);
+    EncodedEdit {
+        kept,
+        tail,
+        bytes: hex_preview(text.as_bytes()),
+        byte_len: text.len(),
+        hints: decomposed(text).into_iter().collect(),
+    }
+}
+
+/// The length of `text`'s encoding: three bytes for each byte that is
+/// escaped, one for each that is not.
+fn encoded_len(text: &str) -> usize {
+    percent_encode_str(text).to_string().len()
 }
 
 /// An encoded string, decoded.
@@ -61,16 +119,6 @@ pub struct DecodedText {
 
 /// Lines of a binary result's hex dump the first answer carries.
 pub const FIRST_DUMP_LINES: usize = 64;
-
-/// Encodes `text` as the signer does.
-pub fn encode(text: &str) -> Encoded {
-    Encoded {
-        encoded: percent_encode_str(text).to_string(),
-        bytes: hex_preview(text.as_bytes()),
-        byte_len: text.len(),
-        hints: decomposed(text).into_iter().collect(),
-    }
-}
 
 fn decoded_bytes<'a>(encoded: &'a str, mode: &str) -> Result<Decoded<'a>, Error> {
     if mode == "form" {
@@ -331,11 +379,62 @@ mod tests {
     use super::*;
 
     // Public values: X docs "Percent encoding parameters" (☃ is %E2%98%83).
+    /// Each edit, applied to the encoding before it, gives the encoding of
+    /// the text after it: typed at the end, deleted, pasted in the middle,
+    /// replaced whole, with characters of one to four bytes at the seams.
+    #[test]
+    fn an_edit_of_the_last_encoding_is_the_encoding() {
+        let mut shown = String::new();
+        let mut last = Last::default();
+        for text in [
+            "a b",
+            "a b+",
+            "a b+न",
+            "a b+नम",
+            "a b+न",
+            "a ☃ b+न",
+            "😀",
+            "😀😀x",
+            "",
+            "Hello Ladies + Gentlemen, a signed OAuth request!",
+        ] {
+            let e = edit_of(&mut last, text);
+            shown.truncate(e.kept);
+            shown.push_str(&e.tail);
+            // The strict encoding, as encodeURIComponent with ! ' ( ) *
+            // escaped too: an oracle of its own.
+            let want: String = text
+                .bytes()
+                .map(|b| match b {
+                    b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                        char::from(b).to_string()
+                    }
+                    b => format!("%{b:02X}"),
+                })
+                .collect();
+            assert_eq!(shown, want, "{text}");
+            assert_eq!(e.byte_len, text.len());
+        }
+        assert_eq!(
+            edit_of(
+                &mut last,
+                "Hello Ladies + Gentlemen, a signed OAuth request!!"
+            )
+            .tail,
+            "%21"
+        );
+    }
+
+    /// Text encoded whole (an edit of nothing).
+    fn encode(text: &str) -> EncodedEdit {
+        edit_of(&mut Last::default(), text)
+    }
+
     #[test]
     fn snowman() {
         let e = encode("☃");
         assert_eq!(
-            (e.encoded.as_str(), e.bytes.as_str(), e.byte_len),
+            (e.tail.as_str(), e.bytes.as_str(), e.byte_len),
             ("%E2%98%83", "e2 98 83", 3)
         );
         assert_eq!(decode("%E2%98%83", "strict").text.as_deref(), Some("☃"));
@@ -423,7 +522,7 @@ mod tests {
     #[test]
     fn a_decomposed_character_is_named_with_both_encodings() {
         let e = encode("Cafe\u{301}");
-        assert_eq!(e.encoded, "Cafe%CC%81");
+        assert_eq!((e.kept, e.tail.as_str()), (0, "Cafe%CC%81"));
         assert_eq!(
             e.hints,
             [Hint::new(

@@ -10,6 +10,7 @@
 //! and a reason this table does not know is said by its kind alone (the
 //! tests reach every reason the page's fields can).
 
+use oauth1_signer::capture::Warning as CaptureWarning;
 use oauth1_signer::text::{escape_controls, percent_encode_str};
 use oauth1_signer::Warning;
 use oauth1_signer::{Error, ErrorKind, Part};
@@ -251,6 +252,35 @@ fn conflict(reason: &str) -> &'static str {
     }
 }
 
+/// What the page says for a capture's warning `w`: its code, and the values
+/// its sentence quotes (a code whose sentence quotes a value or not is two
+/// messages: `fragment-dropped` from curl and from a HAR file, `not-oauth`
+/// for another signing option and for none).
+pub fn capture_warning(w: &CaptureWarning) -> Hint {
+    let code = match (w.code(), w.quoted().len()) {
+        ("unknown-option", 1) => "cwarn.unknown-option",
+        ("ignored-after-command", 1) => "cwarn.ignored-after-command",
+        ("cmd-variable", 1) => "cwarn.cmd-variable",
+        ("fragment-dropped", 1) => "cwarn.fragment-dropped",
+        ("fragment-dropped", 0) => "cwarn.fragment-dropped-har",
+        ("scheme-assumed", 1) => "cwarn.scheme-assumed",
+        ("curl-urlencode", 2) => "cwarn.curl-urlencode",
+        ("har-params-joined", 1) => "cwarn.har-params-joined",
+        ("trailing-bytes", 1) => "cwarn.trailing-bytes",
+        ("not-oauth", 1) => "cwarn.not-oauth-option",
+        ("not-oauth", 0) => "cwarn.not-oauth",
+        ("file-read", 3) => "cwarn.file-read",
+        ("multipart-not-read", 0) => "cwarn.multipart-not-read",
+        ("caret-in-ansi-c-quote", 0) => "cwarn.caret-in-ansi-c-quote",
+        ("caret-in-cmd-quotes", 0) => "cwarn.caret-in-cmd-quotes",
+        ("crlf-line-ends", 0) => "cwarn.crlf-line-ends",
+        ("http2-message", 0) => "cwarn.http2-message",
+        // A warning the library added since: its own words, quoted.
+        _ => return Hint::with("warn.other", [Arg::data(w.to_string())]),
+    };
+    Hint::new(code, w.quoted().iter().cloned())
+}
+
 /// What the page says for the library's warning `w`.
 pub fn warning(w: &Warning) -> Hint {
     let name = |n: &str| Arg::data(n.to_owned());
@@ -314,6 +344,45 @@ mod tests {
             let e = RequestUrl::parse(url).unwrap_err();
             assert_eq!(error(&e, url).code, code, "{url}: {e}");
         }
+    }
+
+    /// A capture's warnings are said by the page's code, with the values
+    /// their sentence quotes.
+    #[test]
+    fn each_capture_warning_has_its_words() {
+        use oauth1_signer::capture::{parse_http, Curl, Shell};
+        let curl = |text: &str| {
+            Curl::new()
+                .with_shell(Shell::Posix)
+                .parse(text)
+                .unwrap()
+                .warnings()
+                .iter()
+                .map(capture_warning)
+                .collect::<Vec<_>>()
+        };
+        let said = curl("curl --frobnicate 'https://h/p#top' --aws-sigv4 aws:amz");
+        let codes: Vec<_> = said.iter().map(|h| h.code).collect();
+        assert!(codes.contains(&"cwarn.unknown-option"), "{codes:?}");
+        assert!(codes.contains(&"cwarn.fragment-dropped"), "{codes:?}");
+        assert!(codes.contains(&"cwarn.not-oauth-option"), "{codes:?}");
+        let option = said.iter().find(|h| h.code == "cwarn.unknown-option");
+        assert_eq!(option.unwrap().args, [Arg::data("\"--frobnicate\"")]);
+        let fragment = said.iter().find(|h| h.code == "cwarn.fragment-dropped");
+        assert_eq!(fragment.unwrap().args, [Arg::data("\"#top\"")]);
+        let said = curl("curl h/p");
+        let codes: Vec<_> = said.iter().map(|h| h.code).collect();
+        assert_eq!(codes, ["cwarn.scheme-assumed", "cwarn.not-oauth"]);
+        assert_eq!(said[0].args, [Arg::data("http")]);
+        let http = parse_http(b"GET /p HTTP/2\r\nHost: h\r\n\r\n\r\n\r\n", "https").unwrap();
+        let codes: Vec<_> = http.warnings().iter().map(capture_warning).collect();
+        assert_eq!(codes[0].code, "cwarn.http2-message");
+        assert!(
+            codes
+                .iter()
+                .any(|h| h.code == "cwarn.trailing-bytes" && h.args == [Arg::data("4")]),
+            "{codes:?}"
+        );
     }
 
     #[test]

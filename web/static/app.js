@@ -51,9 +51,16 @@ function timed(name, f) {
 const LONG = 16 * 1024;
 const shown = new WeakMap();
 const pending = new Map();
+// For a box whose new value is an edit of the one it holds: how many
+// characters at its start are known to stand (the least of each pending
+// edit's), so that the change is found without comparing them.
+const standing = new Map();
 let flushing = false;
-function setValue(box, value) {
+function setValue(box, value, same) {
+  const known = same === undefined ? undefined
+    : pending.has(box) ? Math.min(standing.get(box) ?? 0, same) : same;
   pending.delete(box);
+  standing.delete(box);
   if (shown.get(box) === value) return;
   if (value.length < LONG) {
     box.value = value;
@@ -61,6 +68,7 @@ function setValue(box, value) {
     return;
   }
   pending.set(box, value);
+  if (known !== undefined) standing.set(box, known);
   if (!flushing) {
     flushing = true;
     requestAnimationFrame(() => setTimeout(flushValues));
@@ -69,21 +77,23 @@ function setValue(box, value) {
 function flushValues() {
   flushing = false;
   for (const [box, value] of pending) {
-    timed(`box:${box.id}`, () => replaceChanged(box, shown.get(box), value));
+    timed(`box:${box.id}`, () => replaceChanged(box, shown.get(box), value, standing.get(box)));
     shown.set(box, value);
   }
   pending.clear();
+  standing.clear();
 }
 
 // Replaces only the part of a box's text that changed (typing at the end of
-// the source changes the end of its encoding): the rest is not edited.
-function replaceChanged(box, old, value) {
+// the source changes the end of its encoding): the rest is not edited. The
+// first `same` characters, when known, stand.
+function replaceChanged(box, old, value, same = 0) {
   if (typeof old !== 'string') {
     box.value = value;
     return;
   }
   const most = Math.min(old.length, value.length);
-  let start = 0;
+  let start = Math.min(same, most);
   while (start < most && old.charCodeAt(start) === value.charCodeAt(start)) start += 1;
   let end = 0;
   while (end < most - start && old.charCodeAt(old.length - 1 - end) === value.charCodeAt(value.length - 1 - end)) end += 1;
@@ -92,6 +102,7 @@ function replaceChanged(box, old, value) {
 // The user typed in `box`: its value is theirs, nothing pending replaces it.
 function typedIn(box) {
   pending.delete(box);
+  standing.delete(box);
   shown.set(box, undefined);
 }
 
@@ -167,13 +178,18 @@ function showBytes(preview, len) {
 }
 
 let pctFrom = 'text';
+// The encoding the WebAssembly answered last: each answer is an edit of it
+// (its first `kept` characters, then `tail`), so that typing at the end of
+// 256 KiB moves a few characters, not the 576 K of the whole encoding.
+let pctEncoding = '';
 
 function percentFromText() {
   pctFrom = 'text';
   const box = $('pct-text');
   typedIn(box);
   const r = timed('pct:encode', () => call(wasm.percent_encode_text, box.value));
-  setValue($('pct-encoded'), r.encoded);
+  pctEncoding = pctEncoding.slice(0, r.kept) + r.tail;
+  setValue($('pct-encoded'), pctEncoding, r.kept);
   showBytes(r.bytes, r.byte_len);
   showSpot($('pct-error'), null);
   $('pct-error').classList.remove('typing');
@@ -557,7 +573,8 @@ function showEntries(read) {
 }
 
 // How the capture was read: the request, its warnings (the library's
-// sentences, by their codes), which values were taken from it.
+// sentences in English; in another language said from their codes and the
+// values they quote), which values were taken from it.
 function showCaptureRead(read) {
   const box = $('explain-capture-read');
   clear(box);
@@ -573,8 +590,8 @@ function showCaptureRead(read) {
   for (const w of read.warnings) {
     const p = document.createElement('p');
     p.dataset.warning = w.code;
-    const said = text('span', w.message);
-    if (lang() !== 'en') said.lang = 'en';
+    const said = lang() === 'en' ? text('span', w.message) : text('span', hintText(w.said));
+    if (lang() !== 'en' && (w.said.code === 'warn.other' || !has(w.said.code))) said.lang = 'en';
     p.append(text('code', w.code), ' ', said);
     box.append(p);
   }
@@ -598,13 +615,16 @@ function showAnswer(a) {
     head.append(text('code', t(`answer.${e.kind}`, e.code)));
     if (e.message) head.append(' ', text('q', e.message));
     d.append(head);
-    // The library's sentences are English: marked so, in another language.
+    // The library's sentences are English; in another language they are
+    // said by the library's key for them (English, marked so, where the
+    // page has no words for a key the library added since).
     for (const [key, sentence] of [['answer.meaning', e.meaning], ['answer.check', e.check]]) {
       if (!sentence) continue;
       const p = document.createElement('p');
       p.className = key.replace('.', '-');
-      const said = text('span', sentence);
-      if (lang() !== 'en') said.lang = 'en';
+      const own = `answer.${e.key}.${key.slice('answer.'.length)}`;
+      const said = text('span', lang() !== 'en' && has(own) ? t(own) : sentence);
+      if (lang() !== 'en' && !has(own)) said.lang = 'en';
       p.append(text('strong', `${t(key)} `), said);
       d.append(p);
     }
@@ -686,13 +706,16 @@ function explain() {
       const place = document.createElement('div');
       place.className = 'place';
       const found = document.createElement('details');
-      // The library's sentence is English, and free text: in another
-      // language the finding is said from its place and cause (the
-      // sentence kept for scripts).
+      // The library's sentence is English: in another language the
+      // finding is said from how it was found, its place and its cause
+      // (the sentence kept for scripts).
       found.dataset.detail = f.detail;
+      found.dataset.foundBy = f.found_by;
+      const how = f.found_by === 'compared' ? 'explain.foundBy' : `explain.found.${f.found_by}`;
       found.append(text('summary', t('explain.found')), lang() === 'en'
         ? marked('p', f.detail)
-        : text('p', t('explain.foundBy', placeText(f), c.code)));
+        : text('p', [t(how, placeText(f), c.code), f.ambiguous ? t('explain.found.ambiguous') : '']
+          .filter(Boolean).join(' ')));
       place.append(text('div', t('explain.where', placeText(f)), 'detail'),
         diffed(t('explain.ours'), f.ours), diffed(t('explain.theirs'), f.theirs), found);
       li.append(place);
@@ -826,7 +849,9 @@ function showLanguage(code) {
 async function main() {
   timings.start = performance.now();
   readEnglish(document);
-  await init();
+  // The module boot.js began compiling while the page loaded, if it could.
+  const compiled = await globalThis.oauth1WebModule;
+  await init(compiled ? { module_or_path: compiled } : undefined);
   timings.wasm = performance.now();
   endpoints = call(wasm.x_endpoints);
   for (const name of call(wasm.signature_methods)) {

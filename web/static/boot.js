@@ -1,9 +1,19 @@
 // A classic script, run even where the page's module cannot be: opened from
 // disk (a file: URL), browsers refuse module scripts, so the page would wait
 // for its WebAssembly forever. This says so, and how to serve the folder.
-// The page's own script (app.js) takes over once it runs.
+// The page's own script (app.js) takes over once it runs. Served, it also
+// starts compiling the WebAssembly, below.
 (function () {
   'use strict';
+  // The WebAssembly, compiled while the page is parsed and laid out (by
+  // the browser's compiler threads), not once app.js runs: app.js
+  // instantiates this module, the very file wasm-bindgen's init would fetch
+  // (issue 33 item 9: ready sooner). If it fails, app.js fetches it as
+  // before.
+  if (window.location.protocol !== 'file:' && window.WebAssembly && WebAssembly.compileStreaming) {
+    window.oauth1WebModule = WebAssembly.compileStreaming(fetch('pkg/oauth1_web_bg.wasm'))
+      .catch(function () { return undefined; });
+  }
   var MESSAGES = {
     en: 'This page was opened from a file, and browsers do not run its WebAssembly from a file. ' +
       'Serve its folder instead: in a terminal in that folder, run python3 -m http.server, ' +
@@ -35,11 +45,17 @@
     status.className = 'load failed';
     status.hidden = false;
   }
-  // The module's script element is the one before this one.
+  // The module's script element is the one before this one. This script
+  // is async, so the module may have failed before it runs: a module that
+  // ran has set pageTimings by the page's load event, which waits for this
+  // script.
   var module = document.querySelector('script[type=module]');
   if (module) module.addEventListener('error', function () {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', cannotLoad);
     else cannotLoad();
+  });
+  window.addEventListener('load', function () {
+    if (!window.pageTimings) cannotLoad();
   });
   if (window.location.protocol === 'file:') {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', cannotLoad);

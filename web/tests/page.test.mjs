@@ -944,11 +944,19 @@ test('#24.10 the interface reads in Hindi and in Turkish; the data is never tran
   const codes = [...fs.readFileSync(path.join(root, 'src', 'explain', 'catalogue.rs'), 'utf8')
     .matchAll(/^\s+[A-Z]\w+ = "([a-z-]+)"/gm)].map((m) => m[1]);
   assert.ok(codes.length > 30, codes.join(' '));
-  const missing = await page.evaluate(async (causes) => {
+  // The meaning of each answer the library reads, by its key; each capture
+  // warning the page words.
+  const meanings = [...fs.readFileSync(path.join(root, 'src', 'capture', 'answer.rs'), 'utf8')
+    .matchAll(/"((?:x|problem)-[a-z0-9_-]+)"/g)].map((m) => `answer.${m[1]}.meaning`);
+  assert.ok(meanings.length >= 30, meanings.join(' '));
+  const warnings = [...fs.readFileSync(path.join(root, 'web', 'src', 'say.rs'), 'utf8')
+    .matchAll(/"(cwarn\.[a-z0-9-]+)"/g)].map((m) => m[1]);
+  assert.ok(warnings.length >= 17, warnings.join(' '));
+  const missing = await page.evaluate(async (keysOf) => {
     const { MESSAGES } = await import('./i18n.js');
-    const keys = [...Object.keys(MESSAGES.en), ...causes.map((c) => `fix.${c}`)];
+    const keys = [...Object.keys(MESSAGES.en), ...keysOf];
     return ['hi', 'tr'].flatMap((l) => keys.filter((k) => !(k in MESSAGES[l])).map((k) => `${l}:${k}`));
-  }, codes);
+  }, [...codes.map((c) => `fix.${c}`), ...meanings, ...warnings]);
   assert.deepEqual(missing, []);
   await id('ui-lang').selectOption('en');
 });
@@ -1401,15 +1409,16 @@ test('#33.8 360 pixels wide: a parameter name is never broken mid-word', async (
 });
 
 // The text of the page's messages in a panel, without the data they quote
-// in code (the input with its span marked, a diff, a cause's code).
+// in code (the input with its span marked, a diff, a cause's code) or in
+// quotes (what a provider's answer said, in its words).
 const messages = () => page.evaluate(() => {
   const out = [document.title];
   for (const sel of ['pct-error', 'pct-hint', 'sign-error', 'sign-warnings', 'sign-url-fix', 'sign-curl-masked',
-    'explain-result', 'b64-error', 'b64-hint']) {
+    'explain-result', 'explain-capture-read', 'explain-answer', 'b64-error', 'b64-hint']) {
     const el = document.querySelector(`[data-testid=${sel}]`);
     if (!el || el.hidden || el.closest('[hidden]')) continue;
     const copy = el.cloneNode(true);
-    for (const c of copy.querySelectorAll('code, mark')) c.remove();
+    for (const c of copy.querySelectorAll('code, mark, q')) c.remove();
     for (const d of copy.querySelectorAll('details')) d.open = true;
     out.push(...[...copy.querySelectorAll('li, p, div.message, summary, .detail, .what')].map((e) => e.textContent),
       copy.childElementCount ? '' : copy.textContent);
@@ -1417,10 +1426,11 @@ const messages = () => page.evaluate(() => {
   return out.map((t) => t.trim()).filter(Boolean);
 });
 
+// English words no Hindi or Turkish message holds (the data quoted is
+// names, values, escapes and offsets).
+const ENGLISH = /\b(the|is|are|of|and|to|at|be|this|that|with|not|must|cannot|which|byte|bytes|was|reads|holds|invalid|malformed|expected|escape)\b/i;
+
 test('#33.5 the hi and tr interfaces hold no English sentence in the states the tests reach', async () => {
-  // English words no Hindi or Turkish message holds (the data quoted is
-  // names, values, escapes and offsets).
-  const ENGLISH = /\b(the|is|are|of|and|to|at|be|this|that|with|not|must|cannot|which|byte|bytes|was|reads|holds|invalid|malformed|expected|escape)\b/i;
   const sign = [
     { url: 'https://api.x.com/1.1/x.json?q=a b' },
     { url: 'ftp://api.x.com/' },
@@ -1641,6 +1651,113 @@ test('#31.3 a capture refused is said in the capture field, at its spot, in each
   await id('explain-capture').fill('curl https://api.x.com/1.1/x.json');
   assert.match(await id('explain-result').textContent(), /carries no OAuth 1\.0a/);
   await clearCapture();
+});
+
+// Issue 33 item 5, in the Explain panel: a provider's answer (each of
+// fixtures/captures/answers.json: X's error codes as X's "Response codes and
+// errors" lists them, https://developer.x.com/en/support/x-api/error-troubleshooting,
+// its callback guide's 415, a v2 problem, OAuth Problem Reporting's), the
+// warnings of a capture, a cause found in a capture.
+const answers = fixture('captures/answers.json').cases;
+const ANSWER_KIND = { XCode: 'x-code', XProblem: 'x-problem', OAuthProblem: 'oauth-problem' };
+
+test('#33.5 a provider\'s answer, a capture\'s warnings and a cause found hold no English in hi and tr', async () => {
+  // The answers, each in the one entry of a HAR file as Firefox writes one
+  // (its request oauthlib's, its response the fixture's).
+  const late = captureCase('firefox-har-timestamp-out-of-bounds');
+  await secretsOnly(late);
+  const har = JSON.parse(late.text);
+  const entry = har.log.entries[late.entry];
+  const withAnswer = (a) => JSON.stringify({ log: { ...har.log, entries: [{ ...entry,
+    response: { ...entry.response, status: a.status, content: { size: a.body.length, mimeType: 'text/plain', text: a.body } } }] } });
+  const found = [];
+  const check = async (lang, state) => {
+    for (const m of await messages()) {
+      const english = ENGLISH.exec(m);
+      if (english) found.push(`${lang}, ${state}: “${english[0]}” in ${m}`);
+    }
+  };
+  const meanings = { hi: new Set(), tr: new Set() };
+  await id('explain-capture-kind').selectOption('har');
+  for (const lang of ['en', 'hi', 'tr']) {
+    await id('ui-lang').selectOption(lang);
+    for (const a of answers) {
+      await id('explain-capture').fill(withAnswer(a));
+      const error = id('explain-answer').locator(`[data-code="${a.expected.code}"]`);
+      await error.waitFor();
+      assert.equal(await error.getAttribute('data-kind'), ANSWER_KIND[a.expected.kind], a.id);
+      const meaning = await error.locator('.answer-meaning').textContent();
+      // A protocol parameter the meaning names is named in every language.
+      if (/^oauth_/.test(a.expected.meaning_mentions) || lang === 'en') assert.ok(meaning.includes(a.expected.meaning_mentions), `${lang} ${a.id}: ${meaning}`);
+      // What X said is quoted as X said it (the fixture's body).
+      const said = JSON.parse(a.body.startsWith('{') ? a.body : '{}').errors?.[0]?.message;
+      if (said) assert.equal(await error.locator('q').textContent(), said);
+      if (lang === 'en') continue;
+      meanings[lang].add(meaning);
+      assert.equal(await error.locator('[lang=en]').count(), 0, `${lang} ${a.id}: said in English`);
+      await check(lang, `answer ${a.id}`);
+    }
+    // Each answer means something else: none is said by a fallback.
+    if (lang !== 'en') assert.equal(meanings[lang].size, answers.length, [...meanings[lang]].join('\n'));
+  }
+
+  // A capture's warnings: an option curl has that is not read, a URL
+  // without its scheme and with a fragment (curl sends http://, and no
+  // fragment), a second signing option; a HAR entry's fragment; an
+  // HTTP/2 message with blank lines after it.
+  const header = 'Authorization: OAuth oauth_consumer_key="k", oauth_nonce="n", oauth_signature="s", oauth_signature_method="HMAC-SHA1", oauth_timestamp="1318622958"';
+  const warned = [
+    ['curl', `curl --frobnicate -H '${header}' 'api.x.com/1.1/x.json?q=1#top' --aws-sigv4 aws:amz`,
+      ['unknown-option', 'scheme-assumed', 'fragment-dropped', 'not-oauth'], ['--frobnicate', '#top']],
+    ['har', withAnswer(answers[0]).replace(`"url":"${entry.request.url}"`, `"url":"${entry.request.url}#top"`),
+      ['fragment-dropped'], []],
+    ['http', `POST /1.1/x.json HTTP/2\r\nHost: api.x.com\r\n${header}\r\n\r\n\r\n\r\n`,
+      ['http2-message', 'trailing-bytes'], []],
+  ];
+  for (const lang of ['en', 'hi', 'tr']) {
+    await id('ui-lang').selectOption(lang);
+    for (const [kind, text, codes, quoted] of warned) {
+      await id('explain-capture-kind').selectOption(kind);
+      await id('explain-capture').fill(text);
+      await page.waitForFunction(() => document.querySelector('[data-testid=explain-capture-read] [data-warning]'));
+      const read = id('explain-capture-read');
+      const shown = await read.locator('[data-warning]').evaluateAll((ps) => ps.map((p) => p.dataset.warning));
+      for (const c of codes) assert.ok(shown.includes(c), `${lang} ${kind}: ${shown} lacks ${c}`);
+      // The values quoted are the capture's, in every language.
+      const said = await read.textContent();
+      for (const q of quoted) assert.ok(said.includes(q), `${lang} ${kind}: ${q} in ${said}`);
+      if (lang === 'en') continue;
+      assert.equal(await read.locator('[lang=en]').count(), 0, `${lang} ${kind}: said in English`);
+      await check(lang, `warnings ${kind}`);
+    }
+  }
+
+  // A cause found in a capture, with how it was found.
+  const plus = captureCase('chromium-cmd-space-as-plus');
+  await secretsOnly(plus);
+  for (const lang of ['hi', 'tr']) {
+    await id('ui-lang').selectOption(lang);
+    await pasteCapture(plus);
+    assert.ok((await explained()).includes(plus.mistake));
+    assert.ok(await id('explain-result').locator('details').count() > 0);
+    await check(lang, 'a cause found in a capture');
+  }
+  await clearCapture();
+  // Their signature alone (the X docs request signed with spaces as +):
+  // found by recomputing ours with the mistake.
+  await fillSign(spaceAsPlus.inputs);
+  for (const lang of ['en', 'hi', 'tr']) {
+    await id('ui-lang').selectOption(lang);
+    await id('explain-their-signature').fill(spaceAsPlus.theirs.signature);
+    assert.ok((await explained()).includes('space-as-plus'));
+    const how = await id('explain-result').locator('details[data-found-by]')
+      .evaluateAll((ds) => ds.map((d) => d.dataset.foundBy));
+    assert.ok(how.includes('reproduced'), how.join(' '));
+    if (lang !== 'en') await check(lang, 'a cause found from their signature');
+    await id('explain-their-signature').fill('');
+  }
+  await id('ui-lang').selectOption('en');
+  assert.deepEqual(found, []);
 });
 
 test('no request leaves the page: everything comes from the local server', async () => {

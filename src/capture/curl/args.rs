@@ -169,15 +169,18 @@ fn unknown(name: &str, at: usize, warnings: &mut Vec<Warning>) -> Result<(), Err
         ));
     }
     let dashes = if name.len() == 1 { "-" } else { "--" };
-    warnings.push(Warning::new(
-        "unknown-option",
-        Some(at),
-        format!(
-            "{} is not a curl option known here: left out (if it takes a value, that value \
-             was read as a URL)",
-            shown(format!("{dashes}{name}").as_bytes())
-        ),
-    ));
+    let option = shown(format!("{dashes}{name}").as_bytes());
+    warnings.push(
+        Warning::new(
+            "unknown-option",
+            Some(at),
+            format!(
+                "{option} is not a curl option known here: left out (if it takes a value, that \
+                 value was read as a URL)"
+            ),
+        )
+        .quoting([option]),
+    );
     Ok(())
 }
 
@@ -256,11 +259,14 @@ fn apply(
                 "--variable sets curl variables, whose values are not read here",
             ))
         }
-        "aws-sigv4" => warnings.push(Warning::new(
-            "not-oauth",
-            Some(at),
-            "--aws-sigv4 signs with AWS Signature Version 4, not OAuth 1.0a",
-        )),
+        "aws-sigv4" => warnings.push(
+            Warning::new(
+                "not-oauth",
+                Some(at),
+                "--aws-sigv4 signs with AWS Signature Version 4, not OAuth 1.0a",
+            )
+            .quoting(["--aws-sigv4".to_owned()]),
+        ),
         _ => {}
     }
     Ok(())

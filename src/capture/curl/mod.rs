@@ -256,15 +256,17 @@ impl<'f> Curl<'f> {
                 reason: format!("{option} reads the file {}: {why}", shown(path.as_bytes())),
             })
         })?;
-        warnings.push(Warning::new(
-            "file-read",
-            Some(at),
-            format!(
-                "{option} reads the file {} ({} bytes): read here as the command would",
-                shown(path.as_bytes()),
-                bytes.len()
-            ),
-        ));
+        let (path, len) = (shown(path.as_bytes()), bytes.len().to_string());
+        warnings.push(
+            Warning::new(
+                "file-read",
+                Some(at),
+                format!(
+                    "{option} reads the file {path} ({len} bytes): read here as the command would"
+                ),
+            )
+            .quoting([option.to_string(), path, len]),
+        );
         Ok(bytes)
     }
 
@@ -311,17 +313,20 @@ impl<'f> Curl<'f> {
                     },
                 };
                 if holds_escape(&content) {
-                    warnings.push(Warning::new(
-                        "curl-urlencode",
-                        Some(piece.at),
-                        format!(
-                            "{} encodes its content, which already holds %XX escapes: curl \
-                             sends each % as %25, so the server reads {} literally (encoded \
-                             twice)",
-                            piece.option,
-                            shown(&content)
-                        ),
-                    ));
+                    let quoted = shown(&content);
+                    warnings.push(
+                        Warning::new(
+                            "curl-urlencode",
+                            Some(piece.at),
+                            format!(
+                                "{} encodes its content, which already holds %XX escapes: curl \
+                                 sends each % as %25, so the server reads {quoted} literally \
+                                 (encoded twice)",
+                                piece.option,
+                            ),
+                        )
+                        .quoting([piece.option.to_string(), quoted]),
+                    );
                 }
                 let mut out = name.to_vec();
                 if !name.is_empty() {
@@ -605,6 +610,7 @@ mod tests {
         let r = parse("curl 'http://h/p#frag'");
         assert_eq!(r.url(), "http://h/p");
         assert_eq!(r.warnings()[0].code(), "fragment-dropped");
+        assert_eq!(r.warnings()[0].quoted(), ["\"#frag\""]);
         assert_eq!(parse(r"curl 'http://h/p\[1\]'").url(), "http://h/p[1]");
         assert_eq!(parse(r"curl -g 'http://h/p[1]'").url(), "http://h/p[1]");
         assert_eq!(
@@ -716,6 +722,7 @@ mod tests {
         let r = parse("curl --frobnicate http://h/");
         assert_eq!(r.warnings()[0].code(), "unknown-option");
         assert!(r.warnings()[0].message().contains("--frobnicate"));
+        assert_eq!(r.warnings()[0].quoted(), ["\"--frobnicate\""]);
         assert!(matches!(
             kind("curl http://h/ -H"),
             ErrorKind::Unreadable { .. }

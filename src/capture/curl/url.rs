@@ -27,14 +27,17 @@ pub(super) fn requested_url(
     }
     let mut url = if o.globoff { raw } else { unglob(&raw, at)? };
     if let Some(k) = url.find('#') {
-        warnings.push(Warning::new(
-            "fragment-dropped",
-            Some(at),
-            format!(
-                "curl does not send the URL's fragment {}: the request is without it",
-                shown(&url.as_bytes()[k..])
-            ),
-        ));
+        let fragment = shown(&url.as_bytes()[k..]);
+        warnings.push(
+            Warning::new(
+                "fragment-dropped",
+                Some(at),
+                format!(
+                    "curl does not send the URL's fragment {fragment}: the request is without it"
+                ),
+            )
+            .quoting([fragment]),
+        );
         url.truncate(k);
     }
     match url.find("://") {
@@ -52,11 +55,16 @@ pub(super) fn requested_url(
         }
         None => {
             let scheme = o.proto_default.as_deref().unwrap_or("http");
-            warnings.push(Warning::new(
-                "scheme-assumed",
-                Some(at),
-                format!("the URL has no scheme: curl sends it as {scheme}://, and so is it read"),
-            ));
+            warnings.push(
+                Warning::new(
+                    "scheme-assumed",
+                    Some(at),
+                    format!(
+                        "the URL has no scheme: curl sends it as {scheme}://, and so is it read"
+                    ),
+                )
+                .quoting([scheme.to_string()]),
+            );
             url = format!("{scheme}://{url}");
         }
     }

@@ -91,28 +91,34 @@ pub(crate) fn split_cmd(text: &str, warnings: &mut Vec<Warning>) -> Result<Comma
             b'\n' => {
                 let rest = &b[i..];
                 if !rest.trim_ascii().is_empty() {
-                    warnings.push(Warning::new(
-                        "ignored-after-command",
-                        Some(i),
-                        format!(
-                            "the curl command ends at this line end; what follows ({}) is another \
-                             command and is not read",
-                            shown(rest.trim_ascii())
-                        ),
-                    ));
+                    let rest = shown(rest.trim_ascii());
+                    warnings.push(
+                        Warning::new(
+                            "ignored-after-command",
+                            Some(i),
+                            format!(
+                                "the curl command ends at this line end; what follows ({rest}) \
+                                 is another command and is not read"
+                            ),
+                        )
+                        .quoting([rest]),
+                    );
                 }
                 break;
             }
             b'&' | b'|' => {
-                warnings.push(Warning::new(
-                    "ignored-after-command",
-                    Some(i),
-                    format!(
-                        "the curl command ends here; what follows ({}) is another command and \
-                         is not read",
-                        shown(b[i..].trim_ascii())
-                    ),
-                ));
+                let rest = shown(b[i..].trim_ascii());
+                warnings.push(
+                    Warning::new(
+                        "ignored-after-command",
+                        Some(i),
+                        format!(
+                            "the curl command ends here; what follows ({rest}) is another \
+                             command and is not read"
+                        ),
+                    )
+                    .quoting([rest]),
+                );
                 break;
             }
             b'<' | b'>' => {
@@ -237,15 +243,18 @@ fn cmd_variables(b: &[u8], warnings: &mut Vec<Warning>) {
                 .first()
                 .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
         {
-            warnings.push(Warning::new(
-                "cmd-variable",
-                Some(start),
-                format!(
-                    "cmd.exe replaces %{}% with the environment variable's value when it is set; \
-                     it is read here as written",
-                    String::from_utf8_lossy(name)
-                ),
-            ));
+            let name = String::from_utf8_lossy(name).into_owned();
+            warnings.push(
+                Warning::new(
+                    "cmd-variable",
+                    Some(start),
+                    format!(
+                        "cmd.exe replaces %{name}% with the environment variable's value when it \
+                         is set; it is read here as written"
+                    ),
+                )
+                .quoting([name]),
+            );
             i = start + name_len + 2;
         } else {
             i = start + 1;

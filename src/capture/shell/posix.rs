@@ -271,15 +271,18 @@ impl Posix<'_> {
             line.is_empty() || line.starts_with(b"#")
         });
         if !blank {
-            warnings.push(Warning::new(
-                "ignored-after-command",
-                Some(at),
-                format!(
-                    "the curl command ends here; what follows ({}) is another command and is \
-                     not read",
-                    shown(rest.trim_ascii())
-                ),
-            ));
+            let rest = shown(rest.trim_ascii());
+            warnings.push(
+                Warning::new(
+                    "ignored-after-command",
+                    Some(at),
+                    format!(
+                        "the curl command ends here; what follows ({rest}) is another command \
+                         and is not read"
+                    ),
+                )
+                .quoting([rest]),
+            );
         }
         self.i = self.b.len();
         Ok(())
