@@ -2,21 +2,21 @@
 //! IMF-fixdate every server sends, and the two obsolete forms a recipient
 //! must still read.
 
-use crate::error::{Error, ErrorKind, Part};
+use crate::error::{Error, Part};
 
 const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
 
 fn refused(text: &str) -> Error {
-    Error::new(ErrorKind::Unreadable {
-        part: Part::Input,
-        offset: None,
-        reason: format!(
+    Error::unreadable(
+        Part::Input,
+        None,
+        format!(
             "{} is not an HTTP date (Sun, 06 Nov 1994 08:49:37 GMT)",
             super::shown(text.as_bytes())
         ),
-    })
+    )
 }
 
 /// Days from 1970-01-01 to the civil date (Howard Hinnant's `days_from_civil`).

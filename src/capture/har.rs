@@ -48,11 +48,7 @@ impl HarEntry {
 }
 
 fn unreadable(offset: Option<usize>, reason: impl Into<String>) -> Error {
-    Error::new(ErrorKind::Unreadable {
-        part: Part::Har,
-        offset,
-        reason: reason.into(),
-    })
+    Error::unreadable(Part::Har, offset, reason)
 }
 
 /// Reads a HAR file.

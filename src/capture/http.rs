@@ -9,19 +9,11 @@ use crate::error::{Error, ErrorKind, Part};
 use super::{shown, Captured, CapturedResponse, Header, Warning};
 
 fn unreadable(offset: usize, reason: impl Into<String>) -> Error {
-    Error::new(ErrorKind::Unreadable {
-        part: Part::HttpMessage,
-        offset: Some(offset),
-        reason: reason.into(),
-    })
+    Error::unreadable(Part::HttpMessage, Some(offset), reason)
 }
 
 fn ambiguous(offset: usize, reason: impl Into<String>) -> Error {
-    Error::new(ErrorKind::Ambiguous {
-        part: Part::HttpMessage,
-        offset,
-        reason: reason.into(),
-    })
+    Error::ambiguous(Part::HttpMessage, offset, reason)
 }
 
 /// A line of a message's head (without its CR LF or LF) and where it starts.
@@ -97,14 +89,14 @@ fn is_tchar(b: u8) -> bool {
 pub fn parse_http(message: &[u8], scheme: &str) -> Result<Captured, Error> {
     let scheme = scheme.to_ascii_lowercase();
     if scheme != "http" && scheme != "https" {
-        return Err(Error::new(ErrorKind::Unreadable {
-            part: Part::HttpMessage,
-            offset: None,
-            reason: format!(
+        return Err(Error::unreadable(
+            Part::HttpMessage,
+            None,
+            format!(
                 "the scheme {} is not http or https",
                 shown(scheme.as_bytes())
             ),
-        }));
+        ));
     }
     let (lines, body_at) = head_lines(message)?;
     let mut warnings = Vec::new();

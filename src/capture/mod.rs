@@ -337,15 +337,15 @@ impl Captured {
                 .filter(|h| h.name.eq_ignore_ascii_case(name));
             if let (Some(first), Some(second)) = (seen.next(), seen.next()) {
                 let at = |h: &Header| h.offset.map_or(String::new(), |o| format!(" at byte {o}"));
-                return Err(Error::new(ErrorKind::Ambiguous {
-                    part: self.part,
-                    offset: second.offset.unwrap_or(0),
-                    reason: format!(
+                return Err(Error::ambiguous(
+                    self.part,
+                    second.offset.unwrap_or(0),
+                    format!(
                         "two {} headers (the first{}): which one a server reads cannot be known",
                         first.name,
                         at(first)
                     ),
-                }));
+                ));
             }
         }
         Ok(())
@@ -357,6 +357,32 @@ impl Captured {
 /// reads it further, not hidden by a guess).
 pub(crate) fn carries_oauth(captured: &Captured) -> bool {
     !matches!(captured.oauth(), Ok(None))
+}
+
+impl Error {
+    /// [`ErrorKind::Unreadable`]: the capture `part` cannot be read as one
+    /// request at `offset` (when there is a spot), for `reason`.
+    pub(crate) fn unreadable(
+        part: Part,
+        offset: Option<usize>,
+        reason: impl Into<String>,
+    ) -> Error {
+        Error::new(ErrorKind::Unreadable {
+            part,
+            offset,
+            reason: reason.into(),
+        })
+    }
+
+    /// [`ErrorKind::Ambiguous`]: the capture `part` reads two ways, the
+    /// second at `offset`, for `reason`.
+    pub(crate) fn ambiguous(part: Part, offset: usize, reason: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Ambiguous {
+            part,
+            offset,
+            reason: reason.into(),
+        })
+    }
 }
 
 /// `text` for a message: quoted, control characters escaped, at most 80

@@ -15,7 +15,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::error::{Error, ErrorKind, Part};
+use crate::error::{Error, Part};
 use crate::pipeline::header::scheme;
 use crate::pipeline::params::Params;
 use crate::pipeline::protocol::{is_protocol_name, Protocol, Transmission};
@@ -140,17 +140,17 @@ impl Captured {
                         .filter_map(|s| Some((s.part, Some(s.protocol.first()?)))),
                 );
             if let (Some((first, _)), Some((part, Some(p)))) = (places.next(), places.next()) {
-                return Err(Error::new(ErrorKind::Ambiguous {
-                    part: self.part,
-                    offset: self.headers_offset(),
-                    reason: format!(
+                return Err(Error::ambiguous(
+                    self.part,
+                    self.headers_offset(),
+                    format!(
                         "protocol parameters in the {first} and in the {part} ({} at byte {} of \
                      the {part}): RFC 5849 §3.5 sends them in one place, and which one a \
                      server reads cannot be known",
                         super::shown(p.name.as_bytes()),
                         p.at
                     ),
-                }));
+                ));
             }
         }
         let without = |s: &Option<Split>| s.as_ref().map(|s| s.kept.clone());
@@ -262,6 +262,7 @@ fn split(text: &[u8], part: Part, base: usize) -> Result<Split, Error> {
 mod tests {
     use super::*;
     use crate::capture::Header;
+    use crate::error::ErrorKind;
     use crate::pipeline::protocol::Name;
 
     fn captured(url: &str, headers: &[(&str, &str)], body: Option<&str>) -> Captured {

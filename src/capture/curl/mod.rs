@@ -12,7 +12,7 @@ use crate::error::{Error, ErrorKind, Part};
 use crate::text::percent_encode;
 use crate::text::scan::holds_escape;
 
-use super::shell::{looks_like_cmd, split_cmd, split_posix, Command, Stdin};
+use super::shell::{looks_like_cmd, split_cmd, split_posix, unreadable, Command, Stdin};
 use super::{carries_oauth, shown, Captured, Header, Warning};
 
 mod args;
@@ -130,32 +130,20 @@ pub fn parse_curl(command: &str) -> Result<Captured, Error> {
     Curl::new().parse(command)
 }
 
-fn unreadable(at: usize, reason: impl Into<String>) -> Error {
-    Error::new(ErrorKind::Unreadable {
-        part: Part::CurlCommand,
-        offset: Some(at),
-        reason: reason.into(),
-    })
-}
-
 fn ambiguous(at: usize, reason: impl Into<String>) -> Error {
-    Error::new(ErrorKind::Ambiguous {
-        part: Part::CurlCommand,
-        offset: at,
-        reason: reason.into(),
-    })
+    Error::ambiguous(Part::CurlCommand, at, reason)
 }
 
 fn text(bytes: &[u8], at: usize, what: &str) -> Result<String, Error> {
     String::from_utf8(bytes.to_vec()).map_err(|e| {
-        Error::new(ErrorKind::Unreadable {
-            part: Part::CurlCommand,
-            offset: Some(at),
-            reason: format!(
+        Error::unreadable(
+            Part::CurlCommand,
+            Some(at),
+            format!(
                 "the {what} is not UTF-8 text (invalid byte at its byte {})",
                 e.utf8_error().valid_up_to()
             ),
-        })
+        )
     })
 }
 
@@ -250,11 +238,11 @@ impl<'f> Curl<'f> {
             return Err(not_here(path));
         };
         let bytes = files.read(path).map_err(|why| {
-            Error::new(ErrorKind::Unreadable {
-                part: Part::CurlCommand,
-                offset: Some(at),
-                reason: format!("{option} reads the file {}: {why}", shown(path.as_bytes())),
-            })
+            Error::unreadable(
+                Part::CurlCommand,
+                Some(at),
+                format!("{option} reads the file {}: {why}", shown(path.as_bytes())),
+            )
         })?;
         let (path, len) = (shown(path.as_bytes()), bytes.len().to_string());
         warnings.push(

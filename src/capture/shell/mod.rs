@@ -40,12 +40,10 @@ pub(crate) struct Command {
     pub stdin: Option<Stdin>,
 }
 
-fn unreadable(at: usize, reason: impl Into<String>) -> Error {
-    Error::new(ErrorKind::Unreadable {
-        part: Part::CurlCommand,
-        offset: Some(at),
-        reason: reason.into(),
-    })
+/// A curl command that cannot be read at byte `at`: the shells' and curl's
+/// own readers say it alike.
+pub(crate) fn unreadable(at: usize, reason: impl Into<String>) -> Error {
+    Error::unreadable(Part::CurlCommand, Some(at), reason)
 }
 
 fn cut_off(len: usize, expected: &'static str) -> Error {

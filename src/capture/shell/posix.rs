@@ -2,7 +2,7 @@
 //! here-documents; expansions whose value the text does not hold refused.
 
 use crate::capture::{shown, Warning};
-use crate::error::{Error, ErrorKind, Part};
+use crate::error::{Error, Part};
 
 use super::{cut_off, unreadable, Command, Stdin, Word};
 
@@ -111,11 +111,11 @@ impl Posix<'_> {
 
     fn set_stdin(&mut self, stdin: Stdin, at: usize) -> Result<(), Error> {
         if self.out.stdin.is_some() {
-            return Err(Error::new(ErrorKind::Ambiguous {
-                part: Part::CurlCommand,
-                offset: at,
-                reason: "standard input is redirected twice".into(),
-            }));
+            return Err(Error::ambiguous(
+                Part::CurlCommand,
+                at,
+                "standard input is redirected twice",
+            ));
         }
         self.out.stdin = Some(stdin);
         Ok(())
