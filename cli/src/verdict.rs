@@ -10,13 +10,15 @@
 
 use std::sync::Arc;
 
-use oauth1_signer::verify::{NonceStore, Received, Rejection, StaticSecrets, Verified, Verifier};
+use oauth1_signer::verify::{
+    NonceStore, Reason, Received, Rejection, StaticSecrets, Verified, Verifier,
+};
 use oauth1_signer::{
     explain::Finding, pipeline::ParameterStyle, BodyHash, RequestSpec, Secret, SignatureMethod,
 };
-use serde_json::{json, Value};
+use serde::Serialize;
 
-use crate::explain::json_causes;
+use crate::explain::{json_causes, JsonCause};
 use crate::Failure;
 
 /// A rejected request, in the form the explainer needs: the library's
@@ -182,50 +184,106 @@ impl Checker {
 /// "signature_method"}` or `{"valid": false, "reason", "problem",
 /// "diagnosis"}`; for a stranger, the reason as it may be told
 /// ([`Reason::public`]), each cause without either side's values, and
-/// `diagnosis_skipped` (why there is no diagnosis, or null).
-pub(crate) fn verdict_json(verdict: &Verdict, audience: Audience) -> Value {
+/// `diagnosis_skipped` (why there is no diagnosis, or null). Borrowed from
+/// the verdict and serialized as it is (`crate::explain::terminal_json`),
+/// with no tree of values built first.
+///
+/// [`Reason::public`]: oauth1_signer::verify::Reason::public
+pub(crate) fn verdict_json(verdict: &Verdict, audience: Audience) -> VerdictJson<'_> {
     match verdict {
-        Verdict::Valid(v) => json!({
-            "valid": true,
-            "method": v.http_method(),
-            "base_string_uri": v.base_string_uri(),
-            "params": v.params(),
-            "normalized_params": v.normalized_params(),
-            "consumer_key": v.consumer_key(),
-            "token": v.token(),
-            "signature_method": v.signature_method().to_string(),
+        Verdict::Valid(v) => VerdictJson::Valid(ValidJson {
+            base_string_uri: v.base_string_uri(),
+            consumer_key: v.consumer_key(),
+            method: v.http_method(),
+            normalized_params: v.normalized_params(),
+            params: v.params(),
+            signature_method: v.signature_method().as_str(),
+            token: v.token(),
+            valid: true,
         }),
         Verdict::Rejected(r, diagnosis) => match audience {
             Audience::Owner => {
                 let findings: Vec<&Finding> = diagnosis.findings.iter().collect();
-                json!({
-                    "valid": false,
-                    "reason": r.reason().to_string(),
-                    "problem": r.problem(),
-                    "diagnosis": json_causes(&findings),
-                    "diagnosis_skipped": diagnosis.skipped,
-                })
+                VerdictJson::Owner(RejectedJson::new(
+                    r,
+                    r.reason(),
+                    json_causes(&findings),
+                    diagnosis.skipped,
+                ))
             }
             Audience::Stranger => {
-                let causes: Vec<Value> = diagnosis
+                let causes = diagnosis
                     .findings
                     .iter()
-                    .map(|f| {
-                        json!({
-                            "code": f.cause.as_str(),
-                            "component": f.component.to_string(),
-                            "detail": f.detail,
-                        })
+                    .map(|f| StrangerCause {
+                        code: f.cause.as_str(),
+                        component: f.component.to_string(),
+                        detail: &f.detail,
                     })
                     .collect();
-                json!({
-                    "valid": false,
-                    "reason": r.reason().public().to_string(),
-                    "problem": r.problem(),
-                    "diagnosis": causes,
-                    "diagnosis_skipped": diagnosis.skipped,
-                })
+                VerdictJson::Stranger(RejectedJson::new(
+                    r,
+                    r.reason().public(),
+                    causes,
+                    diagnosis.skipped,
+                ))
             }
         },
     }
+}
+
+/// [`verdict_json`]'s answer. Each struct's fields are in name order, the
+/// order the verdict's JSON has always listed its keys in.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub(crate) enum VerdictJson<'a> {
+    Valid(ValidJson<'a>),
+    Owner(RejectedJson<JsonCause<'a>>),
+    Stranger(RejectedJson<StrangerCause<'a>>),
+}
+
+#[derive(Serialize)]
+pub(crate) struct ValidJson<'a> {
+    base_string_uri: String,
+    consumer_key: &'a str,
+    method: String,
+    normalized_params: String,
+    params: &'a [(String, String)],
+    signature_method: &'static str,
+    token: Option<&'a str>,
+    valid: bool,
+}
+
+#[derive(Serialize)]
+pub(crate) struct RejectedJson<C> {
+    diagnosis: Vec<C>,
+    diagnosis_skipped: Option<&'static str>,
+    problem: String,
+    reason: String,
+    valid: bool,
+}
+
+impl<C> RejectedJson<C> {
+    fn new(
+        r: &Rejection,
+        reason: &Reason,
+        diagnosis: Vec<C>,
+        skipped: Option<&'static str>,
+    ) -> RejectedJson<C> {
+        RejectedJson {
+            diagnosis,
+            diagnosis_skipped: skipped,
+            problem: r.problem(),
+            reason: reason.to_string(),
+            valid: false,
+        }
+    }
+}
+
+/// A cause as a stranger may read it: no value of either side.
+#[derive(Serialize)]
+pub(crate) struct StrangerCause<'a> {
+    code: &'static str,
+    component: String,
+    detail: &'a str,
 }
