@@ -11,7 +11,8 @@
 use std::sync::Arc;
 
 use oauth1_signer::verify::{
-    NonceStore, Reason, Received, Rejection, StaticSecrets, Verified, Verifier,
+    Lookup, NonceStore, Reason, Received, Rejection, SecretFuture, SecretSource, StaticSecrets,
+    Verified, Verifier,
 };
 use oauth1_signer::{
     explain::Finding, pipeline::ParameterStyle, BodyHash, RequestSpec, Secret, SignatureMethod,
@@ -31,10 +32,10 @@ pub(crate) use oauth1_signer::explain::Rejected as Seen;
 /// with a secret, the same whichever keys exist).
 pub(crate) use oauth1_signer::explain::Audience;
 
-/// A verifier over fixed credentials, and those credentials for the
-/// explainer.
+/// A verifier over fixed credentials (and, for `serve`, the tokens its
+/// flow issued), and those credentials for the explainer.
 pub(crate) struct Checker {
-    verifier: Verifier<StaticSecrets, Arc<dyn NonceStore>>,
+    verifier: Verifier<Known, Arc<dyn NonceStore>>,
     credentials: RequestSpec,
     /// Secrets nobody knows (random, made at start): a stranger's key or
     /// token we do not hold is diagnosed with them, at the same cost, and
@@ -45,6 +46,29 @@ pub(crate) struct Checker {
 impl std::fmt::Debug for Checker {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Checker").finish_non_exhaustive()
+    }
+}
+
+/// Where a [`Checker`] finds secrets: the credentials given and, for
+/// `serve`, the access tokens its flow issued. One lookup, so that a
+/// request is verified once, whichever of them signed it.
+struct Known {
+    given: StaticSecrets,
+    issued: Option<Arc<dyn SecretSource>>,
+}
+
+impl SecretSource for Known {
+    fn secrets<'a>(&'a self, consumer_key: &'a str, token: Option<&'a str>) -> SecretFuture<'a> {
+        let Some(issued) = &self.issued else {
+            return self.given.secrets(consumer_key, token);
+        };
+        Box::pin(async move {
+            match self.given.secrets(consumer_key, token).await? {
+                // Not the token given: perhaps one the flow issued.
+                Lookup::UnknownToken => issued.secrets(consumer_key, token).await,
+                found => Ok(found),
+            }
+        })
     }
 }
 
@@ -83,7 +107,9 @@ impl Checker {
     /// A verifier accepting `methods`, whose received URLs are joined to
     /// `public` when they are a path; `public_key` (PEM) for RSA; body hashes
     /// required and checked as `body_hash` says. Nonces and timestamps by
-    /// the library's rule, which `sign` applies too.
+    /// the library's rule, which `sign` applies too. A token that is not
+    /// the credentials' is looked up in `issued`, when given (`serve`'s
+    /// access tokens).
     pub(crate) fn new(
         credentials: RequestSpec,
         nonces: Arc<dyn NonceStore>,
@@ -91,6 +117,7 @@ impl Checker {
         methods: &[SignatureMethod],
         public_key: Option<&str>,
         body_hash: BodyHash,
+        issued: Option<Arc<dyn SecretSource>>,
     ) -> Result<Checker, Failure> {
         let mut secrets = StaticSecrets::new(credentials.credentials());
         if let Some(pem) = public_key {
@@ -103,7 +130,11 @@ impl Checker {
         let style = credentials
             .profile()
             .map_or(ParameterStyle::Rfc5849, |p| p.style);
-        let mut builder = Verifier::builder(secrets, nonces)
+        let known = Known {
+            given: secrets,
+            issued,
+        };
+        let mut builder = Verifier::builder(known, nonces)
             .methods(methods)
             .body_hash(body_hash)
             .parameter_style(style);

@@ -170,6 +170,7 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
         &oauth1_signer::SignatureMethod::ALL,
         public_key.as_deref(),
         args.body_hash.body_hash(given, spec.body_hash_rule()),
+        None,
     )?;
     let mut received = Received::new(&spec.method, spec.url.as_str());
     if let Some(header) = &header {

@@ -13,7 +13,7 @@ use hyper::header::{HeaderValue, CONNECTION, CONTENT_TYPE, LOCATION, WWW_AUTHENT
 use hyper::http::request::Parts;
 use hyper::{Request, Response, StatusCode};
 use oauth1_signer::text::redact_url;
-use oauth1_signer::verify::{Reason, Received, Rejection};
+use oauth1_signer::verify::{Received, Rejection};
 use oauth1_signer::Secret;
 use serde::Serialize;
 use serde_json::ser::CompactFormatter;
@@ -276,24 +276,11 @@ impl Server {
             Some(Err(rejection)) => return self.rejected(rejection, None).await,
             None => {}
         }
-        // A token this server issued (the access-token leg's) verifies, and
-        // a bad signature made with it is diagnosed, with its own secret.
-        let mut issued = None;
+        // One verification: the credentials given and the access tokens
+        // the legs issued are one lookup (`Checker`).
         let checked = match from_head {
             Some(checked) => checked,
             None => self.checker.check(&received, None).await,
-        };
-        let checked = match checked {
-            Err(rejection) if rejection.reason() == &Reason::TokenUnknown => {
-                let token = rejection.protocol().and_then(|p| p.token());
-                issued = token.and_then(|t| Some((t.to_owned(), self.legs.issued(t)?)));
-                if issued.is_some() {
-                    self.legs.verify_access(&received).await
-                } else {
-                    Err(rejection)
-                }
-            }
-            checked => checked,
         };
         match checked {
             Ok(verified) => Answer::json(
@@ -305,6 +292,12 @@ impl Server {
                 let seen = Checker::diagnosable(&rejection)
                     .then(|| Seen::of(&received, &rejection))
                     .flatten();
+                // A bad signature made with a token this server issued is
+                // diagnosed with that token's secret.
+                let issued = seen.as_ref().and_then(|_| {
+                    let token = rejection.protocol()?.token()?;
+                    Some((token.to_owned(), self.legs.issued(token)?))
+                });
                 self.rejected(rejection, seen.map(|seen| (seen, issued)))
                     .await
             }
