@@ -8,6 +8,7 @@
 //! 401 holds nothing computed with a secret and no key or token the client
 //! did not send, and looks the same whichever keys exist.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use oauth1_signer::verify::{
@@ -154,8 +155,8 @@ impl Checker {
 
     /// `text` with our secrets, in any spelling, redacted: for what is
     /// logged of a request.
-    pub(crate) fn without_secrets(&self, text: String) -> String {
-        crate::output::without_secrets(text, &self.credentials, false)
+    pub(crate) fn without_secrets<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        crate::output::redacted(text, &self.credentials)
     }
 
     /// Verifies a request from its head alone when its body is not signed

@@ -146,9 +146,8 @@ impl Server {
         let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
         // Never a signature (replayable while its nonce is fresh; a
         // PLAINTEXT one is the secrets) nor a secret in any spelling.
-        let target = self
-            .checker
-            .without_secrets(redact_url(target).into_owned());
+        let target = redact_url(target);
+        let target = self.checker.without_secrets(&target);
         let answer = match Leg::of(&parts.method, parts.uri.path()) {
             Some(Leg::Authorize) => match tokio::time::timeout(self.read_timeout, discard(body))
                 .await
