@@ -1,9 +1,12 @@
 //! What `sign` prints: every stage as JSON or as a trace for people, and a
 //! curl command line; secrets shown only when asked for.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use oauth1_signer::{text::percent_encode, text::redact_secrets, RequestSpec, Trace, Transmission};
+use oauth1_signer::{
+    text::percent_encode, text::redact_secrets, RequestSpec, Secret, Trace, Transmission,
+};
 use serde::Serialize;
 
 use oauth1_signer::outgoing::Sent;
@@ -20,15 +23,23 @@ pub(crate) fn without_secrets(text: String, spec: &RequestSpec, show: bool) -> S
     if show {
         return text;
     }
-    let secrets: Vec<&str> = [&spec.consumer_secret, &spec.token_secret]
-        .into_iter()
-        .flatten()
-        .map(|s| s.expose())
-        .collect();
-    match redact_secrets(&text, &secrets) {
-        std::borrow::Cow::Borrowed(_) => text,
-        std::borrow::Cow::Owned(redacted) => redacted,
+    match redacted(&text, spec) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(redacted) => redacted,
     }
+}
+
+/// `text` with `spec`'s secrets in any spelling replaced by `<redacted>`;
+/// borrowed when it holds none.
+pub(crate) fn redacted<'t>(text: &'t str, spec: &RequestSpec) -> Cow<'t, str> {
+    // An absent secret as "", which the rule skips.
+    fn secret(s: &Option<Secret>) -> &str {
+        s.as_ref().map_or("", Secret::expose)
+    }
+    redact_secrets(
+        text,
+        &[secret(&spec.consumer_secret), secret(&spec.token_secret)],
+    )
 }
 
 /// What may be shown of the secret-bearing stages.

@@ -215,7 +215,17 @@ async fn run(
         public_key,
         body_hash,
     )?;
-    let checker = Checker::new(spec, store, Some(&public), &methods, public_key, body_hash)?;
+    // Every path but the legs' verifies with the credentials given and the
+    // access tokens the legs issue, in one lookup.
+    let checker = Checker::new(
+        spec,
+        store,
+        Some(&public),
+        &methods,
+        public_key,
+        body_hash,
+        Some(legs.access_tokens()),
+    )?;
     let read_timeout = Duration::from_secs(args.read_timeout);
     let write_timeout = Duration::from_secs(args.write_timeout);
     let max_requests = args.max_requests_per_connection;

@@ -8,15 +8,19 @@
 //! 401 holds nothing computed with a secret and no key or token the client
 //! did not send, and looks the same whichever keys exist.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
-use oauth1_signer::verify::{NonceStore, Received, Rejection, StaticSecrets, Verified, Verifier};
+use oauth1_signer::verify::{
+    Lookup, NonceStore, Reason, Received, Rejection, SecretFuture, SecretSource, StaticSecrets,
+    Verified, Verifier,
+};
 use oauth1_signer::{
     explain::Finding, pipeline::ParameterStyle, BodyHash, RequestSpec, Secret, SignatureMethod,
 };
-use serde_json::{json, Value};
+use serde::Serialize;
 
-use crate::explain::json_causes;
+use crate::explain::{json_causes, JsonCause};
 use crate::Failure;
 
 /// A rejected request, in the form the explainer needs: the library's
@@ -29,10 +33,10 @@ pub(crate) use oauth1_signer::explain::Rejected as Seen;
 /// with a secret, the same whichever keys exist).
 pub(crate) use oauth1_signer::explain::Audience;
 
-/// A verifier over fixed credentials, and those credentials for the
-/// explainer.
+/// A verifier over fixed credentials (and, for `serve`, the tokens its
+/// flow issued), and those credentials for the explainer.
 pub(crate) struct Checker {
-    verifier: Verifier<StaticSecrets, Arc<dyn NonceStore>>,
+    verifier: Verifier<Known, Arc<dyn NonceStore>>,
     credentials: RequestSpec,
     /// Secrets nobody knows (random, made at start): a stranger's key or
     /// token we do not hold is diagnosed with them, at the same cost, and
@@ -43,6 +47,29 @@ pub(crate) struct Checker {
 impl std::fmt::Debug for Checker {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Checker").finish_non_exhaustive()
+    }
+}
+
+/// Where a [`Checker`] finds secrets: the credentials given and, for
+/// `serve`, the access tokens its flow issued. One lookup, so that a
+/// request is verified once, whichever of them signed it.
+struct Known {
+    given: StaticSecrets,
+    issued: Option<Arc<dyn SecretSource>>,
+}
+
+impl SecretSource for Known {
+    fn secrets<'a>(&'a self, consumer_key: &'a str, token: Option<&'a str>) -> SecretFuture<'a> {
+        let Some(issued) = &self.issued else {
+            return self.given.secrets(consumer_key, token);
+        };
+        Box::pin(async move {
+            match self.given.secrets(consumer_key, token).await? {
+                // Not the token given: perhaps one the flow issued.
+                Lookup::UnknownToken => issued.secrets(consumer_key, token).await,
+                found => Ok(found),
+            }
+        })
     }
 }
 
@@ -81,7 +108,9 @@ impl Checker {
     /// A verifier accepting `methods`, whose received URLs are joined to
     /// `public` when they are a path; `public_key` (PEM) for RSA; body hashes
     /// required and checked as `body_hash` says. Nonces and timestamps by
-    /// the library's rule, which `sign` applies too.
+    /// the library's rule, which `sign` applies too. A token that is not
+    /// the credentials' is looked up in `issued`, when given (`serve`'s
+    /// access tokens).
     pub(crate) fn new(
         credentials: RequestSpec,
         nonces: Arc<dyn NonceStore>,
@@ -89,6 +118,7 @@ impl Checker {
         methods: &[SignatureMethod],
         public_key: Option<&str>,
         body_hash: BodyHash,
+        issued: Option<Arc<dyn SecretSource>>,
     ) -> Result<Checker, Failure> {
         let mut secrets = StaticSecrets::new(credentials.credentials());
         if let Some(pem) = public_key {
@@ -101,7 +131,11 @@ impl Checker {
         let style = credentials
             .profile()
             .map_or(ParameterStyle::Rfc5849, |p| p.style);
-        let mut builder = Verifier::builder(secrets, nonces)
+        let known = Known {
+            given: secrets,
+            issued,
+        };
+        let mut builder = Verifier::builder(known, nonces)
             .methods(methods)
             .body_hash(body_hash)
             .parameter_style(style);
@@ -121,8 +155,8 @@ impl Checker {
 
     /// `text` with our secrets, in any spelling, redacted: for what is
     /// logged of a request.
-    pub(crate) fn without_secrets(&self, text: String) -> String {
-        crate::output::without_secrets(text, &self.credentials, false)
+    pub(crate) fn without_secrets<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        crate::output::redacted(text, &self.credentials)
     }
 
     /// Verifies a request from its head alone when its body is not signed
@@ -182,50 +216,106 @@ impl Checker {
 /// "signature_method"}` or `{"valid": false, "reason", "problem",
 /// "diagnosis"}`; for a stranger, the reason as it may be told
 /// ([`Reason::public`]), each cause without either side's values, and
-/// `diagnosis_skipped` (why there is no diagnosis, or null).
-pub(crate) fn verdict_json(verdict: &Verdict, audience: Audience) -> Value {
+/// `diagnosis_skipped` (why there is no diagnosis, or null). Borrowed from
+/// the verdict and serialized as it is (`crate::explain::terminal_json`),
+/// with no tree of values built first.
+///
+/// [`Reason::public`]: oauth1_signer::verify::Reason::public
+pub(crate) fn verdict_json(verdict: &Verdict, audience: Audience) -> VerdictJson<'_> {
     match verdict {
-        Verdict::Valid(v) => json!({
-            "valid": true,
-            "method": v.http_method(),
-            "base_string_uri": v.base_string_uri(),
-            "params": v.params(),
-            "normalized_params": v.normalized_params(),
-            "consumer_key": v.consumer_key(),
-            "token": v.token(),
-            "signature_method": v.signature_method().to_string(),
+        Verdict::Valid(v) => VerdictJson::Valid(ValidJson {
+            base_string_uri: v.base_string_uri(),
+            consumer_key: v.consumer_key(),
+            method: v.http_method(),
+            normalized_params: v.normalized_params(),
+            params: v.params(),
+            signature_method: v.signature_method().as_str(),
+            token: v.token(),
+            valid: true,
         }),
         Verdict::Rejected(r, diagnosis) => match audience {
             Audience::Owner => {
                 let findings: Vec<&Finding> = diagnosis.findings.iter().collect();
-                json!({
-                    "valid": false,
-                    "reason": r.reason().to_string(),
-                    "problem": r.problem(),
-                    "diagnosis": json_causes(&findings),
-                    "diagnosis_skipped": diagnosis.skipped,
-                })
+                VerdictJson::Owner(RejectedJson::new(
+                    r,
+                    r.reason(),
+                    json_causes(&findings),
+                    diagnosis.skipped,
+                ))
             }
             Audience::Stranger => {
-                let causes: Vec<Value> = diagnosis
+                let causes = diagnosis
                     .findings
                     .iter()
-                    .map(|f| {
-                        json!({
-                            "code": f.cause.as_str(),
-                            "component": f.component.to_string(),
-                            "detail": f.detail,
-                        })
+                    .map(|f| StrangerCause {
+                        code: f.cause.as_str(),
+                        component: f.component.to_string(),
+                        detail: &f.detail,
                     })
                     .collect();
-                json!({
-                    "valid": false,
-                    "reason": r.reason().public().to_string(),
-                    "problem": r.problem(),
-                    "diagnosis": causes,
-                    "diagnosis_skipped": diagnosis.skipped,
-                })
+                VerdictJson::Stranger(RejectedJson::new(
+                    r,
+                    r.reason().public(),
+                    causes,
+                    diagnosis.skipped,
+                ))
             }
         },
     }
+}
+
+/// [`verdict_json`]'s answer. Each struct's fields are in name order, the
+/// order the verdict's JSON has always listed its keys in.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub(crate) enum VerdictJson<'a> {
+    Valid(ValidJson<'a>),
+    Owner(RejectedJson<JsonCause<'a>>),
+    Stranger(RejectedJson<StrangerCause<'a>>),
+}
+
+#[derive(Serialize)]
+pub(crate) struct ValidJson<'a> {
+    base_string_uri: String,
+    consumer_key: &'a str,
+    method: String,
+    normalized_params: String,
+    params: &'a [(String, String)],
+    signature_method: &'static str,
+    token: Option<&'a str>,
+    valid: bool,
+}
+
+#[derive(Serialize)]
+pub(crate) struct RejectedJson<C> {
+    diagnosis: Vec<C>,
+    diagnosis_skipped: Option<&'static str>,
+    problem: String,
+    reason: String,
+    valid: bool,
+}
+
+impl<C> RejectedJson<C> {
+    fn new(
+        r: &Rejection,
+        reason: &Reason,
+        diagnosis: Vec<C>,
+        skipped: Option<&'static str>,
+    ) -> RejectedJson<C> {
+        RejectedJson {
+            diagnosis,
+            diagnosis_skipped: skipped,
+            problem: r.problem(),
+            reason: reason.to_string(),
+            valid: false,
+        }
+    }
+}
+
+/// A cause as a stranger may read it: no value of either side.
+#[derive(Serialize)]
+pub(crate) struct StrangerCause<'a> {
+    code: &'static str,
+    component: String,
+    detail: &'a str,
 }

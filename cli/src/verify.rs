@@ -10,10 +10,11 @@ use clap::{Args, ValueEnum};
 use oauth1_signer::capture::Carried;
 use oauth1_signer::verify::{MemoryNonceStore, Reason, Received};
 use oauth1_signer::{Part, Provider};
+use serde_json::ser::CompactFormatter;
 
 use crate::capture::{answer_json, answer_text, clock, fill_spec, timestamp_of, CaptureFlags};
 use crate::caret::{printable, Caret};
-use crate::explain::terminal_safe_json;
+use crate::explain::terminal_json;
 use crate::flags::Credentials;
 use crate::spec::{library_error, spec, BodyHashFlags, RequestFlags};
 use crate::verdict::{verdict_json, Audience, Checker, Diagnosis, Seen, Verdict};
@@ -167,6 +168,7 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
         &oauth1_signer::SignatureMethod::ALL,
         public_key.as_deref(),
         args.body_hash.body_hash(given, spec.body_hash_rule()),
+        None,
     )?;
     let mut received = Received::new(&spec.method, spec.url.as_str());
     if let Some(header) = &header {
@@ -218,14 +220,16 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
     let answer = answer.filter(|(a, _)| !a.is_empty());
     let out = match args.format {
         VerifyFormat::Json => {
-            let mut json = verdict_json(&verdict, Audience::Owner);
+            // As a map, for the keys `verify` adds (sorted with the rest).
+            let mut json = serde_json::to_value(verdict_json(&verdict, Audience::Owner))
+                .map_err(|e| Failure::Io(e.to_string()))?;
             if let Some(map) = json.as_object_mut() {
                 map.entry("reason").or_insert(serde_json::Value::Null);
                 if let Some((a, c)) = &answer {
                     map.insert("answer".into(), answer_json(a, *c));
                 }
             }
-            terminal_safe_json(&json.to_string())
+            terminal_json(&json, CompactFormatter).map_err(|e| Failure::Io(e.to_string()))?
         }
         VerifyFormat::Text => match &verdict {
             Verdict::Valid(_) => "valid\n".to_owned(),

@@ -6,7 +6,7 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -14,48 +14,23 @@ use common::provider::{Provider, ACCESS_TOKEN, CONSUMER_KEY, CONSUMER_SECRET};
 use serde_json::{json, Value};
 
 use common::bin::{browse, oauth1, run, text, TempDir, BIN};
+use common::login::{provider_login, Login};
 
 /// Runs `oauth1 authorize` against the provider: reads the URL it prints,
 /// "approves" by fetching the PIN, types it. Returns stdout.
 fn authorize(provider: &Provider, config: &Path, extra: &[&str]) -> String {
+    let login = Login::start(provider_login(provider, config, extra));
     let base = &provider.base;
-    let mut child = oauth1(config)
-        .args(["authorize", "--consumer-key", CONSUMER_KEY])
-        .env("OAUTH_CONSUMER_SECRET", CONSUMER_SECRET)
-        .args([
-            "--request-token-url",
-            &format!("{base}/oauth/request_token"),
-        ])
-        .args(["--authorize-url", &format!("{base}/oauth/authorize")])
-        .args(["--access-token-url", &format!("{base}/oauth/access_token")])
-        .args(extra)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut prompt = String::new();
-    let url = loop {
-        let mut line = String::new();
-        assert_ne!(stderr.read_line(&mut line).unwrap(), 0, "no URL: {prompt}");
-        prompt.push_str(&line);
-        if let Some(url) = line.trim().strip_prefix("http://") {
-            break format!("http://{url}");
-        }
-    };
     assert!(
-        url.starts_with(&format!("{base}/oauth/authorize?oauth_token=")),
-        "{url}"
+        login
+            .url
+            .starts_with(&format!("{base}/oauth/authorize?oauth_token=")),
+        "{}",
+        login.url
     );
-    let pin = browse(&url);
+    let pin = browse(&login.url);
     assert_eq!(pin.len(), 7, "{pin}");
-    writeln!(child.stdin.take().unwrap(), "{pin}").unwrap();
-    let out = child.wait_with_output().unwrap();
-    let mut rest = String::new();
-    stderr.read_to_string(&mut rest).unwrap();
-    assert!(out.status.success(), "{prompt}{rest}");
-    text(&out.stdout)
+    text(&login.finish_with(&pin).0)
 }
 
 #[test]

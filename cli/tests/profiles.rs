@@ -9,78 +9,14 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 
 use common::provider::{Provider, CONSUMER_KEY, CONSUMER_SECRET};
 use serde_json::Value;
 
-use common::bin::{browse, oauth1, run, text, TempDir};
-
-fn authorize_command(provider: &Provider, config: &Path, extra: &[&str]) -> Command {
-    let base = &provider.base;
-    let mut c = oauth1(config);
-    c.args(["authorize", "--consumer-key", CONSUMER_KEY])
-        .env("OAUTH_CONSUMER_SECRET", CONSUMER_SECRET)
-        .args([
-            "--request-token-url",
-            &format!("{base}/oauth/request_token"),
-        ])
-        .args(["--authorize-url", &format!("{base}/oauth/authorize")])
-        .args(["--access-token-url", &format!("{base}/oauth/access_token")])
-        .args(extra);
-    c
-}
-
-/// A login under way: the binary has printed the URL to open and waits
-/// for the PIN.
-struct Login {
-    child: Child,
-    stderr: BufReader<std::process::ChildStderr>,
-    prompt: String,
-    url: String,
-}
-
-impl Login {
-    fn start(mut command: Command) -> Login {
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut prompt = String::new();
-        let url = loop {
-            let mut line = String::new();
-            assert_ne!(stderr.read_line(&mut line).unwrap(), 0, "no URL: {prompt}");
-            prompt.push_str(&line);
-            if let Some(url) = line.trim().strip_prefix("http://") {
-                break format!("http://{url}");
-            }
-        };
-        Login {
-            child,
-            stderr,
-            prompt,
-            url,
-        }
-    }
-
-    /// Approves in the "browser", types the PIN, and returns what the
-    /// binary printed: stdout, and all of stderr.
-    fn finish(mut self) -> (Vec<u8>, String) {
-        let pin = browse(&self.url);
-        writeln!(self.child.stdin.take().unwrap(), "{pin}").unwrap();
-        let out = self.child.wait_with_output().unwrap();
-        let mut rest = String::new();
-        self.stderr.read_to_string(&mut rest).unwrap();
-        let stderr = format!("{}{rest}", self.prompt);
-        assert!(out.status.success(), "{stderr}");
-        (out.stdout, stderr)
-    }
-}
+use common::bin::{oauth1, run, text, TempDir};
+use common::login::{provider_login, Login};
 
 fn saved(config: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(config.join("profiles.json")).unwrap()).unwrap()
@@ -93,16 +29,8 @@ fn two_logins_at_once_both_keep_their_profile() {
     let config = dir.config();
     // Both are past their start (where the file used to be read) and
     // waiting for a PIN before either saves.
-    let first = Login::start(authorize_command(
-        &provider,
-        &config,
-        &["--profile", "first"],
-    ));
-    let second = Login::start(authorize_command(
-        &provider,
-        &config,
-        &["--profile", "second"],
-    ));
+    let first = Login::start(provider_login(&provider, &config, &["--profile", "first"]));
+    let second = Login::start(provider_login(&provider, &config, &["--profile", "second"]));
     first.finish();
     second.finish();
     let file = saved(&config);
@@ -140,7 +68,7 @@ fn an_unwritable_configuration_directory_fails_before_any_request() {
     let file = dir.0.join("a-file");
     std::fs::write(&file, "").unwrap();
     let config = file.join("config");
-    let out = run(authorize_command(&provider, &config, &[]));
+    let out = run(provider_login(&provider, &config, &[]));
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(
@@ -270,7 +198,7 @@ fn the_providers_text_reaches_the_terminal_escaped() {
     let provider = Provider::start(&["--screen-name", hostile]);
     let dir = TempDir::new("escape");
     let config = dir.config();
-    let (stdout, stderr) = Login::start(authorize_command(&provider, &config, &[])).finish();
+    let (stdout, stderr) = Login::start(provider_login(&provider, &config, &[])).finish();
     let said = text(&stdout);
     assert!(
         !stdout.contains(&0x1b) && !stdout.contains(&0x07),
@@ -379,7 +307,7 @@ fn a_token_answer_with_a_trailing_newline_is_refused_as_one() {
     let provider = Provider::start(&["--token-answer-suffix", "\n"]);
     let dir = TempDir::new("newline");
     let config = dir.config();
-    let out = run(authorize_command(&provider, &config, &[]));
+    let out = run(provider_login(&provider, &config, &[]));
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(

@@ -18,8 +18,8 @@ use std::process::Command;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use common::bin::{oauth1, TempDir};
-use common::oracle::header_signature;
-use common::serve::{send, Answer, Serve, CREDENTIALS};
+use common::oracle::space_as_plus_header;
+use common::serve::{diagnosis_codes, send, Answer, Serve, CREDENTIALS};
 use oauth1_signer::{Credentials, OAuthRequest, Signer};
 use redis_server::RedisServer;
 
@@ -188,26 +188,13 @@ fn a_client_that_wrote_spaces_as_plus_is_told_so() {
         .duration_since(UNIX_EPOCH)
         .unwrap()
         .as_secs();
-    let nonce = "b6a1f3c9e2d84f0a9c7e5b3d1f2a4c6e";
-    // That client's parameter string, written by hand: the status's space
-    // as '+', which the base string then encodes as %2B (not %2520).
-    let params = format!(
-        "oauth_consumer_key=ck&oauth_nonce={nonce}&oauth_signature_method=HMAC-SHA1\
-         &oauth_timestamp={ts}&oauth_token=tk&oauth_version=1.0&status=hello+world"
-    );
-    let encoded = params
-        .replace('&', "%26")
-        .replace('=', "%3D")
-        .replace('+', "%2B");
-    let base = format!(
-        "POST&http%3A%2F%2F127.0.0.1%3A{}%2Fupdate&{encoded}",
-        serve.port
-    );
-    let header = format!(
-        "OAuth oauth_consumer_key=\"ck\", oauth_nonce=\"{nonce}\", oauth_signature=\"{}\", \
-         oauth_signature_method=\"HMAC-SHA1\", oauth_timestamp=\"{ts}\", oauth_token=\"tk\", \
-         oauth_version=\"1.0\"",
-        header_signature("cs&ts", &base)
+    // That client's parameter string, written by hand (common::oracle).
+    let header = space_as_plus_header(
+        serve.port,
+        "tk",
+        "cs&ts",
+        "b6a1f3c9e2d84f0a9c7e5b3d1f2a4c6e",
+        ts,
     );
     let a = send(
         serve.port,
@@ -218,13 +205,7 @@ fn a_client_that_wrote_spaces_as_plus_is_told_so() {
     );
     assert_eq!(a.status, 401, "{}", a.json);
     assert_eq!(problem(&a), "oauth_problem=signature_invalid");
-    let codes: Vec<&str> = a.json["diagnosis"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["code"].as_str().unwrap())
-        .collect();
-    assert_eq!(codes, ["space-as-plus"], "{}", a.json);
+    assert_eq!(diagnosis_codes(&a), ["space-as-plus"], "{}", a.json);
 }
 
 #[test]

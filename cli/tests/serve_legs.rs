@@ -14,7 +14,9 @@ use std::process::Command;
 use std::time::Duration;
 
 use common::bin::{oauth1, run, text, TempDir};
-use common::serve::{send, Serve};
+use common::login::{authorize_command, Login};
+use common::oracle::space_as_plus_header;
+use common::serve::{diagnosis_codes, send, send_raw, Serve};
 use oauth1_signer::flow::{
     authorize_url, request_temporary_credentials, request_token_credentials, FlowError,
     TemporaryCredentials,
@@ -320,32 +322,14 @@ fn a_bad_signature_with_an_issued_token_is_diagnosed_with_its_secret() {
     let _ = rustls::crypto::ring::default_provider().install_default();
     let serve = Serve::start(&[]);
     let (token, secret) = issued_tokens_verify_with(&serve);
-    // A client that writes a space as '+' in its parameter string (the
-    // base string then encodes it as %2B), signing with the issued token:
-    // the base string and its key written by hand (common::oracle).
+    // A client that writes a space as '+' in its parameter string, signing
+    // with the issued token: written by hand (common::oracle).
     let ts = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs();
     let nonce = "c4d2a9e1f7b3405f8e6a2c0d9b1e3f57";
-    let params = format!(
-        "oauth_consumer_key=ck&oauth_nonce={nonce}&oauth_signature_method=HMAC-SHA1\
-         &oauth_timestamp={ts}&oauth_token={token}&oauth_version=1.0&status=hello+world"
-    );
-    let encoded = params
-        .replace('&', "%26")
-        .replace('=', "%3D")
-        .replace('+', "%2B");
-    let base = format!(
-        "POST&http%3A%2F%2F127.0.0.1%3A{}%2Fupdate&{encoded}",
-        serve.port
-    );
-    let header = format!(
-        "OAuth oauth_consumer_key=\"ck\", oauth_nonce=\"{nonce}\", oauth_signature=\"{}\", \
-         oauth_signature_method=\"HMAC-SHA1\", oauth_timestamp=\"{ts}\", oauth_token=\"{token}\", \
-         oauth_version=\"1.0\"",
-        common::oracle::header_signature(&format!("cs&{secret}"), &base)
-    );
+    let header = space_as_plus_header(serve.port, &token, &format!("cs&{secret}"), nonce, ts);
     let a = send(
         serve.port,
         "POST",
@@ -354,13 +338,7 @@ fn a_bad_signature_with_an_issued_token_is_diagnosed_with_its_secret() {
         Some(b"status=hello%20world"),
     );
     assert_eq!(a.status, 401, "{}", a.json);
-    let codes: Vec<&str> = a.json["diagnosis"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["code"].as_str().unwrap())
-        .collect();
-    assert_eq!(codes, ["space-as-plus"], "{}", a.json);
+    assert_eq!(diagnosis_codes(&a), ["space-as-plus"], "{}", a.json);
 }
 
 #[test]
@@ -372,7 +350,7 @@ fn what_the_legs_refuse_is_named() {
     let header = Signer::new(Credentials::new("flow-key", "flow-secret"))
         .authorization_header(&OAuthRequest::post(&url))
         .unwrap();
-    let (status, body) = raw(port, "POST", "/oauth/request_token", Some(&header));
+    let (status, _, body) = send_raw(port, "POST", "/oauth/request_token", Some(&header), None);
     assert_eq!(status, 401);
     assert_eq!(
         body,
@@ -382,7 +360,7 @@ fn what_the_legs_refuse_is_named() {
     let header = Signer::new(Credentials::new("flow-key", "flow-secret"))
         .authorization_header(&OAuthRequest::post(&url).callback("/back"))
         .unwrap();
-    let (status, body) = raw(port, "POST", "/oauth/request_token", Some(&header));
+    let (status, _, body) = send_raw(port, "POST", "/oauth/request_token", Some(&header), None);
     assert_eq!(status, 401);
     assert_eq!(
         body,
@@ -392,14 +370,14 @@ fn what_the_legs_refuse_is_named() {
     let header = Signer::new(Credentials::new("flow-key", "flow-secret"))
         .authorization_header(&OAuthRequest::post(&url).callback("oob"))
         .unwrap();
-    let (status, body) = raw(port, "POST", "/oauth/request_token", Some(&header));
+    let (status, _, body) = send_raw(port, "POST", "/oauth/request_token", Some(&header), None);
     assert_eq!(status, 200, "{body}");
     let temporary = TemporaryCredentials::parse(body.as_bytes()).unwrap();
     let exchange = serve.url("/oauth/access_token");
     let header = Signer::new(temporary.credentials(&Credentials::new("flow-key", "flow-secret")))
         .authorization_header(&OAuthRequest::post(&exchange).oauth_verifier("guess"))
         .unwrap();
-    let (status, body) = raw(port, "POST", "/oauth/access_token", Some(&header));
+    let (status, _, body) = send_raw(port, "POST", "/oauth/access_token", Some(&header), None);
     assert_eq!(status, 401);
     assert_eq!(body, "oauth_problem=permission_unknown");
     // Another consumer key: refused as any bad signature is.
@@ -410,13 +388,13 @@ fn what_the_legs_refuse_is_named() {
     assert_eq!(answer.status, 401);
     assert_eq!(answer.json["problem"], "oauth_problem=signature_invalid");
     // A token to authorise that was never issued.
-    let (status, body) = raw(port, "GET", "/oauth/authorize?oauth_token=nope", None);
+    let (status, _, body) = send_raw(port, "GET", "/oauth/authorize?oauth_token=nope", None, None);
     assert_eq!(status, 400);
     assert!(
         body.contains("not a temporary token this server issued"),
         "{body}"
     );
-    let (status, _) = raw(port, "GET", "/oauth/authorize", None);
+    let (status, _, _) = send_raw(port, "GET", "/oauth/authorize", None, None);
     assert_eq!(status, 400);
     // The other paths are as before: a request with no header is refused.
     let answer = send(port, "GET", "/2/users/me", None, None);
@@ -428,48 +406,27 @@ fn what_the_legs_refuse_is_named() {
 /// the oob answer, and `oauth1 request` signs with the profile it saved.
 #[test]
 fn oauth1_authorize_logs_in_against_serve() {
-    use std::io::{BufRead as _, BufReader, Read as _, Write as _};
-    use std::process::Stdio;
-
     let serve = Serve::start_with(&CREDENTIALS, &[]);
     let dir = TempDir::new("serve-legs-authorize");
     let config = dir.config();
-    let mut child = oauth1(&config)
-        .args(["authorize", "--consumer-key", "flow-key"])
-        .env("OAUTH_CONSUMER_SECRET", "flow-secret")
-        .args(["--request-token-url", &serve.url("/oauth/request_token")])
-        .args(["--authorize-url", &serve.url("/oauth/authorize")])
-        .args(["--access-token-url", &serve.url("/oauth/access_token")])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut prompt = String::new();
-    let url = loop {
-        let mut line = String::new();
-        assert_ne!(stderr.read_line(&mut line).unwrap(), 0, "no URL: {prompt}");
-        prompt.push_str(&line);
-        if let Some(rest) = line.trim().strip_prefix("http://") {
-            break format!("http://{rest}");
-        }
-    };
+    let login = Login::start(authorize_command(
+        &config,
+        &serve.url(""),
+        ("flow-key", "flow-secret"),
+        &[],
+    ));
+    let url = login.url.clone();
     // The user's browser: the approval is a form, as X's page shows a PIN.
     let path = url.strip_prefix(&serve.url("")).unwrap();
-    let (status, answer) = raw(serve.port, "GET", path, None);
+    let (status, _, answer) = send_raw(serve.port, "GET", path, None, None);
     assert_eq!(status, 200, "{answer}");
     let pin = answer
         .split('&')
         .find_map(|p| p.strip_prefix("oauth_verifier="))
         .unwrap_or_else(|| panic!("{answer}"))
         .to_owned();
-    writeln!(child.stdin.take().unwrap(), "{pin}").unwrap();
-    let out = child.wait_with_output().unwrap();
-    let mut rest = String::new();
-    stderr.read_to_string(&mut rest).unwrap();
-    assert!(out.status.success(), "{prompt}{rest}");
-    let said = text(&out.stdout);
+    let (stdout, _) = login.finish_with(&pin);
+    let said = text(&stdout);
     let name = said
         .split("saved as profile \"")
         .nth(1)
@@ -495,23 +452,4 @@ fn oauth1_authorize_logs_in_against_serve() {
     let echo: Value = serde_json::from_slice(&got.stdout).unwrap();
     assert_eq!(echo["valid"], true, "{echo}");
     assert_eq!(echo["token"], token.as_str(), "{echo}");
-}
-
-/// One request; its status and body as text.
-fn raw(port: u16, method: &str, path: &str, auth: Option<&str>) -> (u16, String) {
-    use std::io::{Read, Write};
-    let mut conn = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-    conn.set_read_timeout(Some(Duration::from_secs(20)))
-        .unwrap();
-    let mut head =
-        format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n");
-    if let Some(auth) = auth {
-        head.push_str(&format!("Authorization: {auth}\r\n"));
-    }
-    head.push_str("Content-Length: 0\r\n\r\n");
-    conn.write_all(head.as_bytes()).unwrap();
-    let mut response = String::new();
-    conn.read_to_string(&mut response).unwrap();
-    let (head, body) = response.split_once("\r\n\r\n").unwrap();
-    (head[9..12].parse().unwrap(), body.to_owned())
 }

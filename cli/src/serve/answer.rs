@@ -2,6 +2,7 @@
 //! any other path, with the explainer's diagnosis of a bad signature, and
 //! the answer written (JSON, a form, or a redirect) with one log line.
 
+use std::borrow::Cow;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,14 +13,15 @@ use hyper::header::{HeaderValue, CONNECTION, CONTENT_TYPE, LOCATION, WWW_AUTHENT
 use hyper::http::request::Parts;
 use hyper::{Request, Response, StatusCode};
 use oauth1_signer::text::redact_url;
-use oauth1_signer::verify::{Reason, Received, Rejection};
+use oauth1_signer::verify::{Received, Rejection};
 use oauth1_signer::Secret;
-use serde_json::json;
+use serde::Serialize;
+use serde_json::ser::CompactFormatter;
 use tokio::sync::Semaphore;
 
 use super::legs::{Leg, Legs};
 use crate::caret::printable;
-use crate::explain::terminal_safe_json;
+use crate::explain::terminal_json;
 use crate::verdict::{verdict_json, Audience, Checker, Diagnosis, Seen, Verdict};
 
 /// The largest body read: 1 MiB.
@@ -62,33 +64,54 @@ impl Server {
 pub(super) struct Answer {
     status: StatusCode,
     body: AnswerBody,
-    logged: String,
+    logged: Cow<'static, str>,
 }
 
 /// What an answer carries.
 enum AnswerBody {
-    /// The verdict, or an error, as JSON.
-    Json(serde_json::Value),
+    /// The verdict, or an error, as JSON text (terminal-safe, with a final
+    /// newline).
+    Json(String),
     /// A form-encoded answer (the flow's legs, their refusals).
     Form(String),
     /// A redirect to this URL (the authorisation leg's, to the callback).
     Redirect(String),
 }
 
+/// The JSON of an answer with no verdict: `{"reason": ..., "valid": false}`.
+#[derive(Serialize)]
+struct Plain<'a> {
+    reason: &'a str,
+    valid: bool,
+}
+
 impl Answer {
     pub(super) fn plain(status: StatusCode, reason: &str) -> Answer {
-        Answer {
-            status,
-            body: AnswerBody::Json(json!({"valid": false, "reason": reason})),
-            logged: reason.to_owned(),
-        }
+        let plain = Plain {
+            reason,
+            valid: false,
+        };
+        Answer::json(status, &plain, Cow::Owned(reason.to_owned()))
     }
 
-    pub(super) fn json(status: StatusCode, json: serde_json::Value, logged: String) -> Answer {
-        Answer {
-            status,
-            body: AnswerBody::Json(json),
-            logged,
+    /// `json` written as the answer's body; should it fail to serialize
+    /// (ours do not), a 500 that says so.
+    pub(super) fn json(
+        status: StatusCode,
+        json: &impl Serialize,
+        logged: impl Into<Cow<'static, str>>,
+    ) -> Answer {
+        match terminal_json(json, CompactFormatter) {
+            Ok(text) => Answer {
+                status,
+                body: AnswerBody::Json(text),
+                logged: logged.into(),
+            },
+            Err(e) => Answer {
+                status: StatusCode::INTERNAL_SERVER_ERROR,
+                body: AnswerBody::Json(UNWRITTEN.to_owned()),
+                logged: Cow::Owned(format!("the answer could not be written: {e}")),
+            },
         }
     }
 
@@ -96,7 +119,7 @@ impl Answer {
         Answer {
             status,
             body: AnswerBody::Form(body),
-            logged,
+            logged: Cow::Owned(logged),
         }
     }
 
@@ -104,10 +127,13 @@ impl Answer {
         Answer {
             status: StatusCode::FOUND,
             body: AnswerBody::Redirect(location),
-            logged,
+            logged: Cow::Owned(logged),
         }
     }
 }
+
+/// The body of an answer whose JSON could not be written.
+const UNWRITTEN: &str = "{\"reason\":\"the answer could not be written\",\"valid\":false}\n";
 
 impl Server {
     /// Verifies one request and answers it; logs one line.
@@ -120,9 +146,8 @@ impl Server {
         let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
         // Never a signature (replayable while its nonce is fresh; a
         // PLAINTEXT one is the secrets) nor a secret in any spelling.
-        let target = self
-            .checker
-            .without_secrets(redact_url(target).into_owned());
+        let target = redact_url(target);
+        let target = self.checker.without_secrets(&target);
         let answer = match Leg::of(&parts.method, parts.uri.path()) {
             Some(Leg::Authorize) => match tokio::time::timeout(self.read_timeout, discard(body))
                 .await
@@ -159,16 +184,9 @@ impl Server {
             printable(answer.logged.as_bytes())
         );
         eprint!("{line}");
-        let (text, media) = match &answer.body {
-            // Serialized straight into a buffer, not through `Display`'s
-            // formatter; the same text (a `Value` always serializes).
-            AnswerBody::Json(json) => (
-                terminal_safe_json(
-                    &serde_json::to_string(json).unwrap_or_else(|_| json.to_string()),
-                ),
-                "application/json",
-            ),
-            AnswerBody::Form(form) => (form.clone(), "application/x-www-form-urlencoded"),
+        let (text, media) = match answer.body {
+            AnswerBody::Json(json) => (json, "application/json"),
+            AnswerBody::Form(form) => (form, "application/x-www-form-urlencoded"),
             AnswerBody::Redirect(_) => (String::new(), "text/plain; charset=utf-8"),
         };
         let mut response = Response::new(Full::new(Bytes::from(text)));
@@ -257,35 +275,28 @@ impl Server {
             Some(Err(rejection)) => return self.rejected(rejection, None).await,
             None => {}
         }
-        // A token this server issued (the access-token leg's) verifies, and
-        // a bad signature made with it is diagnosed, with its own secret.
-        let mut issued = None;
+        // One verification: the credentials given and the access tokens
+        // the legs issued are one lookup (`Checker`).
         let checked = match from_head {
             Some(checked) => checked,
             None => self.checker.check(&received, None).await,
         };
-        let checked = match checked {
-            Err(rejection) if rejection.reason() == &Reason::TokenUnknown => {
-                let token = rejection.protocol().and_then(|p| p.token());
-                issued = token.and_then(|t| Some((t.to_owned(), self.legs.issued(t)?)));
-                if issued.is_some() {
-                    self.legs.verify_access(&received).await
-                } else {
-                    Err(rejection)
-                }
-            }
-            checked => checked,
-        };
         match checked {
             Ok(verified) => Answer::json(
                 StatusCode::OK,
-                verdict_json(&Verdict::Valid(verified), Audience::Stranger),
-                "valid".to_owned(),
+                &verdict_json(&Verdict::Valid(verified), Audience::Stranger),
+                "valid",
             ),
             Err(rejection) => {
                 let seen = Checker::diagnosable(&rejection)
                     .then(|| Seen::of(&received, &rejection))
                     .flatten();
+                // A bad signature made with a token this server issued is
+                // diagnosed with that token's secret.
+                let issued = seen.as_ref().and_then(|_| {
+                    let token = rejection.protocol()?.token()?;
+                    Some((token.to_owned(), self.legs.issued(token)?))
+                });
                 self.rejected(rejection, seen.map(|seen| (seen, issued)))
                     .await
             }
@@ -313,7 +324,7 @@ impl Server {
         let logged = rejection.reason().to_string();
         Answer::json(
             status,
-            verdict_json(&Verdict::Rejected(rejection, diagnosis), Audience::Stranger),
+            &verdict_json(&Verdict::Rejected(rejection, diagnosis), Audience::Stranger),
             logged,
         )
     }

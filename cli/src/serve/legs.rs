@@ -28,8 +28,7 @@ use hyper::{Method, StatusCode};
 use oauth1_signer::pipeline::ParameterStyle;
 use oauth1_signer::text::{form_decode, percent_encode_str};
 use oauth1_signer::verify::{
-    Lookup, NonceStore, Received, Rejection, SecretFuture, SecretSource, Secrets, Verified,
-    Verifier,
+    Lookup, NonceStore, Received, Rejection, SecretFuture, SecretSource, Secrets, Verifier,
 };
 use oauth1_signer::RequestSpec;
 use oauth1_signer::{BodyHash, Name, Secret, SignatureMethod};
@@ -71,7 +70,8 @@ impl Leg {
 
 /// A temporary token issued (§2.1), until it is exchanged.
 struct Temporary {
-    secret: Secret,
+    /// The consumer's and this token's, kept (keyed once).
+    secrets: Secrets,
     callback: String,
     /// Set when the user (here: at once) authorises it.
     verifier: Option<String>,
@@ -79,13 +79,21 @@ struct Temporary {
     used: bool,
 }
 
+/// An access token issued (§2.3).
+struct Access {
+    /// For a diagnosis made with it.
+    secret: Secret,
+    /// The consumer's and this token's, kept (keyed once).
+    secrets: Secrets,
+}
+
 #[derive(Default)]
 struct Tokens {
     temporary: HashMap<String, Temporary>,
-    access: HashMap<String, Secret>,
+    access: HashMap<String, Access>,
 }
 
-/// Which tokens a verifier knows.
+/// Which tokens a lookup knows.
 #[derive(Clone, Copy)]
 enum Kind {
     /// None (the request-token leg) or a temporary token.
@@ -94,11 +102,12 @@ enum Kind {
     Access,
 }
 
-/// The secrets of the consumer `serve` holds and of the tokens it issued.
+/// The secrets of the consumer `serve` holds and of the tokens it issued,
+/// of one kind.
 struct Issued {
     consumer_key: String,
-    consumer_secret: Secret,
-    public_key: Option<String>,
+    /// The consumer's alone (a request-token request's).
+    consumer: Secrets,
     tokens: Arc<Mutex<Tokens>>,
     kind: Kind,
 }
@@ -112,42 +121,25 @@ fn lock(tokens: &Mutex<Tokens>) -> MutexGuard<'_, Tokens> {
 }
 
 impl Issued {
-    fn secrets(&self, token_secret: Secret) -> Secrets {
-        let secrets = Secrets::new(self.consumer_secret.clone(), token_secret);
-        match &self.public_key {
-            // Parsed with each token's secrets; a key that does not parse
-            // was refused at start (`Legs::new`), so the fallback (RSA
-            // refused as "no public key") is never taken.
-            Some(pem) => secrets
-                .clone()
-                .with_rsa_public_key_pem(pem)
-                .unwrap_or(secrets),
-            None => secrets,
-        }
-    }
-
     fn lookup(&self, consumer_key: &str, token: Option<&str>) -> Lookup {
         if consumer_key != self.consumer_key {
             return Lookup::UnknownConsumer;
         }
         let Some(token) = token else {
             return match self.kind {
-                Kind::Temporary => Lookup::Found(self.secrets(Secret::default())),
+                Kind::Temporary => Lookup::Found(self.consumer.clone()),
                 Kind::Access => Lookup::UnknownToken,
             };
         };
         let tokens = lock(&self.tokens);
-        let secret = match self.kind {
+        let secrets = match self.kind {
             // An exchanged one too: its owner is told it was used (it
             // holds the secret, or the signature would not verify).
-            Kind::Temporary => tokens.temporary.get(token).map(|t| t.secret.clone()),
-            Kind::Access => tokens.access.get(token).cloned(),
+            Kind::Temporary => tokens.temporary.get(token).map(|t| t.secrets.clone()),
+            Kind::Access => tokens.access.get(token).map(|a| a.secrets.clone()),
         };
         drop(tokens);
-        match secret {
-            Some(secret) => Lookup::Found(self.secrets(secret)),
-            None => Lookup::UnknownToken,
-        }
+        secrets.map_or(Lookup::UnknownToken, Lookup::Found)
     }
 }
 
@@ -158,12 +150,49 @@ impl SecretSource for Issued {
     }
 }
 
-/// The three legs' state and verifiers.
+/// The three legs' state and their verifier.
 pub(crate) struct Legs {
     tokens: Arc<Mutex<Tokens>>,
+    /// Verifies the request-token and access-token legs.
     temporary: Verifier<Issued, Arc<dyn NonceStore>>,
-    access: Verifier<Issued, Arc<dyn NonceStore>>,
+    consumer: Consumer,
     users: AtomicU64,
+}
+
+/// The consumer `serve` holds, whose secret every token's is paired with.
+struct Consumer {
+    key: String,
+    secret: Secret,
+    public_key: Option<String>,
+}
+
+impl Consumer {
+    /// The consumer's secrets with `token_secret`, made once when the token
+    /// is issued and kept: each request verified with them copies the
+    /// keyed MAC instead of keying it afresh.
+    fn secrets(&self, token_secret: Secret) -> Secrets {
+        let secrets = Secrets::new(self.secret.clone(), token_secret);
+        match &self.public_key {
+            // A key that does not parse was refused at start (`Legs::new`),
+            // so the fallback (RSA refused as "no public key") is never
+            // taken.
+            Some(pem) => secrets
+                .clone()
+                .with_rsa_public_key_pem(pem)
+                .unwrap_or(secrets),
+            None => secrets,
+        }
+    }
+
+    /// The lookup of `tokens` of `kind`.
+    fn issued(&self, tokens: &Arc<Mutex<Tokens>>, kind: Kind) -> Issued {
+        Issued {
+            consumer_key: self.key.clone(),
+            consumer: self.secrets(Secret::default()),
+            tokens: tokens.clone(),
+            kind,
+        }
+    }
 }
 
 impl std::fmt::Debug for Legs {
@@ -241,30 +270,32 @@ impl Legs {
                 .with_rsa_public_key_pem(pem)
                 .map_err(|e| Failure::input(format!("--public-key: {e}")))?;
         }
+        let consumer = Consumer {
+            key: spec.consumer_key.clone(),
+            secret: spec.consumer_secret.clone().unwrap_or_default(),
+            public_key: public_key.map(str::to_owned),
+        };
         let tokens = Arc::new(Mutex::new(Tokens::default()));
         let style = spec.profile().map_or(ParameterStyle::Rfc5849, |p| p.style);
-        let verifier = |kind| {
-            let issued = Issued {
-                consumer_key: spec.consumer_key.clone(),
-                consumer_secret: spec.consumer_secret.clone().unwrap_or_default(),
-                public_key: public_key.map(str::to_owned),
-                tokens: tokens.clone(),
-                kind,
-            };
-            Verifier::builder(issued, nonces.clone())
-                .methods(methods)
-                .body_hash(body_hash)
-                .parameter_style(style)
-                .public_base_url(public)
-                .build()
-                .map_err(|e| Failure::input(format!("--public-url: {e}")))
-        };
+        let temporary = Verifier::builder(consumer.issued(&tokens, Kind::Temporary), nonces)
+            .methods(methods)
+            .body_hash(body_hash)
+            .parameter_style(style)
+            .public_base_url(public)
+            .build()
+            .map_err(|e| Failure::input(format!("--public-url: {e}")))?;
         Ok(Legs {
-            temporary: verifier(Kind::Temporary)?,
-            access: verifier(Kind::Access)?,
             tokens,
+            temporary,
+            consumer,
             users: AtomicU64::new(0),
         })
+    }
+
+    /// The access tokens issued, as a source of secrets: the other paths
+    /// verify with them (beside the credentials given, in one lookup).
+    pub(crate) fn access_tokens(&self) -> Arc<dyn SecretSource> {
+        Arc::new(self.consumer.issued(&self.tokens, Kind::Access))
     }
 
     /// Whether verifying a leg's request with this head needs its body.
@@ -275,15 +306,10 @@ impl Legs {
     /// The secret of `token`, when it is an access token this server
     /// issued.
     pub(crate) fn issued(&self, token: &str) -> Option<Secret> {
-        lock(&self.tokens).access.get(token).cloned()
-    }
-
-    /// Verifies a request signed with an access token this server issued.
-    pub(crate) async fn verify_access(
-        &self,
-        received: &Received<'_>,
-    ) -> Result<Verified, Rejection> {
-        self.access.verify(received).await
+        lock(&self.tokens)
+            .access
+            .get(token)
+            .map(|a| a.secret.clone())
     }
 
     /// §2.1: verifies a request-token request and issues temporary
@@ -316,6 +342,7 @@ impl Legs {
             (Ok(token), Ok(secret)) => (token, secret),
             (Err(refusal), _) | (_, Err(refusal)) => return Ok(refusal),
         };
+        let secrets = self.consumer.secrets(Secret::new(secret.as_str()));
         let mut tokens = lock(&self.tokens);
         if tokens.temporary.len() >= MAX_TOKENS {
             return Ok(refused(
@@ -327,7 +354,7 @@ impl Legs {
         tokens.temporary.insert(
             token.clone(),
             Temporary {
-                secret: Secret::new(secret.as_str()),
+                secrets,
                 callback: callback.to_owned(),
                 verifier: None,
                 used: false,
@@ -423,6 +450,10 @@ impl Legs {
             (Ok(token), Ok(secret)) => (token, secret),
             (Err(refusal), _) | (_, Err(refusal)) => return Ok(refusal),
         };
+        let kept = Access {
+            secret: Secret::new(secret.as_str()),
+            secrets: self.consumer.secrets(Secret::new(secret.as_str())),
+        };
         let mut tokens = lock(&self.tokens);
         let full = tokens.access.len() >= MAX_TOKENS;
         let Some(temporary) = tokens.temporary.get_mut(token) else {
@@ -465,9 +496,7 @@ impl Legs {
         let user = self.users.fetch_add(1, Ordering::Relaxed) + 1;
         // X's shape: the user's id, a dash, the random part.
         let access = format!("{user}-{random_part}");
-        tokens
-            .access
-            .insert(access.clone(), Secret::new(secret.as_str()));
+        tokens.access.insert(access.clone(), kept);
         drop(tokens);
         let user_id = user.to_string();
         let screen_name = format!("oauth1_serve_user_{user}");

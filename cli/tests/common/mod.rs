@@ -3,6 +3,7 @@
 //! peers' runner, and the vectors the signer refuses (which `oauth1 sign` must refuse with the
 //! same error). The CLI's own: the binary run hermetically (`bin`, with a
 //! profile directory; `exec`, with arguments, standard input and variables),
+//! `oauth1 authorize` logging in (`login`),
 //! the public vectors as JSON (`vectors`), `oauth1 serve` (`serve`), and an
 //! HMAC computed by the tests themselves (`oracle`).
 
@@ -10,6 +11,7 @@
 
 pub mod bin;
 pub mod exec;
+pub mod login;
 pub mod oracle;
 #[path = "../../../tests/common/peers.rs"]
 pub mod peers;

@@ -131,7 +131,18 @@ pub struct Answer {
     pub json: Value,
 }
 
-/// One HTTP/1.1 request on its own connection, with timeouts.
+/// The codes of a 401's diagnosis, in order.
+pub fn diagnosis_codes(a: &Answer) -> Vec<&str> {
+    a.json["diagnosis"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["code"].as_str().unwrap())
+        .collect()
+}
+
+/// One HTTP/1.1 request on its own connection, with timeouts; its answer
+/// with the body as JSON.
 pub fn send(
     port: u16,
     method: &str,
@@ -139,6 +150,27 @@ pub fn send(
     auth: Option<&str>,
     form: Option<&[u8]>,
 ) -> Answer {
+    let (status, head, body) = send_raw(port, method, path, auth, form);
+    let www_authenticate = head
+        .lines()
+        .find_map(|l| l.strip_prefix("www-authenticate: "))
+        .map(str::to_owned);
+    let json = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body:?}"));
+    Answer {
+        status,
+        www_authenticate,
+        json,
+    }
+}
+
+/// As [`send`]: the status, the head and the body as text.
+pub fn send_raw(
+    port: u16,
+    method: &str,
+    path: &str,
+    auth: Option<&str>,
+    form: Option<&[u8]>,
+) -> (u16, String, String) {
     let mut conn = TcpStream::connect(("127.0.0.1", port)).unwrap();
     conn.set_read_timeout(Some(Duration::from_secs(20)))
         .unwrap();
@@ -160,15 +192,9 @@ pub fn send(
     conn.read_to_end(&mut response).unwrap();
     let response = String::from_utf8(response).unwrap();
     let (head, body) = response.split_once("\r\n\r\n").unwrap();
-    let status = head[9..12].parse().unwrap();
-    let www_authenticate = head
-        .lines()
-        .find_map(|l| l.strip_prefix("www-authenticate: "))
-        .map(str::to_owned);
-    let json = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body:?}"));
-    Answer {
-        status,
-        www_authenticate,
-        json,
-    }
+    (
+        head[9..12].parse().unwrap(),
+        head.to_owned(),
+        body.to_owned(),
+    )
 }
