@@ -81,7 +81,7 @@ fn seconds(year: i64, month: i64, day: i64, time: i64) -> Option<u64> {
 /// ```
 ///
 /// # Errors
-/// [`ErrorKind::Unreadable`] for text in none of the three forms.
+/// [`ErrorKind::Unreadable`](crate::ErrorKind::Unreadable) for text in none of the three forms.
 pub fn parse_http_date(text: &str) -> Result<u64, Error> {
     read(text.trim()).ok_or_else(|| refused(text))
 }

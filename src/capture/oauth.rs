@@ -101,14 +101,15 @@ impl Captured {
     ///
     /// # Errors
     /// As [`Protocol::from_header`] for the header (offsets in the header);
-    /// [`ErrorKind::MalformedEscape`] at its offset in the URL or the form
-    /// body; [`ErrorKind::InvalidByte`] at a protocol parameter whose name or
-    /// value does not decode to UTF-8;
-    /// [`ErrorKind::DuplicateProtocolParameter`] at the second of a name
-    /// given twice; [`ErrorKind::AmbiguousMediaType`] as
-    /// [`is_form`](Self::is_form); [`ErrorKind::Ambiguous`] when protocol
-    /// parameters are in two places (the header and the query, say), which
-    /// a server may read either way (§3.5 sends them in one).
+    /// [`MalformedEscape`](crate::ErrorKind::MalformedEscape) at its offset
+    /// in the URL or the form body; [`InvalidByte`](crate::ErrorKind::InvalidByte)
+    /// at a protocol parameter whose name or value does not decode to UTF-8;
+    /// [`DuplicateProtocolParameter`](crate::ErrorKind::DuplicateProtocolParameter)
+    /// at the second of a name given twice;
+    /// [`AmbiguousMediaType`](crate::ErrorKind::AmbiguousMediaType) as
+    /// [`is_form`](Self::is_form); [`Ambiguous`](crate::ErrorKind::Ambiguous)
+    /// when protocol parameters are in two places (the header and the query,
+    /// say), which a server may read either way (§3.5 sends them in one).
     pub fn oauth(&self) -> Result<Option<Carried>, Error> {
         let form_body = match self.is_form()? {
             true => self.body.as_deref(),
