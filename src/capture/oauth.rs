@@ -154,17 +154,19 @@ impl Captured {
                 ));
             }
         }
-        let without = |s: &Option<Split>| s.as_ref().map(|s| s.kept.clone());
-        let url = match without(&query) {
-            Some(kept) if query.as_ref().is_some_and(|s| !s.protocol.is_empty()) => {
-                match kept.is_empty() {
-                    true => before.to_owned(),
-                    false => format!("{before}?{}", String::from_utf8_lossy(&kept)),
-                }
-            }
+        // A text without protocol parameters stays as captured, byte for byte
+        // (its empty segments too); one with them is its other pairs joined.
+        let url = match &query {
+            Some(s) if !s.protocol.is_empty() => match s.kept.is_empty() {
+                true => before.to_owned(),
+                false => format!("{before}?{}", String::from_utf8_lossy(&s.kept)),
+            },
             _ => self.url.clone(),
         };
-        let form_body = without(&body);
+        let form_body = match (&body, form_body) {
+            (Some(s), _) if !s.protocol.is_empty() => Some(s.kept.clone()),
+            (_, captured) => captured.map(<[u8]>::to_vec),
+        };
         let protocol = if header_has {
             header.map(Protocol::into_owned)
         } else {
@@ -339,6 +341,13 @@ mod tests {
         assert_eq!(p.url(), "https://h/?x=1");
         let c = captured("https://h/", &[("Content-Type", "text/plain")], body);
         assert_eq!(c.oauth().unwrap(), None);
+        // Protocol parameters in the header: the body as captured, its empty
+        // segments kept.
+        let header = ("Authorization", "OAuth oauth_nonce=\"n\"");
+        let c = captured("https://h/?a=1&&b", &[FORM, header], Some("x=1&&y=2&"));
+        let p = c.oauth().unwrap().unwrap();
+        assert_eq!(p.form_body(), Some(&b"x=1&&y=2&"[..]));
+        assert_eq!(p.url(), "https://h/?a=1&&b");
     }
 
     #[test]
