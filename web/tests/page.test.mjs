@@ -961,6 +961,26 @@ test('#24.10 the interface reads in Hindi and in Turkish; the data is never tran
   await id('ui-lang').selectOption('en');
 });
 
+test('#42.1 the Base64 panel\'s labels say what they are, in every language, whatever the value', async () => {
+  const padLabel = () => page.locator('label[for=b64-padding]').textContent();
+  const lengthLabel = () => page.locator('#b64-length').locator('xpath=preceding-sibling::span[1]').textContent();
+  const labels = { en: ['pad with =', 'Length:'], hi: ['= से पैडिंग करें', 'लंबाई:'], tr: ['= ile doldur', 'Uzunluk:'] };
+  for (const [code, [pad, length]] of Object.entries(labels)) {
+    await id('ui-lang').selectOption(code);
+    // A valid value (RFC 4648 §10: BASE64("foobar") = "Zm9vYmFy") and one cut
+    // short: the labels read the same under both; only the error changes.
+    for (const value of ['Zm9vYmFy', 'Zm9vY']) {
+      await id('b64-encoded').fill(value);
+      assert.equal((await padLabel()).trim(), pad, `${code}, ${value}: the padding checkbox's label`);
+      assert.equal((await lengthLabel()).trim(), length, `${code}, ${value}: the length line's label`);
+    }
+  }
+  await id('ui-lang').selectOption('en');
+  await id('b64-encoded').fill('Zm9vYmFy');
+  assert.equal(await id('b64-length').textContent(), '6 bytes');
+  await id('b64-encoded').fill('');
+});
+
 test('#24.10 the language is remembered only when asked', async () => {
   const kept = () => page.evaluate(() => ({ ...localStorage }));
   await id('ui-lang').selectOption('tr');
