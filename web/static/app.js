@@ -108,12 +108,17 @@ function typedIn(box) {
 
 // Screen readers hear a message once the user pauses, not at every
 // keystroke: each new message waits `delay` ms, and a newer one replaces it.
+// No message (the error is fixed): nothing pending is said, and the live
+// region is emptied, so it no longer holds a message that is past.
 let announceTimer;
 function announce(message, delay = 0) {
   clearTimeout(announceTimer);
-  if (!message) return;
+  const box = $('announce');
+  if (!message) {
+    box.textContent = '';
+    return;
+  }
   announceTimer = setTimeout(() => {
-    const box = $('announce');
     box.textContent = '';
     requestAnimationFrame(() => { box.textContent = message; });
   }, delay);
@@ -393,7 +398,7 @@ function sign() {
   }
   showFieldError($('sign-error'), r.error);
   markField(FIELDS, r.error && r.error.field);
-  if (r.error) announce($('sign-error').textContent, PAUSE);
+  announce(r.error && $('sign-error').textContent, PAUSE);
   // A URL with bytes that must be encoded: its encoded form, in one action.
   const fix = $('sign-url-fix');
   fix.hidden = !r.url_fix;
@@ -480,7 +485,8 @@ function providerNote() {
   if (!p) return;
   const option = (select, value) => [...$(select).options].find((o) => o.value === value)?.textContent ?? value;
   let said = t('provider.set', PROVIDER_NAMES[name] ?? name, p.method, option('sign-transmission', p.transmission),
-    option('sign-body-hash', p.body_hash), t(p.version ? 'provider.version' : 'provider.noVersion'));
+    p.body_hash === 'never' ? t('bodyHash.neverPlain') : option('sign-body-hash', p.body_hash),
+    t(p.version ? 'provider.version' : 'provider.noVersion'));
   if (p.realm_rule === 'netsuite-account') said += ` ${p.realm ? t('provider.realm', p.realm) : t('provider.realmNone')}`;
   if (p.style === 'mastercard') said += ` ${t('provider.mastercard')}`;
   if (p.method.startsWith('RSA-')) said += ` ${t('provider.rsaKey')}`;
@@ -612,7 +618,9 @@ function showAnswer(a) {
     d.dataset.code = e.code;
     d.dataset.kind = e.kind;
     const head = document.createElement('p');
-    head.append(text('code', t(`answer.${e.kind}`, e.code)));
+    // A v2 problem without a type (about:blank) is said by its title alone.
+    const untyped = e.kind === 'x-problem' && !e.problem_type;
+    head.append(text('code', untyped ? t('answer.x-problem-untyped') : t(`answer.${e.kind}`, e.code)));
     if (e.message) head.append(' ', text('q', e.message));
     d.append(head);
     // The library's sentences are English; in another language they are

@@ -704,6 +704,28 @@ test('#24.7 opened from disk, the page says to serve the folder', async () => {
   assert.equal(await id('load-status').isVisible(), false);
 });
 
+test('#42.5 opened from disk by a Turkish reader, the box says it in English, as the page is, and in Turkish', async () => {
+  const disk = await context.newPage();
+  try {
+    await disk.addInitScript(() => {
+      Object.defineProperty(navigator, 'languages', { get: () => ['tr-TR', 'tr'] });
+      Object.defineProperty(navigator, 'language', { get: () => 'tr-TR' });
+    });
+    await disk.goto(`file://${path.join(dist, 'index.html')}`);
+    await disk.waitForFunction(() => /http\.server/.test(document.querySelector('[data-testid=load-status]')?.textContent ?? ''), null, { timeout: 5000 });
+    const parts = await disk.getByTestId('load-status').locator('span[lang]').evaluateAll(
+      (spans) => spans.map((s) => [s.lang, s.textContent]));
+    assert.deepEqual(parts.map(([l]) => l), ['en', 'tr'], JSON.stringify(parts));
+    assert.equal(await disk.evaluate(() => document.documentElement.lang), 'en', 'the page around it is English');
+    assert.match(parts[0][1], /opened from a file/);
+    assert.match(parts[1][1], /dosyadan açıldı/);
+    // The box itself claims no language the page does not have.
+    assert.equal(await disk.getByTestId('load-status').getAttribute('lang'), null);
+  } finally {
+    await disk.close();
+  }
+});
+
 // 64 KiB of mixed text: ASCII, Hindi, Turkish, a snowman and an emoji.
 function mixed(bytes) {
   const piece = 'Hello, world & friends! नमस्ते दुनिया — Günaydın, Işık ılık süt iç ☃ 😀\n';
@@ -924,6 +946,33 @@ test('#24.9 an escape being typed is announced once the typing stops, not at eac
   const said = await page.evaluate(() => [...new Set(window.__said)]);
   assert.ok(said.length <= 1, `announced: ${said.join(' | ')}`);
   assert.ok(said.length === 1 && /\b3\b/.test(said[0]), `the error is said once: ${said.join(' | ')}`);
+  await id('pct-encoded').fill('ok');
+});
+
+test('#42.5 an error fixed is not announced afterwards, nor left in the live region', async () => {
+  const region = async () => (await page.locator('#announce').textContent()).trim();
+  // Percent: an error said once the typing pauses, then fixed.
+  await id('pct-encoded').fill('');
+  await id('pct-encoded').focus();
+  await page.keyboard.type('abc%2G', { delay: 20 });
+  await page.waitForFunction(() => document.getElementById('announce').textContent.trim() !== '');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('F');
+  assert.equal(await region(), '', 'the fixed error is gone from the live region');
+  // Sign: an error fixed before the pause is never said.
+  await fillSign(xSignature.inputs);
+  await page.evaluate(() => {
+    window.__said42 = [];
+    const box = document.getElementById('announce');
+    new MutationObserver(() => {
+      if (box.textContent.trim()) window.__said42.push(box.textContent.trim());
+    }).observe(box, { childList: true, subtree: true, characterData: true });
+  });
+  await id('sign-url').fill('https://api.x.com/1.1/x.json?a=%2G');
+  await id('sign-url').fill(xSignature.inputs.url);
+  await page.waitForTimeout(1500);
+  assert.deepEqual(await page.evaluate(() => window.__said42), [], 'nothing said of an error already fixed');
+  assert.equal(await region(), '');
   await id('pct-encoded').fill('ok');
 });
 
@@ -1207,6 +1256,10 @@ test('#33.3 sign: the provider select holds the library\'s providers; each profi
     await id('sign-provider').selectOption(name);
     assert.deepEqual(await settings(), expected, name);
     assert.ok(await id('sign-provider-note').isVisible(), name);
+    // #42.5: the note says the profile's body-hash rule, not the select's
+    // label for it ("never (X's way)" for every provider that never hashes).
+    const note = await id('sign-provider-note').textContent();
+    if (name !== 'x') assert.ok(!/X[’']s way/.test(note), `${name}: ${note}`);
     // A PLAINTEXT signature is the key: the command carries it only when asked.
     if (expected[0] === 'PLAINTEXT') await id('sign-show-secrets').check();
     await assertVerified(name);
@@ -1706,6 +1759,10 @@ test('#33.5 a provider\'s answer, a capture\'s warnings and a cause found hold n
       const error = id('explain-answer').locator(`[data-code="${a.expected.code}"]`);
       await error.waitFor();
       assert.equal(await error.getAttribute('data-kind'), ANSWER_KIND[a.expected.kind], a.id);
+      // #42.5: about:blank is no problem type (RFC 9457 §4.2.1): not shown as one.
+      const heading = await error.locator('p code').first().textContent();
+      if (a.expected.code === 'about:blank') assert.ok(!heading.includes('about:blank'), `${lang} ${a.id}: ${heading}`);
+      else assert.ok(heading.includes(a.expected.code), `${lang} ${a.id}: ${heading}`);
       const meaning = await error.locator('.answer-meaning').textContent();
       // A protocol parameter the meaning names is named in every language.
       if (/^oauth_/.test(a.expected.meaning_mentions) || lang === 'en') assert.ok(meaning.includes(a.expected.meaning_mentions), `${lang} ${a.id}: ${meaning}`);
