@@ -6,6 +6,7 @@
 // outside is set as text, never as HTML.
 import init, * as wasm from './pkg/oauth1_web.js';
 import { readEnglish, setLang, t, has, lang, LANGS } from './i18n.js';
+import * as state from './state.js';
 
 const $ = (id) => document.getElementById(id);
 const call = (f, ...args) => JSON.parse(f(...args));
@@ -854,6 +855,33 @@ function showLanguage(code) {
   base64();
 }
 
+// What holds no secret is kept for the tab's life and can be sent as a
+// link (state.js says which fields): a link's state first, else the tab's.
+// The link's fragment is then taken off the address, so that a reload
+// shows what was typed since, not the link again.
+function keepState() {
+  const linked = state.fromFragment(location.hash);
+  const from = state.restore(document, linked ?? state.load());
+  if (linked) history.replaceState(null, '', location.pathname + location.search);
+  if (from.pct) pctFrom = from.pct;
+  if (from.b64) b64From = from.b64;
+  captureKind();
+  let timer;
+  const keep = () => {
+    clearTimeout(timer);
+    const now = state.snapshot(document, { pct: pctFrom, b64: b64From });
+    state.save(now);
+    $('share-link').value = location.origin + location.pathname + location.search + state.toFragment(now);
+  };
+  document.addEventListener('input', (e) => {
+    if (e.target.id === 'share-link') return;
+    clearTimeout(timer);
+    timer = setTimeout(keep, 300);
+  });
+  addEventListener('pagehide', keep);
+  keep();
+}
+
 async function main() {
   timings.start = performance.now();
   readEnglish(document);
@@ -919,6 +947,7 @@ async function main() {
   $('b64-alphabet').addEventListener('input', () => base64());
   $('b64-padding').addEventListener('input', () => base64());
   copyButtons();
+  keepState();
   showSecrets();
   timed('load:render', () => showLanguage(firstLanguage()));
   $('load-status').hidden = true;

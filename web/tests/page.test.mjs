@@ -1048,6 +1048,66 @@ test('#24.10 the language is remembered only when asked', async () => {
   await id('ui-lang').selectOption('en');
 });
 
+// Issue 42.3: what holds no secret is kept for the tab's life
+// (sessionStorage) and carried by a link's fragment; a secret never is.
+test('#42.3 a reload keeps what holds no secret, a link carries it to a fresh browser, and a secret is in neither', async () => {
+  const x = xSignature.inputs;
+  await fillSign(x);
+  // The X docs' percent-encoding example ("Ladies + Gentlemen"), and RFC 4648 §10's BASE64("foobar").
+  await id('pct-text').fill('Ladies + Gentlemen');
+  await id('b64-text').fill('foobar');
+  await id('explain-their-base-string').fill('GET&https%3A%2F%2Fapi.x.com%2F&a%3D1');
+  // Kept once the typing pauses: wait for it, not for a time.
+  await page.waitForFunction(() => (sessionStorage.getItem('oauth1-web.state') ?? '').includes('foobar'));
+  await page.waitForFunction(() => document.getElementById('share-link').value.includes('#s='));
+  const link = await id('share-link').inputValue();
+  const carried = Buffer.from(new URL(link).hash.slice('#s='.length), 'base64url').toString('utf8');
+  const stored = await page.evaluate(() => JSON.stringify({ ...sessionStorage, ...localStorage }));
+  for (const secret of [x.consumer_secret, x.token_secret]) {
+    assert.ok(!stored.includes(secret), 'no secret in storage');
+    assert.ok(!carried.includes(secret) && !link.includes(secret), 'no secret in the link');
+  }
+  assert.ok(carried.includes(x.url) && stored.includes(x.url));
+  const expectShown = async (p) => {
+    const v = (name) => p.getByTestId(name).inputValue();
+    assert.equal(await v('sign-url'), x.url);
+    assert.equal(await v('sign-method'), x.method);
+    assert.equal(await v('sign-consumer-key'), x.consumer_key);
+    assert.equal(await v('sign-token'), x.token);
+    assert.equal(await v('sign-body'), x.form_body);
+    assert.equal(await v('sign-consumer-secret'), '', 'a secret is typed again');
+    assert.equal(await v('sign-token-secret'), '');
+    assert.equal(await v('pct-encoded'), 'Ladies%20%2B%20Gentlemen');
+    assert.equal(await v('b64-encoded'), 'Zm9vYmFy');
+    assert.equal(await v('explain-their-base-string'), 'GET&https%3A%2F%2Fapi.x.com%2F&a%3D1');
+  };
+  await page.reload();
+  await page.waitForSelector('body[data-ready=true]');
+  await expectShown(page);
+  // The link, in a browser that has stored nothing.
+  const fresh = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  try {
+    const other = await (await fresh.newContext()).newPage();
+    await other.goto(link);
+    await other.waitForSelector('body[data-ready=true]', { timeout: 30000 });
+    await expectShown(other);
+    assert.ok(!other.url().includes('#s='), 'the link\'s state is taken off the address once read');
+    // A link is untrusted: it sets only the fields the page keeps.
+    const crafted = { v: 1, fields: { 'sign-consumer-secret': 'planted', 'sign-url': 'https://api.x.com/2/users/me' } };
+    await other.goto('about:blank');
+    await other.goto(`${origin}/#s=${Buffer.from(JSON.stringify(crafted)).toString('base64url')}`);
+    await other.waitForSelector('body[data-ready=true]', { timeout: 30000 });
+    assert.equal(await other.getByTestId('sign-url').inputValue(), 'https://api.x.com/2/users/me');
+    assert.equal(await other.getByTestId('sign-consumer-secret').inputValue(), '');
+  } finally {
+    await fresh.close();
+  }
+  await id('pct-text').fill('');
+  await id('b64-text').fill('');
+  await id('explain-their-base-string').fill('');
+});
+
 test('#24.10 percent: each character\'s UTF-8 bytes and escapes; a decomposed é is named', async () => {
   await id('pct-text').fill('नमस्ते');
   const rows = await page.locator('[data-testid=pct-table] tbody tr').evaluateAll((trs) =>
