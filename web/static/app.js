@@ -4,12 +4,41 @@
 // the showing: only what changed is laid out again, long results are shown
 // by the window in view (a hex dump, the per-character table), and text from
 // outside is set as text, never as HTML.
-import init, * as wasm from './pkg/oauth1_web.js';
+import init, * as first from './pkg/oauth1_web.js';
 import { readEnglish, setLang, t, has, lang, LANGS } from './i18n.js';
 import * as state from './state.js';
 
 const $ = (id) => document.getElementById(id);
 const call = (f, ...args) => JSON.parse(f(...args));
+
+// The WebAssembly: the page's first download (pkg/) reads no captured
+// request and signs with no RSA key; the full module (pkg-full/, the same
+// crate with the `capture` and `rsa` features) is loaded when one is first
+// used, and then answers every call (issue 42.4: the first download within
+// 300 KB gzipped). `needsFull` says when; `loadFull` loads it once, and
+// shows the panels again with it.
+let wasm = first;
+let fullLoading = null;
+const isRsa = (method) => /^RSA-/i.test(method.trim());
+function needsFull(fields, capture = '') {
+  return wasm === first && (isRsa(fields.signature_method) || capture.trim() !== '');
+}
+function loadFull() {
+  fullLoading ??= import('./pkg-full/oauth1_web.js').then(async (full) => {
+    await full.default();
+    wasm = full;
+    document.body.dataset.full = 'loaded';
+    sign();
+    explain();
+  }).catch((e) => {
+    fullLoading = null;
+    const status = $('load-status');
+    status.hidden = false;
+    status.className = 'load failed';
+    status.textContent = t('load.failed', String(e));
+  });
+  return fullLoading;
+}
 
 function clear(el) { el.replaceChildren(); }
 
@@ -394,6 +423,9 @@ function sign() {
     const url = fields.url || endpoints.authorize;
     $('sign-authorize-url').textContent = fields.token ? wasm.authorize_url(url, fields.token) : '';
     r = { ...UNSIGNED, hints: [] };
+  } else if (needsFull(fields)) {
+    loadFull();
+    return;
   } else if (fields.url !== '') {
     r = call(wasm.sign_request, JSON.stringify(fields));
   }
@@ -679,6 +711,10 @@ function explain() {
   const ev = requestFields();
   for (const [name, id] of Object.entries(THEIRS)) ev[name] = $(id).value;
   for (const [name, id] of Object.entries(CAPTURE)) ev[name] = $(id).value;
+  if (needsFull(ev, ev.capture)) {
+    loadFull();
+    return;
+  }
   const r = call(wasm.explain_request, JSON.stringify(ev));
   const out = $('explain-result');
   clear(out);
