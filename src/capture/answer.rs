@@ -101,13 +101,27 @@ impl Answer {
     }
 }
 
+impl ProviderError {
+    /// An X API v2 problem's type, when it has one to say: `None` for
+    /// `about:blank`, which is a problem type's absence (RFC 9457 §4.2.1:
+    /// no meaning beyond the HTTP status; §3.1.1: the type of a problem
+    /// that names none), so the title and detail say what it is; and
+    /// `None` for an answer that is not a v2 problem.
+    pub fn problem_type(&self) -> Option<&str> {
+        (self.kind == AnswerKind::XProblem && self.code != "about:blank")
+            .then_some(self.code.as_str())
+    }
+}
+
 impl fmt::Display for ProviderError {
-    /// `X error 32 "Could not authenticate you.": meaning; check`.
+    /// `X error 32 "Could not authenticate you.": meaning; check`; a v2
+    /// problem without a type, `X problem "Unauthorized": ...`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
-            AnswerKind::XCode => write!(f, "X error {}", self.code)?,
-            AnswerKind::XProblem => write!(f, "X problem {}", self.code)?,
-            AnswerKind::OAuthProblem => write!(f, "oauth_problem={}", self.code)?,
+        match (self.kind, self.problem_type()) {
+            (AnswerKind::XCode, _) => write!(f, "X error {}", self.code)?,
+            (AnswerKind::XProblem, Some(kind)) => write!(f, "X problem {kind}")?,
+            (AnswerKind::XProblem, None) => f.write_str("X problem")?,
+            (_, _) => write!(f, "oauth_problem={}", self.code)?,
         }
         if !self.message.is_empty() {
             write!(f, " \"{}\"", self.message)?;
@@ -419,6 +433,22 @@ mod tests {
         assert_eq!(a.errors[0].message, "Unauthorized");
         assert!(a.errors[0].meaning.contains("did not authenticate"));
         assert_eq!(a.errors[0].key, "x-problem-unauthorized");
+        // RFC 9457 §4.2.1: about:blank is no type; the title says what it is.
+        assert_eq!(a.errors[0].problem_type(), None);
+        let line = a.errors[0].to_string();
+        assert!(line.starts_with("X problem \"Unauthorized\": "), "{line}");
+        // What X API v2 answers an app-only token on a user-context endpoint.
+        let typed = read_answer(
+            Some(403),
+            br#"{"title":"Unsupported Authentication","detail":"Authenticating with OAuth 2.0 Application-Only is forbidden for this endpoint.","type":"https://api.twitter.com/2/problems/unsupported-authentication","status":403}"#,
+        );
+        assert_eq!(
+            typed.errors[0].problem_type(),
+            Some("https://api.twitter.com/2/problems/unsupported-authentication")
+        );
+        assert!(typed.errors[0]
+            .to_string()
+            .starts_with("X problem https://api.twitter.com/2/problems/unsupported-authentication \"Unsupported Authentication: "));
         let a = read_answer(Some(400), br#"{"errors":[{"code":9999,"message":"x"}]}"#);
         assert_eq!(a.errors[0].check, "");
         assert_eq!(a.errors[0].key, "x-unknown");

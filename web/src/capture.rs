@@ -94,6 +94,9 @@ pub struct ProviderErrorShown {
     pub kind: &'static str,
     /// X's number, the problem's type or the `oauth_problem` value.
     pub code: String,
+    /// The v2 problem's type when it has one to say
+    /// ([`ProviderError::problem_type`](oauth1_signer::capture::ProviderError::problem_type): `about:blank` is none), else null.
+    pub problem_type: Option<String>,
     /// What the provider said.
     pub message: String,
     /// The library's stable key for the meaning and check (`x-135`,
@@ -271,6 +274,7 @@ pub fn read(
                             _ => "oauth-problem",
                         },
                         code: e.code.clone(),
+                        problem_type: e.problem_type().map(str::to_owned),
                         message: e.message.clone(),
                         key: e.key,
                         meaning: e.meaning,

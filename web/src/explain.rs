@@ -90,8 +90,18 @@ pub struct Explained {
     /// Why nothing could be compared, and the field it is about.
     pub error: Option<FieldError>,
     /// How the captured request was read, when one was given.
-    pub capture: Option<crate::capture::CaptureRead>,
+    pub capture: Option<CaptureShown>,
 }
+
+/// How a captured request was read: the capture module's, in the page's
+/// full module; nothing in its first download, which reads no capture
+/// (`app.js` loads the full module before it sends one).
+#[cfg(feature = "capture")]
+pub type CaptureShown = crate::capture::CaptureRead;
+/// How a captured request was read: nothing, in the page's first download,
+/// which reads no capture.
+#[cfg(not(feature = "capture"))]
+pub type CaptureShown = ();
 
 /// `evidence` (JSON of [`Evidence`]) explained.
 pub fn explain_json(evidence: &str) -> Explained {
@@ -100,7 +110,13 @@ pub fn explain_json(evidence: &str) -> Explained {
         Err(e) => return failed(FieldError::fields(&e)),
     };
     if !ev.capture.trim().is_empty() {
+        #[cfg(feature = "capture")]
         return from_capture(ev);
+        #[cfg(not(feature = "capture"))]
+        return failed(FieldError {
+            field: Some("capture"),
+            spot: Spot::message("a captured request is read by the page's full module, not loaded yet"),
+        });
     }
     let (base, signature, header) = (
         Some(ev.their_base_string.trim()).filter(|s| !s.is_empty()),
@@ -155,6 +171,7 @@ fn explainer_of(fields: &Fields, in_header: bool) -> Result<Explainer, Box<Field
     })
 }
 
+#[cfg(feature = "capture")]
 /// The captured request explained: its header (or its protocol parameters)
 /// as their side, their base string or signature when given too, and the
 /// provider's answer it holds read beside.

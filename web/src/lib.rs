@@ -12,6 +12,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod b64;
+#[cfg(feature = "capture")]
 pub mod capture;
 pub mod explain;
 pub mod percent;

@@ -10,6 +10,7 @@
 //! and a reason this table does not know is said by its kind alone (the
 //! tests reach every reason the page's fields can).
 
+#[cfg(feature = "capture")]
 use oauth1_signer::capture::Warning as CaptureWarning;
 use oauth1_signer::text::{escape_controls, percent_encode_str};
 use oauth1_signer::Warning;
@@ -256,6 +257,7 @@ fn conflict(reason: &str) -> &'static str {
 /// its sentence quotes (a code whose sentence quotes a value or not is two
 /// messages: `fragment-dropped` from curl and from a HAR file, `not-oauth`
 /// for another signing option and for none).
+#[cfg(feature = "capture")]
 pub fn capture_warning(w: &CaptureWarning) -> Hint {
     let code = match (w.code(), w.quoted().len()) {
         ("unknown-option", 1) => "cwarn.unknown-option",
@@ -348,6 +350,7 @@ mod tests {
 
     /// A capture's warnings are said by the page's code, with the values
     /// their sentence quotes.
+    #[cfg(feature = "capture")]
     #[test]
     fn each_capture_warning_has_its_words() {
         use oauth1_signer::capture::{parse_http, Curl, Shell};

@@ -4,11 +4,41 @@
 // the showing: only what changed is laid out again, long results are shown
 // by the window in view (a hex dump, the per-character table), and text from
 // outside is set as text, never as HTML.
-import init, * as wasm from './pkg/oauth1_web.js';
+import init, * as first from './pkg/oauth1_web.js';
 import { readEnglish, setLang, t, has, lang, LANGS } from './i18n.js';
+import * as state from './state.js';
 
 const $ = (id) => document.getElementById(id);
 const call = (f, ...args) => JSON.parse(f(...args));
+
+// The WebAssembly: the page's first download (pkg/) reads no captured
+// request and signs with no RSA key; the full module (pkg-full/, the same
+// crate with the `capture` and `rsa` features) is loaded when one is first
+// used, and then answers every call (issue 42.4: the first download within
+// 300 KB gzipped). `needsFull` says when; `loadFull` loads it once, and
+// shows the panels again with it.
+let wasm = first;
+let fullLoading = null;
+const isRsa = (method) => /^RSA-/i.test(method.trim());
+function needsFull(fields, capture = '') {
+  return wasm === first && (isRsa(fields.signature_method) || capture.trim() !== '');
+}
+function loadFull() {
+  fullLoading ??= import('./pkg-full/oauth1_web.js').then(async (full) => {
+    await full.default();
+    wasm = full;
+    document.body.dataset.full = 'loaded';
+    sign();
+    explain();
+  }).catch((e) => {
+    fullLoading = null;
+    const status = $('load-status');
+    status.hidden = false;
+    status.className = 'load failed';
+    status.textContent = t('load.failed', String(e));
+  });
+  return fullLoading;
+}
 
 function clear(el) { el.replaceChildren(); }
 
@@ -108,12 +138,17 @@ function typedIn(box) {
 
 // Screen readers hear a message once the user pauses, not at every
 // keystroke: each new message waits `delay` ms, and a newer one replaces it.
+// No message (the error is fixed): nothing pending is said, and the live
+// region is emptied, so it no longer holds a message that is past.
 let announceTimer;
 function announce(message, delay = 0) {
   clearTimeout(announceTimer);
-  if (!message) return;
+  const box = $('announce');
+  if (!message) {
+    box.textContent = '';
+    return;
+  }
   announceTimer = setTimeout(() => {
-    const box = $('announce');
     box.textContent = '';
     requestAnimationFrame(() => { box.textContent = message; });
   }, delay);
@@ -388,12 +423,15 @@ function sign() {
     const url = fields.url || endpoints.authorize;
     $('sign-authorize-url').textContent = fields.token ? wasm.authorize_url(url, fields.token) : '';
     r = { ...UNSIGNED, hints: [] };
+  } else if (needsFull(fields)) {
+    loadFull();
+    return;
   } else if (fields.url !== '') {
     r = call(wasm.sign_request, JSON.stringify(fields));
   }
   showFieldError($('sign-error'), r.error);
   markField(FIELDS, r.error && r.error.field);
-  if (r.error) announce($('sign-error').textContent, PAUSE);
+  announce(r.error && $('sign-error').textContent, PAUSE);
   // A URL with bytes that must be encoded: its encoded form, in one action.
   const fix = $('sign-url-fix');
   fix.hidden = !r.url_fix;
@@ -480,7 +518,8 @@ function providerNote() {
   if (!p) return;
   const option = (select, value) => [...$(select).options].find((o) => o.value === value)?.textContent ?? value;
   let said = t('provider.set', PROVIDER_NAMES[name] ?? name, p.method, option('sign-transmission', p.transmission),
-    option('sign-body-hash', p.body_hash), t(p.version ? 'provider.version' : 'provider.noVersion'));
+    p.body_hash === 'never' ? t('bodyHash.neverPlain') : option('sign-body-hash', p.body_hash),
+    t(p.version ? 'provider.version' : 'provider.noVersion'));
   if (p.realm_rule === 'netsuite-account') said += ` ${p.realm ? t('provider.realm', p.realm) : t('provider.realmNone')}`;
   if (p.style === 'mastercard') said += ` ${t('provider.mastercard')}`;
   if (p.method.startsWith('RSA-')) said += ` ${t('provider.rsaKey')}`;
@@ -612,7 +651,9 @@ function showAnswer(a) {
     d.dataset.code = e.code;
     d.dataset.kind = e.kind;
     const head = document.createElement('p');
-    head.append(text('code', t(`answer.${e.kind}`, e.code)));
+    // A v2 problem without a type (about:blank) is said by its title alone.
+    const untyped = e.kind === 'x-problem' && !e.problem_type;
+    head.append(text('code', untyped ? t('answer.x-problem-untyped') : t(`answer.${e.kind}`, e.code)));
     if (e.message) head.append(' ', text('q', e.message));
     d.append(head);
     // The library's sentences are English; in another language they are
@@ -670,6 +711,10 @@ function explain() {
   const ev = requestFields();
   for (const [name, id] of Object.entries(THEIRS)) ev[name] = $(id).value;
   for (const [name, id] of Object.entries(CAPTURE)) ev[name] = $(id).value;
+  if (needsFull(ev, ev.capture)) {
+    loadFull();
+    return;
+  }
   const r = call(wasm.explain_request, JSON.stringify(ev));
   const out = $('explain-result');
   clear(out);
@@ -846,6 +891,33 @@ function showLanguage(code) {
   base64();
 }
 
+// What holds no secret is kept for the tab's life and can be sent as a
+// link (state.js says which fields): a link's state first, else the tab's.
+// The link's fragment is then taken off the address, so that a reload
+// shows what was typed since, not the link again.
+function keepState() {
+  const linked = state.fromFragment(location.hash);
+  const from = state.restore(document, linked ?? state.load());
+  if (linked) history.replaceState(null, '', location.pathname + location.search);
+  if (from.pct) pctFrom = from.pct;
+  if (from.b64) b64From = from.b64;
+  captureKind();
+  let timer;
+  const keep = () => {
+    clearTimeout(timer);
+    const now = state.snapshot(document, { pct: pctFrom, b64: b64From });
+    state.save(now);
+    $('share-link').value = location.origin + location.pathname + location.search + state.toFragment(now);
+  };
+  document.addEventListener('input', (e) => {
+    if (e.target.id === 'share-link') return;
+    clearTimeout(timer);
+    timer = setTimeout(keep, 300);
+  });
+  addEventListener('pagehide', keep);
+  keep();
+}
+
 async function main() {
   timings.start = performance.now();
   readEnglish(document);
@@ -911,6 +983,7 @@ async function main() {
   $('b64-alphabet').addEventListener('input', () => base64());
   $('b64-padding').addEventListener('input', () => base64());
   copyButtons();
+  keepState();
   showSecrets();
   timed('load:render', () => showLanguage(firstLanguage()));
   $('load-status').hidden = true;

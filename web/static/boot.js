@@ -35,13 +35,25 @@
     }
     return 'en';
   }
+  // Said in the page's language, English (its script, which would
+  // translate the rest, is what cannot run), and after it in the reader's,
+  // when the reader prefers Hindi or Turkish: each part marked with its
+  // language, so the box and the page around it never disagree.
   function cannotLoad() {
     if (document.body && document.body.dataset.ready === 'true') return;
     var status = document.getElementById('load-status');
     if (!status) return;
-    var code = language();
-    status.textContent = MESSAGES[code];
-    status.lang = code;
+    status.textContent = '';
+    status.removeAttribute('lang');
+    var codes = ['en'];
+    if (language() !== 'en') codes.push(language());
+    for (var i = 0; i < codes.length; i++) {
+      if (i > 0) status.appendChild(document.createElement('br'));
+      var part = document.createElement('span');
+      part.lang = codes[i];
+      part.textContent = MESSAGES[codes[i]];
+      status.appendChild(part);
+    }
     status.className = 'load failed';
     status.hidden = false;
   }
