@@ -275,8 +275,18 @@ mod tests {
     #[test]
     fn what_is_no_callback_is_named() {
         assert_eq!(check_callback("", &[]), Err(CallbackError::Empty));
-        for bad in ["OOB", "/relative/path", "client.example/back", "1http://x", ":x"] {
-            assert_eq!(check_callback(bad, &[]), Err(CallbackError::NotAbsolute), "{bad}");
+        for bad in [
+            "OOB",
+            "/relative/path",
+            "client.example/back",
+            "1http://x",
+            ":x",
+        ] {
+            assert_eq!(
+                check_callback(bad, &[]),
+                Err(CallbackError::NotAbsolute),
+                "{bad}"
+            );
         }
         for bad in [
             "https:",
@@ -294,11 +304,17 @@ mod tests {
         }
         assert_eq!(
             check_callback("myapp://a b", &["myapp"]),
-            Err(CallbackError::Byte { offset: 9, byte: b' ' })
+            Err(CallbackError::Byte {
+                offset: 9,
+                byte: b' '
+            })
         );
         assert_eq!(
             check_callback("myapp://\u{e9}", &["myapp"]),
-            Err(CallbackError::Byte { offset: 8, byte: 0xC3 })
+            Err(CallbackError::Byte {
+                offset: 8,
+                byte: 0xC3
+            })
         );
     }
 
@@ -310,13 +326,19 @@ mod tests {
         let over = format!("{fits}a");
         assert_eq!(
             check_callback(&over, &[]),
-            Err(CallbackError::TooLong { len: 2049, limit: 2048 })
+            Err(CallbackError::TooLong {
+                len: 2049,
+                limit: 2048
+            })
         );
         // Checked before anything is read: a megabyte costs no parse.
         let huge = "j".repeat(1 << 20);
         assert_eq!(
             check_callback(&huge, &[]),
-            Err(CallbackError::TooLong { len: 1 << 20, limit: 2048 })
+            Err(CallbackError::TooLong {
+                len: 1 << 20,
+                limit: 2048
+            })
         );
     }
 
@@ -326,11 +348,17 @@ mod tests {
         assert_eq!(check_app_scheme(""), Err(CallbackError::Empty));
         assert_eq!(
             check_app_scheme("1app"),
-            Err(CallbackError::Byte { offset: 0, byte: b'1' })
+            Err(CallbackError::Byte {
+                offset: 0,
+                byte: b'1'
+            })
         );
         assert_eq!(
             check_app_scheme("app:"),
-            Err(CallbackError::Byte { offset: 3, byte: b':' })
+            Err(CallbackError::Byte {
+                offset: 3,
+                byte: b':'
+            })
         );
     }
 
@@ -342,7 +370,11 @@ mod tests {
         assert!(cause.contains("user information"), "{cause}");
         assert!(!cause.contains("pw"), "{cause}");
         assert_eq!(
-            CallbackError::TooLong { len: 2049, limit: 2048 }.to_string(),
+            CallbackError::TooLong {
+                len: 2049,
+                limit: 2048
+            }
+            .to_string(),
             "the callback is 2049 bytes, over the limit of 2048"
         );
     }

@@ -45,12 +45,12 @@ use crate::pipeline::header::append_to_query;
 use crate::provider::profile::FlowQuirks;
 use crate::text::printable::escape_controls;
 
+pub use callback::{check_app_scheme, check_callback, CallbackError, MAX_CALLBACK};
 #[cfg(feature = "reqwest")]
 pub use send::{
     renew_access_token, request_temporary_credentials, request_temporary_credentials_with,
     request_token_credentials, request_token_credentials_with,
 };
-pub use callback::{check_app_scheme, check_callback, CallbackError, MAX_CALLBACK};
 pub use tokens::{TemporaryCredentials, TokenCredentials, MAX_TOKEN_ANSWER};
 
 /// A provider's three endpoints (RFC 5849 §2).
