@@ -38,6 +38,7 @@ use crate::Failure;
 mod answer;
 mod conn;
 mod legs;
+mod temporary;
 
 use answer::Server;
 use conn::{stop_signal, Backoff, InFlight, WriteDeadline, WriteStalled};
@@ -168,6 +169,24 @@ pub(crate) struct ServeArgs {
     /// Whether requests must carry oauth_body_hash, and its hash
     #[command(flatten)]
     body_hash: BodyHashFlags,
+
+    /// The three legs' temporary tokens and callbacks
+    #[command(flatten)]
+    flow: FlowFlags,
+}
+
+/// The flags of the three legs (`legs`).
+#[derive(Args, Debug)]
+pub(crate) struct FlowFlags {
+    /// Seconds a temporary token lives after it is issued, exchanged or not (0: it expires at
+    /// once, to test a client's handling of token_expired)
+    #[arg(long, value_name = "SECS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    pub(crate) temporary_token_lifetime: u64,
+
+    /// An app's own callback scheme to accept beside oob, http and https (myapp for
+    /// myapp://done); repeatable
+    #[arg(long, value_name = "SCHEME")]
+    pub(crate) callback_scheme: Vec<String>,
 }
 
 pub(crate) fn serve(args: &ServeArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
@@ -214,6 +233,7 @@ async fn run(
         &methods,
         public_key,
         body_hash,
+        &args.flow,
     )?;
     // Every path but the legs' verifies with the credentials given and the
     // access tokens the legs issue, in one lookup.
