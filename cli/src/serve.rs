@@ -63,18 +63,25 @@ Answers: 200 {\"valid\": true, \"method\", \"base_string_uri\", \"params\", \"co
 WWW-Authenticate; 503 when the nonce store cannot answer (it fails closed).
 
 The three legs of X's flow (RFC 5849 §2), for a client's login to run against it:
-  POST /oauth/request_token   signed with the consumer key alone, with oauth_callback (oob or an
-                              absolute URI): answers
+  POST /oauth/request_token   signed with the consumer key alone, with oauth_callback: answers
                               oauth_token=...&oauth_token_secret=...&oauth_callback_confirmed=true
   GET  /oauth/authorize?oauth_token=T
                               approves at once: a redirect (302) to the callback with
                               oauth_token and oauth_verifier added (for oob, 200 with them as a form)
   POST /oauth/access_token    signed with the temporary token and its secret, with oauth_verifier:
                               answers oauth_token=...&oauth_token_secret=...&user_id=...&screen_name=...
-Each access token issued then verifies on every other path. A wrong verifier is refused
-(parameter_rejected), a temporary token serves one exchange (token_used), tokens live as long
-as the server (100000 of each kind at most); tokens, secrets and verifiers are 128 bits from
-the operating system's generator, and the log names tokens, never a secret or a verifier.
+Each access token issued then verifies on every other path. A callback is oob, an absolute
+http or https URL (no user information), or a URI of a scheme named by --callback-scheme
+(repeatable; javascript, data, vbscript and file never are), 2048 bytes at most; any other is
+refused (parameter_rejected, oauth_callback; none at all is parameter_absent). A wrong verifier
+is refused (parameter_rejected), a temporary token serves one exchange (token_used) and expires
+--temporary-token-lifetime seconds after it is issued (600; 0 expires it at once): its exchange
+is then token_expired. The temporary tokens held are bounded (100000, and 32 MiB of tokens and
+callbacks; the expired ones are dropped as new ones are issued, and a full store answers 503
+until the oldest expires); access tokens live as long as the server (100000 at most). Tokens,
+secrets and verifiers are 128 bits from the operating system's generator, and the log names
+tokens, never a secret or a verifier (oauth_signature, oauth_verifier and oauth_callback in a
+logged query are <redacted>).
 
 What a 401 shows: anyone who can reach the server reads it, so it holds nothing computed with
 the secrets and no key or token the client did not send, and it looks the same whichever keys
