@@ -4,8 +4,9 @@
 //! verified, any other 401 (503 when the nonce store cannot answer) with the
 //! reason and, for a bad signature, the explainer's diagnosis (`answer`).
 //! X's three legs (`/oauth/request_token`, `/oauth/authorize`,
-//! `/oauth/access_token`) issue tokens (`legs`), and each access token
-//! issued verifies on every other path. One log line per request goes to
+//! `/oauth/access_token`) issue tokens (`legs`; the temporary ones expire
+//! and are bounded: `temporary`), and each access token issued verifies on
+//! every other path. One log line per request goes to
 //! standard error, escaped; SIGINT and SIGTERM stop it after the requests
 //! in flight are answered (`conn`: write deadlines, requests in flight, the
 //! stop signal). This file: the flags, the listener and its loop.

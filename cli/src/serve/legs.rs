@@ -14,14 +14,14 @@
 //!
 //! Each issued access token then verifies on every other path. A callback
 //! is what the library's [`check_callback`] accepts: `oob`, an absolute
-//! `http(s)` URL or a scheme the operator names (`--callback-scheme`),
-//! 2048 bytes at most. A temporary token expires `--temporary-token-lifetime`
+//! `http(s)` URL or a scheme the operator names (`--callback-scheme`), 2048
+//! bytes at most. A temporary token expires `--temporary-token-lifetime`
 //! after it is issued, and the temporary tokens held are bounded in count
 //! and in bytes (`temporary`); access tokens live as long as the server,
 //! [`MAX_TOKENS`] at most. Each token, secret and verifier is 128 bits from
-//! the operating system's generator, and no secret or verifier is logged. The requests are verified by the
-//! library's verifier, with the same nonce store, methods, body-hash rule and
-//! public URL as every other path.
+//! the operating system's generator, and no secret or verifier is logged.
+//! The requests are verified by the library's verifier, with the same nonce
+//! store, methods, body-hash rule and public URL as every other path.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
