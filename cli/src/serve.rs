@@ -4,8 +4,9 @@
 //! verified, any other 401 (503 when the nonce store cannot answer) with the
 //! reason and, for a bad signature, the explainer's diagnosis (`answer`).
 //! X's three legs (`/oauth/request_token`, `/oauth/authorize`,
-//! `/oauth/access_token`) issue tokens (`legs`), and each access token
-//! issued verifies on every other path. One log line per request goes to
+//! `/oauth/access_token`) issue tokens (`legs`; the temporary ones expire
+//! and are bounded: `temporary`), and each access token issued verifies on
+//! every other path. One log line per request goes to
 //! standard error, escaped; SIGINT and SIGTERM stop it after the requests
 //! in flight are answered (`conn`: write deadlines, requests in flight, the
 //! stop signal). This file: the flags, the listener and its loop.
@@ -38,6 +39,7 @@ use crate::Failure;
 mod answer;
 mod conn;
 mod legs;
+mod temporary;
 
 use answer::Server;
 use conn::{stop_signal, Backoff, InFlight, WriteDeadline, WriteStalled};
@@ -62,18 +64,25 @@ Answers: 200 {\"valid\": true, \"method\", \"base_string_uri\", \"params\", \"co
 WWW-Authenticate; 503 when the nonce store cannot answer (it fails closed).
 
 The three legs of X's flow (RFC 5849 §2), for a client's login to run against it:
-  POST /oauth/request_token   signed with the consumer key alone, with oauth_callback (oob or an
-                              absolute URI): answers
+  POST /oauth/request_token   signed with the consumer key alone, with oauth_callback: answers
                               oauth_token=...&oauth_token_secret=...&oauth_callback_confirmed=true
   GET  /oauth/authorize?oauth_token=T
                               approves at once: a redirect (302) to the callback with
                               oauth_token and oauth_verifier added (for oob, 200 with them as a form)
   POST /oauth/access_token    signed with the temporary token and its secret, with oauth_verifier:
                               answers oauth_token=...&oauth_token_secret=...&user_id=...&screen_name=...
-Each access token issued then verifies on every other path. A wrong verifier is refused
-(parameter_rejected), a temporary token serves one exchange (token_used), tokens live as long
-as the server (100000 of each kind at most); tokens, secrets and verifiers are 128 bits from
-the operating system's generator, and the log names tokens, never a secret or a verifier.
+Each access token issued then verifies on every other path. A callback is oob, an absolute
+http or https URL (no user information), or a URI of a scheme named by --callback-scheme
+(repeatable; javascript, data, vbscript and file never are), 2048 bytes at most; any other is
+refused (parameter_rejected, oauth_callback; none at all is parameter_absent). A wrong verifier
+is refused (parameter_rejected), a temporary token serves one exchange (token_used) and expires
+--temporary-token-lifetime seconds after it is issued (600; 0 expires it at once): its exchange
+is then token_expired. The temporary tokens held are bounded (100000, and 32 MiB of tokens and
+callbacks; the expired ones are dropped as new ones are issued, and a full store answers 503
+until the oldest expires); access tokens live as long as the server (100000 at most). Tokens,
+secrets and verifiers are 128 bits from the operating system's generator, and the log names
+tokens, never a secret or a verifier (oauth_signature, oauth_verifier and oauth_callback in a
+logged query are <redacted>).
 
 What a 401 shows: anyone who can reach the server reads it, so it holds nothing computed with
 the secrets and no key or token the client did not send, and it looks the same whichever keys
@@ -168,6 +177,24 @@ pub(crate) struct ServeArgs {
     /// Whether requests must carry oauth_body_hash, and its hash
     #[command(flatten)]
     body_hash: BodyHashFlags,
+
+    /// The three legs' temporary tokens and callbacks
+    #[command(flatten)]
+    flow: FlowFlags,
+}
+
+/// The flags of the three legs (`legs`).
+#[derive(Args, Debug)]
+pub(crate) struct FlowFlags {
+    /// Seconds a temporary token lives after it is issued, exchanged or not (0: it expires at
+    /// once, to test a client's handling of token_expired)
+    #[arg(long, value_name = "SECS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    pub(crate) temporary_token_lifetime: u64,
+
+    /// An app's own callback scheme to accept beside oob, http and https (myapp for
+    /// myapp://done); repeatable
+    #[arg(long, value_name = "SCHEME")]
+    pub(crate) callback_scheme: Vec<String>,
 }
 
 pub(crate) fn serve(args: &ServeArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
@@ -214,6 +241,7 @@ async fn run(
         &methods,
         public_key,
         body_hash,
+        &args.flow,
     )?;
     // Every path but the legs' verifies with the credentials given and the
     // access tokens the legs issue, in one lookup.

@@ -453,3 +453,243 @@ fn oauth1_authorize_logs_in_against_serve() {
     assert_eq!(echo["valid"], true, "{echo}");
     assert_eq!(echo["token"], token.as_str(), "{echo}");
 }
+
+/// A signed POST to `path` with its protocol parameters in the query
+/// (RFC 5849 §3.5.3), as `request` and `credentials` sign it: the status
+/// and the body.
+fn post_in_query(
+    serve: &Serve,
+    request: &OAuthRequest<'_>,
+    credentials: Credentials,
+) -> (u16, String) {
+    let signed = Signer::new(credentials).sign(request).unwrap();
+    let url = signed.url_with_query(request.url());
+    let target = url.strip_prefix(&serve.url("")).unwrap();
+    let (status, _, body) = send_raw(serve.port, "POST", target, None, None);
+    (status, body)
+}
+
+/// The verifier and the callback a client sends in the query never reach
+/// the log (docs/cli.md: the log names tokens, never a verifier): the
+/// logged target shows `<redacted>` in their place, as for the signature.
+#[test]
+fn the_log_holds_no_verifier_or_callback_sent_in_the_query() {
+    let serve = Serve::start_with(&CREDENTIALS, &[]);
+    let consumer = || Credentials::new("flow-key", "flow-secret");
+    let state = "st4te-the-client-keeps";
+    let callback = format!("https://client.example/back?state={state}");
+    let url = serve.url("/oauth/request_token");
+    let (status, body) = post_in_query(
+        &serve,
+        &OAuthRequest::post(&url).callback(&callback),
+        consumer(),
+    );
+    assert_eq!(status, 200, "{body}");
+    let temporary = TemporaryCredentials::parse(body.as_bytes()).unwrap();
+    let path = format!("/oauth/authorize?oauth_token={}", temporary.token());
+    let (status, head, _) = send_raw(serve.port, "GET", &path, None, None);
+    assert_eq!(status, 302, "{head}");
+    let verifier = head
+        .lines()
+        .find_map(|l| l.strip_prefix("location: "))
+        .and_then(|l| l.split("oauth_verifier=").nth(1))
+        .unwrap_or_else(|| panic!("{head}"))
+        .to_owned();
+    assert_eq!(verifier.len(), 32, "{head}");
+    let exchange = serve.url("/oauth/access_token");
+    let (status, body) = post_in_query(
+        &serve,
+        &OAuthRequest::post(&exchange).oauth_verifier(&verifier),
+        temporary.credentials(&consumer()),
+    );
+    assert_eq!(status, 200, "{body}");
+    let (_, log) = serve.stop("TERM");
+    assert!(!log.contains(&verifier), "the verifier in {log}");
+    assert!(!log.contains(state), "the callback in {log}");
+    assert!(log.contains("oauth_verifier=<redacted>"), "{log}");
+    assert!(log.contains("oauth_callback=<redacted>"), "{log}");
+    assert!(log.contains("oauth_signature=<redacted>"), "{log}");
+}
+
+/// A request-token call for `callback`, signed with the consumer alone
+/// in the header: the status and the body.
+fn request_token_for(serve: &Serve, callback: &str) -> (u16, String) {
+    let url = serve.url("/oauth/request_token");
+    let header = Signer::new(Credentials::new("flow-key", "flow-secret"))
+        .authorization_header(&OAuthRequest::post(&url).callback(callback))
+        .unwrap();
+    let (status, _, body) = send_raw(
+        serve.port,
+        "POST",
+        "/oauth/request_token",
+        Some(&header),
+        None,
+    );
+    (status, body)
+}
+
+const CALLBACK_REJECTED: &str =
+    "oauth_problem=parameter_rejected&oauth_parameters_rejected=oauth_callback";
+
+/// Only `oob`, absolute http(s) URLs and the schemes the operator names
+/// are recorded (and later redirected to): a browser is never sent to
+/// script, to data the requester chose, or to a local file.
+#[test]
+fn a_callback_is_oob_http_https_or_a_scheme_the_operator_names() {
+    let serve = Serve::start_with(&CREDENTIALS, &["--callback-scheme", "myapp"]);
+    for bad in [
+        "javascript:alert(document.cookie)",
+        "JavaScript://client.example/%0Aalert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "vbscript:msgbox(1)",
+        "file:///etc/passwd",
+        "otherapp://done",
+        "https://client.example@evil.example/",
+        "/back",
+    ] {
+        assert_eq!(
+            request_token_for(&serve, bad),
+            (401, CALLBACK_REJECTED.to_owned()),
+            "{bad}"
+        );
+    }
+    // The operator's scheme: recorded, and the approval redirects to it
+    // with the token and the verifier added.
+    let (status, body) = request_token_for(&serve, "myapp://done");
+    assert_eq!(status, 200, "{body}");
+    let temporary = TemporaryCredentials::parse(body.as_bytes()).unwrap();
+    let path = format!("/oauth/authorize?oauth_token={}", temporary.token());
+    let (status, head, _) = send_raw(serve.port, "GET", &path, None, None);
+    assert_eq!(status, 302, "{head}");
+    let prefix = format!(
+        "location: myapp://done?oauth_token={}&oauth_verifier=",
+        temporary.token()
+    );
+    assert!(head.lines().any(|l| l.starts_with(&prefix)), "{head}");
+    let (_, log) = serve.stop("TERM");
+    assert!(
+        log.contains("oauth_callback: the callback's scheme \"javascript\" is not accepted"),
+        "{log}"
+    );
+    assert!(
+        log.contains("oauth_callback: the callback's scheme \"file\" is not accepted"),
+        "{log}"
+    );
+
+    // Without the flag, the same scheme is refused.
+    let serve = Serve::start_with(&CREDENTIALS, &[]);
+    assert_eq!(
+        request_token_for(&serve, "myapp://done"),
+        (401, CALLBACK_REJECTED.to_owned())
+    );
+}
+
+#[test]
+fn a_scheme_the_operator_names_is_a_scheme_and_never_javascript() {
+    for (scheme, said) in [
+        (
+            "javascript",
+            "the callback's scheme \"javascript\" is not accepted",
+        ),
+        ("my app", "byte 0x20 at 2 cannot be in a callback"),
+    ] {
+        let dir = TempDir::new("serve-legs-scheme");
+        let mut cmd = oauth1(&dir.config());
+        cmd.args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--callback-scheme",
+            scheme,
+        ])
+        .args(CREDENTIALS);
+        let got = run(cmd);
+        assert_eq!(got.status.code(), Some(2), "{scheme}");
+        let err = text(&got.stderr);
+        assert!(
+            err.contains(&format!("--callback-scheme {scheme}: ")),
+            "{err}"
+        );
+        assert!(err.contains(said), "{err}");
+    }
+}
+
+/// The attack: request-token calls with 60 KB callbacks, each of
+/// which a temporary token kept for the server's life. Each is refused by
+/// name and nothing of it is held: the log's count of the tokens held says
+/// one after them all (the count, not the process's size, is asserted).
+#[test]
+fn a_flood_of_long_callbacks_holds_nothing() {
+    let serve = Serve::start_with(&CREDENTIALS, &[]);
+    let long = format!("https://client.example/back?state={}", "s".repeat(60_000));
+    for _ in 0..200 {
+        assert_eq!(
+            request_token_for(&serve, &long),
+            (401, CALLBACK_REJECTED.to_owned())
+        );
+    }
+    // 2048 bytes is the most a callback may have; one byte more is refused.
+    let base = "https://client.example/back?state=";
+    let longest = format!("{base}{}", "s".repeat(2048 - base.len()));
+    assert_eq!(request_token_for(&serve, &longest).0, 200);
+    assert_eq!(
+        request_token_for(&serve, &format!("{longest}s")),
+        (401, CALLBACK_REJECTED.to_owned())
+    );
+    let (_, log) = serve.stop("TERM");
+    let issued: Vec<&str> = log.lines().filter(|l| l.contains(" issued (")).collect();
+    assert_eq!(issued.len(), 1, "{log}");
+    assert!(issued[0].contains("issued (1 held, "), "{log}");
+    assert_eq!(
+        log.matches("oauth_callback: the callback is 60034 bytes, over the limit of 2048")
+            .count(),
+        200
+    );
+    assert!(
+        log.contains("the callback is 2049 bytes, over the limit of 2048"),
+        "{log}"
+    );
+}
+
+/// A temporary token expires: `--temporary-token-lifetime 0` expires it at
+/// once (as a client's own tests of `token_expired` want it), so no clock
+/// is waited for. Its approval and its exchange are refused by name, and
+/// the expired tokens are reclaimed as new ones are issued: the log says
+/// one is held after each.
+#[test]
+fn a_temporary_token_expires() {
+    let serve = Serve::start_with(&CREDENTIALS, &["--temporary-token-lifetime", "0"]);
+    let mut last = None;
+    for _ in 0..3 {
+        let (status, body) = request_token_for(&serve, "oob");
+        assert_eq!(status, 200, "{body}");
+        last = Some(TemporaryCredentials::parse(body.as_bytes()).unwrap());
+    }
+    let temporary = last.unwrap();
+    let path = format!("/oauth/authorize?oauth_token={}", temporary.token());
+    let (status, _, body) = send_raw(serve.port, "GET", &path, None, None);
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("the oauth_token expired"), "{body}");
+    let exchange = serve.url("/oauth/access_token");
+    let header = Signer::new(temporary.credentials(&Credentials::new("flow-key", "flow-secret")))
+        .authorization_header(&OAuthRequest::post(&exchange).oauth_verifier("any"))
+        .unwrap();
+    let (status, _, body) = send_raw(
+        serve.port,
+        "POST",
+        "/oauth/access_token",
+        Some(&header),
+        None,
+    );
+    assert_eq!(
+        (status, body.as_str()),
+        (401, "oauth_problem=token_expired")
+    );
+    let (_, log) = serve.stop("TERM");
+    let issued: Vec<&str> = log.lines().filter(|l| l.contains(" issued (")).collect();
+    assert_eq!(issued.len(), 3, "{log}");
+    assert!(
+        issued.iter().all(|l| l.contains("issued (1 held, ")),
+        "{log}"
+    );
+}

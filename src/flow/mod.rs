@@ -18,6 +18,12 @@
 //! With the `reqwest` feature, [`request_temporary_credentials`] and
 //! [`request_token_credentials`] do the sending too.
 //!
+//! On the provider's side, [`check_callback`] is the rule for the
+//! `oauth_callback` a server records and later redirects the user to:
+//! `oob`, an absolute `http(s)` URL, or an app scheme the server names;
+//! never `javascript:`, `data:`, `vbscript:` or `file:`; at most
+//! [`MAX_CALLBACK`] bytes.
+//!
 //! To run a login end to end without X, the command-line tool's
 //! `oauth1 serve` stands in for all three legs at X's paths on a local port
 //! (temporary credentials, an approval that answers the verifier at once,
@@ -27,6 +33,7 @@
 //!
 //! [RFC 5849 §2]: https://www.rfc-editor.org/rfc/rfc5849#section-2
 
+mod callback;
 #[cfg(feature = "reqwest")]
 mod send;
 mod tokens;
@@ -38,6 +45,7 @@ use crate::pipeline::header::append_to_query;
 use crate::provider::profile::FlowQuirks;
 use crate::text::printable::escape_controls;
 
+pub use callback::{check_app_scheme, check_callback, CallbackError, MAX_CALLBACK};
 #[cfg(feature = "reqwest")]
 pub use send::{
     renew_access_token, request_temporary_credentials, request_temporary_credentials_with,

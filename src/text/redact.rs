@@ -1,8 +1,8 @@
 //! What never reaches a log or an output unasked: a secret in any spelling
 //! a request or a mistaken client can give it, a signature a server could
-//! be replayed with, and the user information of a URL. The one rule for
-//! the explainer's findings, `oauth1 verify`, `oauth1 explain` and
-//! `oauth1 serve`'s log.
+//! be replayed with, the verifier and callback of the three legs, and the
+//! user information of a URL. The one rule for the explainer's findings,
+//! `oauth1 verify`, `oauth1 explain` and `oauth1 serve`'s log.
 //!
 //! A secret is found however it is written: each of its bytes as itself,
 //! as a percent-escape in either case of hex (`%2a`, `%2A`), escaped twice
@@ -11,6 +11,7 @@
 
 use std::borrow::Cow;
 
+use crate::pipeline::protocol::Name;
 use crate::text::decode::percent_decode;
 
 /// What a redacted span is replaced with.
@@ -142,11 +143,20 @@ pub fn redact_secrets<'t>(text: &'t str, secrets: &[&str]) -> Cow<'t, str> {
     Cow::Owned(out)
 }
 
-/// A URL or request target with the value of every `oauth_signature` in
-/// its query (however its name is spelt: `oauth%5Fsignature`) replaced by
-/// `<redacted>`, and its user information (`user:password@`) too: a
-/// signature in a log can be replayed while its nonce is fresh, and a
-/// PLAINTEXT one is the secrets themselves.
+/// The query parameters whose values [`redact_url`] replaces: a signature
+/// can be replayed while its nonce is fresh (a PLAINTEXT one is the
+/// secrets themselves); a verifier (§2.3) exchanges its temporary token for
+/// the user's token credentials; a callback (§2.1) carries the client's
+/// own state, often a session or anti-forgery value.
+const REDACTED_PARAMS: [Name; 3] = [Name::Signature, Name::Verifier, Name::Callback];
+
+/// A URL or request target with the value of every `oauth_signature`,
+/// `oauth_verifier` and `oauth_callback` in its query (however the name is
+/// spelt: `oauth%5Fsignature`) replaced by `<redacted>`, and its user
+/// information (`user:password@`) too: a signature in a log can be
+/// replayed while its nonce is fresh, and a PLAINTEXT one is the secrets
+/// themselves; a verifier exchanges a temporary token for the user's
+/// token credentials; a callback carries the client's own state.
 ///
 /// ```
 /// use oauth1_signer::text::redact_url;
@@ -154,6 +164,10 @@ pub fn redact_secrets<'t>(text: &'t str, secrets: &[&str]) -> Cow<'t, str> {
 /// assert_eq!(
 ///     redact_url("/r?a=1&oauth%5Fsignature=cs%26ts&b=2"),
 ///     "/r?a=1&oauth%5Fsignature=<redacted>&b=2"
+/// );
+/// assert_eq!(
+///     redact_url("/oauth/access_token?oauth_token=t&oauth_verifier=v"),
+///     "/oauth/access_token?oauth_token=t&oauth_verifier=<redacted>"
 /// );
 /// assert_eq!(redact_url("rediss://:hunter2@cache:6380/0"), "rediss://<redacted>@cache:6380/0");
 /// assert_eq!(redact_url("/plain?x=1"), "/plain?x=1");
@@ -186,7 +200,11 @@ pub fn redact_url(url: &str) -> Cow<'_, str> {
         }
         let (name, _) = pair.split_once('=').unwrap_or((pair, ""));
         let decoded = percent_decode(name.replace('+', " ").as_bytes())
-            .map(|d| d.as_bytes() == b"oauth_signature")
+            .map(|d| {
+                REDACTED_PARAMS
+                    .iter()
+                    .any(|n| d.as_bytes() == n.as_str().as_bytes())
+            })
             .unwrap_or(false);
         if decoded && pair.contains('=') {
             query.push_str(name);
@@ -267,6 +285,18 @@ mod tests {
                 "https://<redacted>@h/p?oauth_signature=<redacted>",
             ),
             ("https://h/p?next=a@b", "https://h/p?next=a@b"),
+            // The verifier and the callback as the signature: the three
+            // legs may carry them in the query.
+            (
+                "/oauth/access_token?oauth_verifier=v1&oauth_token=t",
+                "/oauth/access_token?oauth_verifier=<redacted>&oauth_token=t",
+            ),
+            (
+                "/oauth/request_token?oauth%5Fcallback=https%3A%2F%2Fc%2F%3Fstate%3Ds",
+                "/oauth/request_token?oauth%5Fcallback=<redacted>",
+            ),
+            ("/r?oauth_verifier", "/r?oauth_verifier"),
+            ("/r?oauth_verifierx=1", "/r?oauth_verifierx=1"),
         ] {
             assert_eq!(redact_url(url), want, "{url}");
         }

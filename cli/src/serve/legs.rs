@@ -12,19 +12,25 @@
 //!   `user_id` and `screen_name` (§2.3); a verifier that is not the one
 //!   issued is refused, and a temporary token serves one exchange.
 //!
-//! Each issued access token then verifies on every other path. Tokens live
-//! as long as the server, [`MAX_TOKENS`] of each kind at most; each token,
-//! secret and verifier is 128 bits from the operating system's generator,
-//! and no secret or verifier is logged. The requests are verified by the
-//! library's verifier, with the same nonce store, methods, body-hash rule and
-//! public URL as every other path.
+//! Each issued access token then verifies on every other path. A callback
+//! is what the library's [`check_callback`] accepts: `oob`, an absolute
+//! `http(s)` URL or a scheme the operator names (`--callback-scheme`), 2048
+//! bytes at most. A temporary token expires `--temporary-token-lifetime`
+//! after it is issued, and the temporary tokens held are bounded in count
+//! and in bytes (`temporary`); access tokens live as long as the server,
+//! [`MAX_TOKENS`] at most. Each token, secret and verifier is 128 bits from
+//! the operating system's generator, and no secret or verifier is logged.
+//! The requests are verified by the library's verifier, with the same nonce
+//! store, methods, body-hash rule and public URL as every other path.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use hyper::{Method, StatusCode};
+use oauth1_signer::flow::{check_callback, CallbackError};
 use oauth1_signer::pipeline::ParameterStyle;
 use oauth1_signer::text::{form_decode, percent_encode_str};
 use oauth1_signer::verify::{
@@ -37,6 +43,8 @@ use rand::TryRng as _;
 use subtle_free::equal;
 
 use super::answer::Answer;
+use super::temporary::{Found, Full, Temporaries};
+use super::FlowFlags;
 use crate::Failure;
 
 /// X's paths of the three legs.
@@ -44,8 +52,9 @@ pub(crate) const REQUEST_TOKEN: &str = "/oauth/request_token";
 pub(crate) const AUTHORIZE: &str = "/oauth/authorize";
 pub(crate) const ACCESS_TOKEN: &str = "/oauth/access_token";
 
-/// The most tokens of each kind kept: a client's tests make a few; past
-/// this, a request for another is refused (503) rather than memory spent.
+/// The most access tokens kept: a client's tests make a few; past this, a
+/// request for another is refused (503) rather than memory spent. (The
+/// temporary tokens have bounds of their own: `temporary`.)
 pub(crate) const MAX_TOKENS: usize = 100_000;
 
 /// Which leg a request is for.
@@ -68,17 +77,6 @@ impl Leg {
     }
 }
 
-/// A temporary token issued (§2.1), until it is exchanged.
-struct Temporary {
-    /// The consumer's and this token's, kept (keyed once).
-    secrets: Secrets,
-    callback: String,
-    /// Set when the user (here: at once) authorises it.
-    verifier: Option<String>,
-    /// Exchanged for token credentials: it serves no other.
-    used: bool,
-}
-
 /// An access token issued (§2.3).
 struct Access {
     /// For a diagnosis made with it.
@@ -87,9 +85,8 @@ struct Access {
     secrets: Secrets,
 }
 
-#[derive(Default)]
 struct Tokens {
-    temporary: HashMap<String, Temporary>,
+    temporary: Temporaries,
     access: HashMap<String, Access>,
 }
 
@@ -135,7 +132,7 @@ impl Issued {
         let secrets = match self.kind {
             // An exchanged one too: its owner is told it was used (it
             // holds the secret, or the signature would not verify).
-            Kind::Temporary => tokens.temporary.get(token).map(|t| t.secrets.clone()),
+            Kind::Temporary => tokens.temporary.secrets(token),
             Kind::Access => tokens.access.get(token).map(|a| a.secrets.clone()),
         };
         drop(tokens);
@@ -157,6 +154,8 @@ pub(crate) struct Legs {
     temporary: Verifier<Issued, Arc<dyn NonceStore>>,
     consumer: Consumer,
     users: AtomicU64,
+    /// The app schemes accepted in a callback beside http(s) and oob.
+    callback_schemes: Vec<String>,
 }
 
 /// The consumer `serve` holds, whose secret every token's is paired with.
@@ -222,23 +221,6 @@ fn random() -> Result<String, Answer> {
     Ok(hex)
 }
 
-/// Whether a client may be sent to `callback` (§2.1): `oob` (out of band,
-/// the verifier shown instead), or an absolute URI, `scheme:rest` (an
-/// app's own scheme too), of the visible ASCII a Location header carries.
-fn callback_acceptable(callback: &str) -> bool {
-    if callback == "oob" {
-        return true;
-    }
-    let Some((scheme, rest)) = callback.split_once(':') else {
-        return false;
-    };
-    let mut chars = scheme.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-        && !rest.is_empty()
-        && callback.bytes().all(|b| b.is_ascii_graphic())
-}
-
 /// A form-encoded answer of `pairs`.
 fn form(pairs: &[(&str, &str)]) -> String {
     pairs
@@ -256,7 +238,9 @@ fn refused(status: StatusCode, problem: &str, logged: &str) -> Answer {
 impl Legs {
     /// The legs for the consumer `spec` holds, verifying as the other paths
     /// do: `methods`, RSA with `public_key`, `body_hash`, URLs joined to
-    /// `public`, nonces in `nonces` (shared with the other paths).
+    /// `public`, nonces in `nonces` (shared with the other paths); the
+    /// `flow`'s temporary tokens expiring after its lifetime, callbacks of
+    /// its app schemes accepted.
     pub(crate) fn new(
         spec: &RequestSpec,
         nonces: Arc<dyn NonceStore>,
@@ -264,7 +248,16 @@ impl Legs {
         methods: &[SignatureMethod],
         public_key: Option<&str>,
         body_hash: BodyHash,
+        flow: &FlowFlags,
     ) -> Result<Legs, Failure> {
+        for scheme in &flow.callback_scheme {
+            oauth1_signer::flow::check_app_scheme(scheme).map_err(|e| {
+                Failure::input(format!(
+                    "--callback-scheme {}: {e}",
+                    crate::caret::printable(scheme.as_bytes())
+                ))
+            })?;
+        }
         if let Some(pem) = public_key {
             Secrets::new(Secret::default(), Secret::default())
                 .with_rsa_public_key_pem(pem)
@@ -275,7 +268,10 @@ impl Legs {
             secret: spec.consumer_secret.clone().unwrap_or_default(),
             public_key: public_key.map(str::to_owned),
         };
-        let tokens = Arc::new(Mutex::new(Tokens::default()));
+        let tokens = Arc::new(Mutex::new(Tokens {
+            temporary: Temporaries::new(Duration::from_secs(flow.temporary_token_lifetime)),
+            access: HashMap::new(),
+        }));
         let style = spec.profile().map_or(ParameterStyle::Rfc5849, |p| p.style);
         let temporary = Verifier::builder(consumer.issued(&tokens, Kind::Temporary), nonces)
             .methods(methods)
@@ -289,6 +285,7 @@ impl Legs {
             temporary,
             consumer,
             users: AtomicU64::new(0),
+            callback_schemes: flow.callback_scheme.clone(),
         })
     }
 
@@ -324,19 +321,26 @@ impl Legs {
                 "a request-token request carries oauth_token (it is signed with the client credentials alone)",
             ));
         }
-        let Some(callback) = protocol.get(Name::Callback).filter(|c| !c.is_empty()) else {
-            return Ok(refused(
-                StatusCode::UNAUTHORIZED,
-                "oauth_problem=parameter_absent&oauth_parameters_absent=oauth_callback",
-                "a request-token request without oauth_callback (RFC 5849 §2.1: oob for a PIN)",
-            ));
-        };
-        if !callback_acceptable(callback) {
-            return Ok(refused(
-                StatusCode::UNAUTHORIZED,
-                "oauth_problem=parameter_rejected&oauth_parameters_rejected=oauth_callback",
-                "the oauth_callback is neither oob nor an absolute URI",
-            ));
+        let callback = protocol.get(Name::Callback).unwrap_or_default();
+        let schemes: Vec<&str> = self.callback_schemes.iter().map(String::as_str).collect();
+        match check_callback(callback, &schemes) {
+            Ok(()) => {}
+            Err(CallbackError::Empty) => {
+                return Ok(refused(
+                    StatusCode::UNAUTHORIZED,
+                    "oauth_problem=parameter_absent&oauth_parameters_absent=oauth_callback",
+                    "a request-token request without oauth_callback (RFC 5849 §2.1: oob for a PIN)",
+                ))
+            }
+            // Problem Reporting: a parameter given that the provider does
+            // not accept is `parameter_rejected`, naming it.
+            Err(e) => {
+                return Ok(refused(
+                    StatusCode::UNAUTHORIZED,
+                    "oauth_problem=parameter_rejected&oauth_parameters_rejected=oauth_callback",
+                    &format!("oauth_callback: {}", crate::failure::chain(&e)),
+                ))
+            }
         }
         let (token, secret) = match (random(), random()) {
             (Ok(token), Ok(secret)) => (token, secret),
@@ -344,23 +348,22 @@ impl Legs {
         };
         let secrets = self.consumer.secrets(Secret::new(secret.as_str()));
         let mut tokens = lock(&self.tokens);
-        if tokens.temporary.len() >= MAX_TOKENS {
+        let issued =
+            tokens
+                .temporary
+                .issue(token.clone(), secrets, callback.to_owned(), Instant::now());
+        let (held, bytes) = tokens.temporary.held();
+        drop(tokens);
+        if issued == Err(Full) {
             return Ok(refused(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "oauth_problem=temporarily_unavailable",
-                "the temporary tokens are full (MAX_TOKENS)",
+                &format!(
+                    "the temporary tokens are full ({held} held, {bytes} bytes): \
+                     the oldest expires within --temporary-token-lifetime"
+                ),
             ));
         }
-        tokens.temporary.insert(
-            token.clone(),
-            Temporary {
-                secrets,
-                callback: callback.to_owned(),
-                verifier: None,
-                used: false,
-            },
-        );
-        drop(tokens);
         let body = form(&[
             ("oauth_token", &token),
             ("oauth_token_secret", &secret),
@@ -369,7 +372,7 @@ impl Legs {
         Ok(Answer::form(
             StatusCode::OK,
             body,
-            format!("temporary token {token} issued"),
+            format!("temporary token {token} issued ({held} held, {bytes} bytes)"),
         ))
     }
 
@@ -399,11 +402,18 @@ impl Legs {
             Err(refusal) => return refusal,
         };
         let mut tokens = lock(&self.tokens);
-        let Some(temporary) = tokens.temporary.get_mut(&token).filter(|t| !t.used) else {
-            return Answer::plain(
+        let temporary = match tokens.temporary.find(&token, Instant::now()) {
+            Found::Live(t) if !t.used => t,
+            Found::Expired => {
+                return Answer::plain(
+                    StatusCode::BAD_REQUEST,
+                    "the oauth_token expired (--temporary-token-lifetime): ask for another",
+                )
+            }
+            Found::Live(_) | Found::Unknown => return Answer::plain(
                 StatusCode::BAD_REQUEST,
                 "the oauth_token is not a temporary token this server issued, or it was exchanged",
-            );
+            ),
         };
         let verifier = temporary.verifier.get_or_insert(fresh).clone();
         let callback = temporary.callback.clone();
@@ -456,12 +466,22 @@ impl Legs {
         };
         let mut tokens = lock(&self.tokens);
         let full = tokens.access.len() >= MAX_TOKENS;
-        let Some(temporary) = tokens.temporary.get_mut(token) else {
-            return Ok(refused(
-                StatusCode::UNAUTHORIZED,
-                "oauth_problem=token_rejected",
-                "not a temporary token this server issued",
-            ));
+        let temporary = match tokens.temporary.find(token, Instant::now()) {
+            Found::Live(t) => t,
+            Found::Expired => {
+                return Ok(refused(
+                    StatusCode::UNAUTHORIZED,
+                    "oauth_problem=token_expired",
+                    "the temporary token expired (--temporary-token-lifetime)",
+                ))
+            }
+            Found::Unknown => {
+                return Ok(refused(
+                    StatusCode::UNAUTHORIZED,
+                    "oauth_problem=token_rejected",
+                    "not a temporary token this server issued",
+                ))
+            }
         };
         if temporary.used {
             return Ok(refused(
@@ -547,31 +567,6 @@ mod tests {
         );
         assert_eq!(Leg::of(&Method::GET, "/oauth/request_token"), None);
         assert_eq!(Leg::of(&Method::POST, "/2/tweets"), None);
-    }
-
-    #[test]
-    fn a_callback_is_oob_or_an_absolute_uri() {
-        for good in [
-            "oob",
-            "https://client.example/back?state=xyz",
-            "http://127.0.0.1:8080/cb",
-            "my-app.v2+x:/done",
-        ] {
-            assert!(callback_acceptable(good), "{good}");
-        }
-        for bad in [
-            "",
-            "OOB",
-            "/relative/path",
-            "client.example/back",
-            "https:",
-            "1http://x",
-            "https://client.example/a b",
-            "https://client.example/\r\nSet-Cookie:x",
-            "https://client.example/é",
-        ] {
-            assert!(!callback_acceptable(bad), "{bad:?}");
-        }
     }
 
     #[test]
