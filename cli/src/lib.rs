@@ -12,6 +12,7 @@
 mod authorize;
 mod capture;
 mod caret;
+mod clock;
 mod codec;
 mod explain;
 mod failure;

@@ -278,6 +278,7 @@ impl Legs {
         let tokens = Arc::new(Mutex::new(Tokens::default()));
         let style = spec.profile().map_or(ParameterStyle::Rfc5849, |p| p.style);
         let temporary = Verifier::builder(consumer.issued(&tokens, Kind::Temporary), nonces)
+            .clock(crate::clock::now)
             .methods(methods)
             .body_hash(body_hash)
             .parameter_style(style)
