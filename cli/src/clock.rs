@@ -21,7 +21,10 @@ pub(crate) fn now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .ok()
-        .and_then(|d| d.as_secs().checked_add_signed(OFFSET.load(Ordering::Relaxed)))
+        .and_then(|d| {
+            d.as_secs()
+                .checked_add_signed(OFFSET.load(Ordering::Relaxed))
+        })
         .unwrap_or(0)
 }
 

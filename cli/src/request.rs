@@ -296,8 +296,8 @@ async fn send(
                     .ok()?;
                 now.as_secs().checked_add_signed(signer.clock_offset())
             });
-            let clock = crate::capture::clock(&answer, sent, date)
-                .filter(|c| c.from_date && c.offset != 0);
+            let clock =
+                crate::capture::clock(&answer, sent, date).filter(|c| c.from_date && c.offset != 0);
             match (answer.time_error(), clock, unsigned) {
                 (Some(error), Some(clock), Some(again)) => {
                     // The clock was `clock.offset` seconds ahead of the

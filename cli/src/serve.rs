@@ -177,7 +177,12 @@ pub(crate) struct ServeArgs {
 
     /// Run the server's clock SECONDS off the system's (negative: behind), for its timestamp
     /// window and its Date header: a provider whose clock is off, to test a client's correction
-    #[arg(long, value_name = "SECONDS", default_value_t = 0, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     clock_offset: i64,
 }
 

@@ -182,10 +182,7 @@ fn sign_base_string(args: &SignArgs, text: &str) -> Result<(), Failure> {
     let base_string = base_string_bytes(text)?;
     let mut spec = RequestSpec::default();
     args.signing.method.fill(&mut spec, false, &|_| false)?;
-    let rsa = spec.rsa_private_key.is_some()
-        || spec
-            .method()
-            .is_ok_and(|m| m.is_rsa());
+    let rsa = spec.rsa_private_key.is_some() || spec.method().is_ok_and(|m| m.is_rsa());
     let credentials = &args.credentials;
     let from_flags = |v: &Option<String>| v.as_deref().is_some_and(|s| !s.is_empty());
     let secrets_given = from_flags(&credentials.consumer.consumer_secret)
@@ -193,13 +190,20 @@ fn sign_base_string(args: &SignArgs, text: &str) -> Result<(), Failure> {
         || credentials.empty_consumer_secret;
     if credentials.profile.is_none() && (secrets_given || rsa) {
         // The secrets alone: the base string holds the key and the token.
-        if !rsa && !from_flags(&credentials.consumer.consumer_secret) && !credentials.empty_consumer_secret {
+        if !rsa
+            && !from_flags(&credentials.consumer.consumer_secret)
+            && !credentials.empty_consumer_secret
+        {
             return Err(Failure::input(
                 "no consumer secret: pass --consumer-secret SECRET or set OAUTH_CONSUMER_SECRET \
                  (--empty-consumer-secret signs with an empty one)",
             ));
         }
-        spec.consumer_secret = credentials.consumer.consumer_secret.clone().map(Secret::new);
+        spec.consumer_secret = credentials
+            .consumer
+            .consumer_secret
+            .clone()
+            .map(Secret::new);
         spec.token_secret = credentials.tokens.token_secret.clone().map(Secret::new);
     } else {
         // --profile NAME, or the default profile.
@@ -242,9 +246,8 @@ fn base_string_bytes(text: &str) -> Result<Vec<u8>, Failure> {
     let mut bytes = if path == "-" {
         crate::read_stdin()?
     } else {
-        std::fs::read(path).map_err(|e| {
-            Failure::input(format!("cannot read --base-string file {path:?}: {e}"))
-        })?
+        std::fs::read(path)
+            .map_err(|e| Failure::input(format!("cannot read --base-string file {path:?}: {e}")))?
     };
     if bytes.ends_with(b"\n") {
         bytes.pop();

@@ -183,10 +183,17 @@ async fn the_middleware_corrects_the_clock_once_keeps_the_offset_and_retries_not
     let (_, log) = serve.stop("TERM");
     // Counted in serve's own log: one answer for each request, two for a
     // corrected one.
-    let counts: Vec<(&str, usize)> = ["/plain", "/first", "/next", "/bad-signature", "/both", "/stream"]
-        .into_iter()
-        .map(|p| (p, answered(&log, p).len()))
-        .collect();
+    let counts: Vec<(&str, usize)> = [
+        "/plain",
+        "/first",
+        "/next",
+        "/bad-signature",
+        "/both",
+        "/stream",
+    ]
+    .into_iter()
+    .map(|p| (p, answered(&log, p).len()))
+    .collect();
     assert_eq!(
         counts,
         [
@@ -204,7 +211,10 @@ async fn the_middleware_corrects_the_clock_once_keeps_the_offset_and_retries_not
     assert!(first[1].ends_with(" 200 valid"), "{log}");
     let both = answered(&log, "/both");
     assert!(both[0].contains(" 401 timestamp refused"), "{log}");
-    assert!(both[1].contains(" 401 the signature does not match"), "{log}");
+    assert!(
+        both[1].contains(" 401 the signature does not match"),
+        "{log}"
+    );
 
     // One event per correction, naming the offset and the answer.
     let events = events.lock().unwrap();
@@ -220,7 +230,12 @@ async fn the_middleware_corrects_the_clock_once_keeps_the_offset_and_retries_not
 
 /// `oauth1 request` against `serve` with `extra` flags; its status, stdout
 /// and stderr.
-fn request(serve: &Serve, path: &str, credentials: &[&str], extra: &[&str]) -> (i32, String, String) {
+fn request(
+    serve: &Serve,
+    path: &str,
+    credentials: &[&str],
+    extra: &[&str],
+) -> (i32, String, String) {
     let dir = TempDir::new(&format!("clock-{}", common::serve::rand_suffix()));
     let mut cmd = oauth1(&dir.config());
     cmd.arg("request")

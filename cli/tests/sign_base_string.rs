@@ -60,7 +60,12 @@ fn base_string_vectors() -> Vec<(String, String, String, Value)> {
                 .or(v["expected"]["base_string"].as_str())?
                 .to_owned();
             let signature = v["expected"]["signature"].as_str()?.to_owned();
-            Some((v["id"].as_str().unwrap().to_owned(), base_string, signature, v))
+            Some((
+                v["id"].as_str().unwrap().to_owned(),
+                base_string,
+                signature,
+                v,
+            ))
         })
         .collect()
 }
@@ -69,7 +74,10 @@ fn base_string_vectors() -> Vec<(String, String, String, Value)> {
 fn every_vector_s_base_string_signs_to_its_signature() {
     let dir = TempDir::new("sign-base-string");
     let vectors = base_string_vectors();
-    let primitives = vectors.iter().filter(|v| v.3["kind"] == "primitive").count();
+    let primitives = vectors
+        .iter()
+        .filter(|v| v.3["kind"] == "primitive")
+        .count();
     // Eleven primitives (oauth.net, oauthlib, dghubble's bare "hello world")
     // and every request vector.
     assert_eq!(primitives, 11);
@@ -105,7 +113,11 @@ fn the_rfc_and_x_docs_base_strings_give_the_correct_signatures_not_the_misprints
         &secret_flags(&rfc, &dir),
         None,
     );
-    assert_eq!(out.stdout, "r6/TJjbCOr97/+UU0NsvSne7s5g=\n", "{}", out.stderr);
+    assert_eq!(
+        out.stdout, "r6/TJjbCOr97/+UU0NsvSne7s5g=\n",
+        "{}",
+        out.stderr
+    );
     assert_ne!(
         out.stdout.trim_end(),
         rfc["published"]["signature"].as_str().unwrap()
@@ -178,7 +190,8 @@ fn a_file_or_standard_input_is_signed_without_its_final_line_ending() {
     let out = sign("@/nonexistent/base.txt", &flags, None);
     assert_eq!(out.code, 2);
     assert!(
-        out.stderr.contains("cannot read --base-string file \"/nonexistent/base.txt\""),
+        out.stderr
+            .contains("cannot read --base-string file \"/nonexistent/base.txt\""),
         "{}",
         out.stderr
     );
@@ -192,7 +205,12 @@ fn a_plaintext_signature_is_printed_only_when_asked() {
     let dir = TempDir::new("sign-base-string-plaintext");
     let flags = secret_flags(&v, &dir);
     let out = sign("bs", &flags, None);
-    assert_eq!((out.code, out.stdout.as_str()), (0, HIDDEN), "{}", out.stderr);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, HIDDEN),
+        "{}",
+        out.stderr
+    );
     assert!(!out.stderr.contains("cs&ts"));
     let mut shown = flags.clone();
     shown.push("--show-secrets".into());
@@ -213,16 +231,29 @@ fn a_base_string_is_refused_beside_a_request_and_without_a_consumer_secret() {
     );
     assert_eq!(out.code, 2);
     assert!(
-        out.stderr.contains("'--base-string <TEXT|@FILE>' cannot be used with"),
+        out.stderr
+            .contains("'--base-string <TEXT|@FILE>' cannot be used with"),
         "{}",
         out.stderr
     );
     for flag in ["--example", "--format=json", "--nonce=n", "--timestamp=1"] {
-        let out = run(&["sign", "--base-string=bs", "--consumer-secret=cs", flag], None, &[]);
+        let out = run(
+            &["sign", "--base-string=bs", "--consumer-secret=cs", flag],
+            None,
+            &[],
+        );
         assert_eq!(out.code, 2, "{flag}");
-        assert!(out.stderr.contains("cannot be used with"), "{flag}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("cannot be used with"),
+            "{flag}: {}",
+            out.stderr
+        );
     }
-    let out = run(&["sign", "--base-string=bs", "--token-secret=ts"], None, &[]);
+    let out = run(
+        &["sign", "--base-string=bs", "--token-secret=ts"],
+        None,
+        &[],
+    );
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("no consumer secret"), "{}", out.stderr);
     // No secrets and no profile: said as what --base-string needs.

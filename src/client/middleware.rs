@@ -342,9 +342,7 @@ impl Middleware for OAuth1Middleware {
             let signer = self.signer(extensions)?;
             // The offset this attempt is signed with, and whether the
             // signer makes the timestamp (a pinned one no offset moves).
-            let used = self
-                .clock_offset()
-                .unwrap_or_else(|| signer.clock_offset());
+            let used = self.clock_offset().unwrap_or_else(|| signer.clock_offset());
             let movable = signer.makes_timestamps();
             self.sign(&mut req, extensions)?;
             // The URL as sent (with the query transmission, the protocol

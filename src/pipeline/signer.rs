@@ -586,9 +586,15 @@ mod tests {
         let fresh = Signer::new(Credentials::new("ck", "cs"));
         assert!(fresh.makes_timestamps());
         let (before, ts, after) = signed_timestamp(&fresh.clone().with_clock_offset(-600));
-        assert!(before - 600 <= ts && ts <= after - 600, "{before} {ts} {after}");
+        assert!(
+            before - 600 <= ts && ts <= after - 600,
+            "{before} {ts} {after}"
+        );
         let (before, ts, after) = signed_timestamp(&fresh.clone().with_clock_offset(3600));
-        assert!(before + 3600 <= ts && ts <= after + 3600, "{before} {ts} {after}");
+        assert!(
+            before + 3600 <= ts && ts <= after + 3600,
+            "{before} {ts} {after}"
+        );
         // The middleware's offset replaces the signer's own.
         let before = unix_now().unwrap();
         let signed = fresh
@@ -596,7 +602,12 @@ mod tests {
             .with_clock_offset(3600)
             .sign_with_clock_offset(&OAuthRequest::get("https://h/"), -60)
             .unwrap();
-        let ts: u64 = signed.protocol().get(Name::Timestamp).unwrap().parse().unwrap();
+        let ts: u64 = signed
+            .protocol()
+            .get(Name::Timestamp)
+            .unwrap()
+            .parse()
+            .unwrap();
         assert!(before - 60 <= ts && ts <= unix_now().unwrap() - 60, "{ts}");
         // An offset that puts the clock before 1970 makes no timestamp.
         let e = fresh
