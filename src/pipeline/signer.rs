@@ -184,6 +184,8 @@ impl Signer {
 
     /// Whether the signer makes a fresh timestamp for each request (one
     /// that a clock offset moves).
+    // The reqwest middleware's (feature `reqwest`).
+    #[cfg_attr(not(feature = "reqwest"), allow(dead_code))]
     pub(crate) fn makes_timestamps(&self) -> bool {
         self.timestamp == Fill::Fresh
     }
@@ -340,6 +342,8 @@ impl Signer {
     /// As [`sign`](Self::sign), the timestamp made with `clock_offset`
     /// in place of the signer's own (a clock offset the reqwest middleware
     /// learned from the provider's answers).
+    // The reqwest middleware's (feature `reqwest`).
+    #[cfg_attr(not(feature = "reqwest"), allow(dead_code))]
     pub(crate) fn sign_with_clock_offset(
         &self,
         request: &OAuthRequest<'_>,
