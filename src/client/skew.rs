@@ -115,3 +115,91 @@ pub(crate) async fn read_refusal(
     rebuilt.extensions_mut().extend(extensions);
     Ok((reqwest::Response::from(rebuilt), refused))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An answer as reqwest hands it on: `status`, `headers`, `body`, from
+    /// `https://api.x.com/2/users/me`.
+    fn answer(status: u16, headers: &[(&str, &str)], body: &'static str) -> reqwest::Response {
+        let mut builder = http::Response::builder()
+            .status(status)
+            .url(reqwest::Url::parse("https://api.x.com/2/users/me").unwrap());
+        for (name, value) in headers {
+            builder = builder.header(*name, *value);
+        }
+        reqwest::Response::from(builder.body(reqwest::Body::from(body)).unwrap())
+    }
+
+    /// X's answer to a timestamp out of bounds (X's "Response codes and
+    /// errors": code 135).
+    const X_135: &str = r#"{"errors":[{"code":135,"message":"Timestamp out of bounds."}]}"#;
+    /// The X docs' example timestamp, as an HTTP date.
+    const DATE: &str = "Fri, 14 Oct 2011 20:09:18 GMT";
+    const DATE_UNIX: i64 = 1_318_622_958;
+
+    async fn read(response: reqwest::Response) -> (u16, String, String, Option<Refused>) {
+        let (response, refused) = read_refusal(response).await.unwrap();
+        let status = response.status().as_u16();
+        let url = response.url().to_string();
+        let body = response.text().await.unwrap();
+        (status, url, body, refused)
+    }
+
+    fn now() -> i64 {
+        i64::try_from(unix_now().unwrap()).unwrap()
+    }
+
+    #[tokio::test]
+    async fn x_135_and_timestamp_refused_give_the_offset_and_the_answer_back_whole() {
+        let before = now();
+        let (status, url, body, refused) = read(answer(401, &[("date", DATE)], X_135)).await;
+        let after = now();
+        assert_eq!(
+            (status, url.as_str(), body.as_str()),
+            (401, "https://api.x.com/2/users/me", X_135)
+        );
+        let refused = refused.unwrap();
+        // The provider's clock less ours, as the answer arrived.
+        assert!(
+            DATE_UNIX - after <= refused.offset && refused.offset <= DATE_UNIX - before,
+            "{refused:?}"
+        );
+        assert_eq!(
+            (refused.status, refused.key, refused.date.as_str()),
+            (401, "x-135", DATE)
+        );
+        let problem = "oauth_problem=timestamp_refused&oauth_acceptable_timestamps=1-2";
+        let (_, _, body, refused) = read(answer(401, &[("date", DATE)], problem)).await;
+        assert_eq!(body, problem);
+        assert_eq!(refused.unwrap().key, "problem-timestamp_refused");
+    }
+
+    #[tokio::test]
+    async fn no_other_answer_gives_an_offset() {
+        // X's 32 (a bad signature), a refusal without a Date or with one
+        // that is not a date, a success: none, each given back whole.
+        let x_32 = r#"{"errors":[{"code":32,"message":"Could not authenticate you."}]}"#;
+        for (status, headers, body) in [
+            (401, &[("date", DATE)][..], x_32),
+            (401, &[][..], X_135),
+            (401, &[("date", "soon")][..], X_135),
+            (500, &[("date", DATE)][..], X_135),
+            (200, &[("date", DATE)][..], "{}"),
+        ] {
+            let (got_status, _, got_body, refused) = read(answer(status, headers, body)).await;
+            assert_eq!((got_status, got_body.as_str()), (status, body));
+            assert!(refused.is_none(), "{status} {headers:?} {body}");
+        }
+    }
+
+    #[test]
+    fn the_offset_learned_is_shared_and_replaced() {
+        let skew = ClockSkew::default();
+        assert_eq!(skew.offset(), None);
+        skew.keep(-600);
+        skew.keep(3600);
+        assert_eq!(skew.offset(), Some(3600));
+    }
+}
