@@ -12,6 +12,7 @@
 mod authorize;
 mod capture;
 mod caret;
+mod clock;
 mod codec;
 mod explain;
 mod failure;
@@ -71,8 +72,11 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Sign one request and print its Authorization header (or every stage)
-    #[command(after_long_help = SIGN_HELP)]
+    /// Sign one request and print its Authorization header (or every stage), or sign a base string
+    #[command(
+        after_long_help = SIGN_HELP,
+        mut_arg("url", |a| a.required_unless_present("base_string"))
+    )]
     Sign(Box<SignArgs>),
     /// Explain a signature mismatch: compare their base string, signature or header with ours
     #[command(after_long_help = EXPLAIN_HELP)]

@@ -60,7 +60,7 @@ impl std::fmt::Debug for Shown {
     }
 }
 
-const HIDDEN: &str =
+pub(crate) const HIDDEN: &str =
     "<hidden: the PLAINTEXT signature is the signing key; --show-secrets shows it>";
 
 impl Shown {

@@ -43,6 +43,13 @@ its v2 problem objects, and OAuth Problem Reporting's oauth_problem. Exit status
 body is printed all the same) and for a redirect not followed, 2 for bad input or a network
 error.
 
+--fix-clock: a clock that is off is the one cause a client can mend by itself. When the answer
+refuses the timestamp (X's error code 135, or oauth_problem=timestamp_refused) and carries a
+Date header, the request is signed again, once, with a fresh nonce and the timestamp moved by
+the offset that Date gives, and sent again; stderr says the offset and the answer it came from.
+No other refusal is sent again, nor a refusal without a Date or over 64 KiB. -i shows both
+answers; the body printed and the exit status are the second's.
+
 Redirects (301, 302, 303, 307, 308) to the same origin are followed, up to 10, each signed
 afresh for its own URL (301 and 302 turn a POST into a GET without a body, 303 any method;
 307 and 308 keep both); -i shows every hop. A redirect to another origin (scheme, host or
@@ -107,6 +114,11 @@ pub(crate) struct RequestArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 30)]
     timeout: u64,
 
+    /// When the provider refuses the timestamp (X's 135, timestamp_refused), sign again once
+    /// with the clock set by the answer's Date
+    #[arg(long)]
+    fix_clock: bool,
+
     #[command(flatten)]
     credentials: Credentials,
 
@@ -169,7 +181,7 @@ pub(crate) fn request(args: &RequestArgs, given: &dyn Fn(&str) -> bool) -> Resul
         .enable_all()
         .build()
         .map_err(|e| Failure::Io(format!("cannot start the HTTP client: {e}")))?;
-    runtime.block_on(send(&signer, request, options, args))
+    runtime.block_on(send(signer, request, options, args))
 }
 
 /// What kind of body the command sends, and so who owns its Content-Type.
@@ -242,7 +254,7 @@ fn sign(
 /// Sends `request`, follows redirects to the same origin (each signed
 /// afresh), and writes the answer as it arrives.
 async fn send(
-    signer: &Signer,
+    mut signer: Signer,
     mut request: reqwest::Request,
     options: HttpOptions,
     args: &RequestArgs,
@@ -254,16 +266,55 @@ async fn send(
     let mut out = Output::stdout();
     let mut redirects = Redirects::new();
     let mut timestamp;
-    let mut response = loop {
+    // --fix-clock corrects the clock once, redirects included.
+    let mut fix_clock = args.fix_clock;
+    let (mut response, held) = loop {
         // Each hop signed afresh from the request as given: its protocol
         // parameters (in the header, the query or the body) are this hop's.
         let unsigned = request.try_clone();
-        sign(signer, &mut request, options, args.trace)?;
+        sign(&signer, &mut request, options, args.trace)?;
         timestamp = signed_timestamp(&request);
         let sent_url = request.url().clone();
         let response = client.execute(request).await.map_err(network_error)?;
         if args.include {
             out.write(head(&response).as_bytes())?;
+        }
+        if fix_clock && refusal_to_read(&response) {
+            fix_clock = false;
+            let (response, body) = read_whole(response).await?;
+            let status = response.status().as_u16();
+            let answer = read_answer(Some(status), &body);
+            let date = response
+                .headers()
+                .get(reqwest::header::DATE)
+                .and_then(|v| v.to_str().ok());
+            // The timestamp sent (in the form body, the local clock's, moved
+            // as the signer moves it).
+            let sent = timestamp.or_else(|| {
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .ok()?;
+                now.as_secs().checked_add_signed(signer.clock_offset())
+            });
+            let clock =
+                crate::capture::clock(&answer, sent, date).filter(|c| c.from_date && c.offset != 0);
+            match (answer.time_error(), clock, unsigned) {
+                (Some(error), Some(clock), Some(again)) => {
+                    // The clock was `clock.offset` seconds ahead of the
+                    // provider's, with the signer's offset applied.
+                    let offset = signer.clock_offset().saturating_sub(clock.offset);
+                    eprintln!(
+                        "the provider refused the timestamp ({}, HTTP {status}): {}; signing \
+                         again with the clock moved by {offset:+} seconds (--fix-clock)",
+                        error.key,
+                        clock.sentence()
+                    );
+                    signer = signer.with_clock_offset(offset);
+                    request = again;
+                    continue;
+                }
+                _ => break (response, Some(body)),
+            }
         }
         let hop = match unsigned {
             Some(mut sent) => {
@@ -276,7 +327,7 @@ async fn send(
         };
         match hop {
             Some(hop) => request = hop,
-            None => break response,
+            None => break (response, None),
         }
     };
     let status = response.status();
@@ -289,6 +340,11 @@ async fn send(
     // answer is a few hundred bytes); every byte is printed as it comes.
     let refused = matches!(status.as_u16(), 401 | 403);
     let mut kept = Vec::new();
+    if let Some(body) = held {
+        // Read whole for --fix-clock already: at most ANSWER_KEPT bytes.
+        out.write(&body)?;
+        kept = body;
+    }
     while let Some(chunk) = response.chunk().await.map_err(network_error)? {
         if refused && kept.len() < ANSWER_KEPT {
             kept.extend_from_slice(&chunk[..chunk.len().min(ANSWER_KEPT - kept.len())]);
@@ -311,6 +367,28 @@ async fn send(
 
 /// How much of a 401 or 403 answer is kept to be read.
 const ANSWER_KEPT: usize = 64 << 10;
+
+/// Whether `--fix-clock` reads `response` whole to tell whether it refuses
+/// the timestamp: a 400, 401 or 403 with a `Date` and a body of known
+/// length within [`ANSWER_KEPT`].
+fn refusal_to_read(response: &reqwest::Response) -> bool {
+    matches!(response.status().as_u16(), 400 | 401 | 403)
+        && response.headers().contains_key(reqwest::header::DATE)
+        && response
+            .content_length()
+            .is_some_and(|n| n <= ANSWER_KEPT as u64)
+}
+
+/// `response` read to its end: its head (the body spent) and its bytes.
+async fn read_whole(
+    mut response: reqwest::Response,
+) -> Result<(reqwest::Response, Vec<u8>), Failure> {
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(network_error)? {
+        body.extend_from_slice(&chunk);
+    }
+    Ok((response, body))
+}
 
 /// The `oauth_timestamp` a signed request carries, in its header or its
 /// query (the form body transmission's is in the body, not read here).

@@ -63,6 +63,12 @@ Answers: 200 {\"valid\": true, \"method\", \"base_string_uri\", \"params\", \"co
 \"token\"}; 401 {\"valid\": false, \"reason\", \"problem\", \"diagnosis\", \"diagnosis_skipped\"} with
 WWW-Authenticate; 503 when the nonce store cannot answer (it fails closed).
 
+A timestamp more than 5 minutes from the server's clock is refused (401, problem
+oauth_problem=timestamp_refused&oauth_acceptable_timestamps=FIRST-LAST). --clock-offset SECONDS
+runs that clock SECONDS off the system's (negative: behind), and every answer's Date header
+says its time, as a provider whose clock is off would: to try a client's clock correction
+(`oauth1 request --fix-clock`, the library's OAuth1Middleware::with_clock_skew_correction).
+
 The three legs of X's flow (RFC 5849 §2), for a client's login to run against it:
   POST /oauth/request_token   signed with the consumer key alone, with oauth_callback: answers
                               oauth_token=...&oauth_token_secret=...&oauth_callback_confirmed=true
@@ -178,6 +184,16 @@ pub(crate) struct ServeArgs {
     #[command(flatten)]
     body_hash: BodyHashFlags,
 
+    /// Run the server's clock SECONDS off the system's (negative: behind), for its timestamp
+    /// window and its Date header: a provider whose clock is off, to test a client's correction
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
+    clock_offset: i64,
+
     /// The three legs' temporary tokens and callbacks
     #[command(flatten)]
     flow: FlowFlags,
@@ -198,6 +214,7 @@ pub(crate) struct FlowFlags {
 }
 
 pub(crate) fn serve(args: &ServeArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
+    crate::clock::set_offset(args.clock_offset);
     let public_key = crate::flags::public_key(args.public_key.as_deref())?;
     let mut spec =
         crate::flags::credentials_spec(&args.credentials, &args.signature, public_key.is_some())?;
@@ -262,6 +279,12 @@ async fn run(
         usize::try_from(args.max_connections).unwrap_or(usize::MAX),
     ));
     let mut stop = std::pin::pin!(stop_signal());
+    if args.clock_offset != 0 {
+        eprintln!(
+            "the clock is {} seconds off the system's (--clock-offset)",
+            args.clock_offset
+        );
+    }
     println!("listening on http://{addr}");
     let graceful = GracefulShutdown::new();
     let in_flight = InFlight::default();

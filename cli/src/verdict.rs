@@ -136,6 +136,7 @@ impl Checker {
             issued,
         };
         let mut builder = Verifier::builder(known, nonces)
+            .clock(crate::clock::now)
             .methods(methods)
             .body_hash(body_hash)
             .parameter_style(style);

@@ -95,9 +95,15 @@ impl Answer {
 
     /// Whether any error is about the timestamp (X's 135, `timestamp_refused`).
     pub fn is_about_time(&self) -> bool {
+        self.time_error().is_some()
+    }
+
+    /// The first error about the timestamp: X's code 135 ("Timestamp out
+    /// of bounds"), or Problem Reporting's `timestamp_refused`.
+    pub fn time_error(&self) -> Option<&ProviderError> {
         self.errors
             .iter()
-            .any(|e| e.code == "135" || e.code == "timestamp_refused")
+            .find(|e| e.code == "135" || e.code == "timestamp_refused")
     }
 }
 

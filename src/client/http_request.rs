@@ -427,7 +427,7 @@ pub(crate) fn authorize<R>(
     body: Option<&[u8]>,
     options: HttpOptions,
     flow: Flow<'_>,
-    sign: fn(&Signer, &OAuthRequest<'_>) -> Result<R, Error>,
+    sign: impl FnOnce(&Signer, &OAuthRequest<'_>) -> Result<R, Error>,
 ) -> Result<R, HttpError> {
     if url.len() > HttpError::URI_MAX_LEN {
         return Err(HttpError::UriTooLong {

@@ -11,6 +11,7 @@
 //! [RFC 5849 §3.5.1]: https://www.rfc-editor.org/rfc/rfc5849#section-3.5.1
 
 use std::fmt;
+use std::sync::Arc;
 
 use http::Extensions;
 use reqwest_middleware::{Middleware, Next};
@@ -19,6 +20,7 @@ use crate::client::http_request::{
     authorize, not_a_uri, set_authorization, BodyBytes, Flow, HttpError, HttpOptions,
 };
 use crate::client::redirect::{Redirects, DEFAULT_REDIRECT_LIMIT};
+use crate::client::skew::{read_refusal, ClockSkew};
 use crate::pipeline::protocol::Transmission;
 use crate::pipeline::signed::Trace;
 use crate::pipeline::signed::{Placed, Signed};
@@ -67,6 +69,18 @@ pub(crate) fn sign_flow_request(
     options: HttpOptions,
     flow: Flow<'_>,
 ) -> Result<(), HttpError> {
+    sign_at_offset(signer, request, options, flow, None)
+}
+
+/// Signs `request`, a fresh timestamp made with `clock_offset` when given
+/// (else the signer's own).
+fn sign_at_offset(
+    signer: &Signer,
+    request: &mut reqwest::Request,
+    options: HttpOptions,
+    flow: Flow<'_>,
+    clock_offset: Option<i64>,
+) -> Result<(), HttpError> {
     let signed = authorize(
         signer,
         request.method(),
@@ -75,7 +89,10 @@ pub(crate) fn sign_flow_request(
         request.body().map_or(Some(&[][..]), BodyBytes::body_bytes),
         options,
         flow,
-        Signer::sign,
+        |signer, request| match clock_offset {
+            Some(offset) => signer.sign_with_clock_offset(request, offset),
+            None => signer.sign(request),
+        },
     )?;
     transmit_reqwest(request, &signed, options.transmission())
 }
@@ -159,6 +176,12 @@ pub fn trace_reqwest_request(
 /// rather than a response to a stale (or missing) signature. A request
 /// whose body is a stream is not followed: its 3xx comes back.
 ///
+/// **A clock that is off** is the one cause of a refusal a client can mend
+/// by itself: with [`with_clock_skew_correction`](OAuth1Middleware::with_clock_skew_correction),
+/// a request whose timestamp the provider refuses is signed again, once,
+/// with the offset its answer's `Date` gives, and the offset is kept for
+/// the requests that follow.
+///
 /// ```no_run
 /// use oauth1_signer::{Credentials, Signer, client::{client_builder, OAuth1Middleware}};
 ///
@@ -177,6 +200,8 @@ pub struct OAuth1Middleware {
     signer: Option<Signer>,
     options: HttpOptions,
     redirect_limit: usize,
+    /// The clock offset learned, when correction is on; shared by clones.
+    skew: Option<Arc<ClockSkew>>,
 }
 
 impl fmt::Debug for OAuth1Middleware {
@@ -186,6 +211,8 @@ impl fmt::Debug for OAuth1Middleware {
             .field("signer", &self.signer)
             .field("options", &self.options)
             .field("redirect_limit", &self.redirect_limit)
+            .field("clock_skew_correction", &self.skew.is_some())
+            .field("clock_offset", &self.clock_offset())
             .finish()
     }
 }
@@ -197,6 +224,7 @@ impl OAuth1Middleware {
             signer: Some(signer),
             options: HttpOptions::new(),
             redirect_limit: DEFAULT_REDIRECT_LIMIT,
+            skew: None,
         }
     }
 
@@ -207,6 +235,7 @@ impl OAuth1Middleware {
             signer: None,
             options: HttpOptions::new(),
             redirect_limit: DEFAULT_REDIRECT_LIMIT,
+            skew: None,
         }
     }
 
@@ -224,8 +253,53 @@ impl OAuth1Middleware {
         self
     }
 
+    /// Whether to correct the local clock from the provider's answers
+    /// (off by default), as the AWS SDKs correct clock skew.
+    ///
+    /// When on, an answer that refuses a request's timestamp (X's error
+    /// code 135, "Timestamp out of bounds", or OAuth Problem Reporting's
+    /// `oauth_problem=timestamp_refused`, read by
+    /// [`capture::read_answer`](crate::capture::read_answer)) and carries a
+    /// `Date` header (RFC 9110 §6.6.1) gives the offset between the
+    /// provider's clock and the local one; the request is then signed again
+    /// with that offset and sent once more, and the offset is kept for
+    /// every later request of this middleware and its clones
+    /// ([`clock_offset`](Self::clock_offset)). Each correction is a
+    /// `tracing` event (target `oauth1_signer::client`, level `WARN`)
+    /// naming the offset, the status, the error and the `Date` it was read
+    /// from, and the host.
+    ///
+    /// A request is sent again at most once, and only for this cause: not
+    /// for any other refusal (a bad signature, an unknown token), not when
+    /// the answer has no `Date` or the offset it gives is the one already
+    /// used, not when the request's body is a stream (it cannot be sent
+    /// twice), not when the signer's timestamp is pinned or omitted, and
+    /// not when the refusal's body is over 64 KiB or of unknown length (a
+    /// refusal's body is read to tell its cause, and given back whole).
+    pub fn with_clock_skew_correction(mut self, on: bool) -> OAuth1Middleware {
+        self.skew = on.then(|| self.skew.take().unwrap_or_default());
+        self
+    }
+
+    /// The clock offset learned from the provider's answers, in seconds
+    /// added to the local clock (negative when it is ahead); `None` before
+    /// any answer gave one, and without
+    /// [`with_clock_skew_correction`](Self::with_clock_skew_correction).
+    pub fn clock_offset(&self) -> Option<i64> {
+        self.skew.as_ref().and_then(|s| s.offset())
+    }
+
+    /// The signer for a request: the one in `extensions`, else ours.
+    fn signer<'s>(&'s self, extensions: &'s Extensions) -> reqwest_middleware::Result<&'s Signer> {
+        extensions
+            .get::<Signer>()
+            .or(self.signer.as_ref())
+            .ok_or_else(|| reqwest_middleware::Error::middleware(MissingSigner))
+    }
+
     /// Signs `request` as this middleware would: with the [`Signer`] in
-    /// `extensions` if there is one, else the middleware's own.
+    /// `extensions` if there is one, else the middleware's own, and with
+    /// the clock offset learned, if any.
     ///
     /// # Errors
     /// As [`sign_reqwest_request`], wrapped; [`MissingSigner`] when there is
@@ -235,12 +309,15 @@ impl OAuth1Middleware {
         request: &mut reqwest::Request,
         extensions: &Extensions,
     ) -> Result<(), reqwest_middleware::Error> {
-        let signer = extensions
-            .get::<Signer>()
-            .or(self.signer.as_ref())
-            .ok_or_else(|| reqwest_middleware::Error::middleware(MissingSigner))?;
-        sign_reqwest_request(signer, request, self.options)
-            .map_err(reqwest_middleware::Error::middleware)
+        let signer = self.signer(extensions)?;
+        sign_at_offset(
+            signer,
+            request,
+            self.options,
+            Flow::default(),
+            self.clock_offset(),
+        )
+        .map_err(reqwest_middleware::Error::middleware)
     }
 }
 
@@ -255,11 +332,18 @@ impl Middleware for OAuth1Middleware {
         // Signed here, on every attempt and every hop: each gets a fresh
         // nonce, and a redirect a signature for its own URL.
         let mut redirects = Redirects::with_limit(self.redirect_limit);
+        // One correction of the clock per request, redirects included.
+        let mut corrected = false;
         loop {
             // The request as given, before the protocol parameters join its
             // header, query or body: a redirect is made of it, and signed
             // afresh.
             let unsigned = req.try_clone();
+            let signer = self.signer(extensions)?;
+            // The offset this attempt is signed with, and whether the
+            // signer makes the timestamp (a pinned one no offset moves).
+            let used = self.clock_offset().unwrap_or_else(|| signer.clock_offset());
+            let movable = signer.makes_timestamps();
             self.sign(&mut req, extensions)?;
             // The URL as sent (with the query transmission, the protocol
             // parameters in it): a response for another came from a
@@ -268,6 +352,35 @@ impl Middleware for OAuth1Middleware {
             let response = next.clone().run(req, extensions).await?;
             let Some(mut sent) = unsigned else {
                 return Ok(response);
+            };
+            let response = match &self.skew {
+                Some(skew) if movable && !corrected => {
+                    let (response, refused) = read_refusal(response).await?;
+                    match refused.filter(|r| r.offset != used) {
+                        Some(refused) => {
+                            tracing::warn!(
+                                target: "oauth1_signer::client",
+                                offset = refused.offset,
+                                previous = used,
+                                status = refused.status,
+                                error = refused.key,
+                                date = %refused.date,
+                                host = sent.url().host_str().unwrap_or(""),
+                                "the provider refused the timestamp: the local clock is off by \
+                                 the offset its Date gives; signing again with it, and keeping \
+                                 it for the requests that follow"
+                            );
+                            skew.keep(refused.offset);
+                            corrected = true;
+                            // The same request, signed afresh: a new nonce,
+                            // the corrected timestamp.
+                            req = sent;
+                            continue;
+                        }
+                        None => response,
+                    }
+                }
+                _ => response,
             };
             *sent.url_mut() = sent_url;
             match redirects

@@ -12,6 +12,8 @@ pub(crate) mod http_request;
 pub(crate) mod middleware;
 #[cfg(feature = "reqwest")]
 pub(crate) mod redirect;
+#[cfg(feature = "reqwest")]
+pub(crate) mod skew;
 
 pub use http_request::{sign_http_request, trace_http_request, BodyBytes, HttpError, HttpOptions};
 #[cfg(feature = "reqwest")]

@@ -67,6 +67,8 @@ pub struct Signer {
     realm: Option<String>,
     nonce: Fill,
     timestamp: Fill,
+    /// Seconds added to the local clock for a fresh timestamp.
+    clock_offset: i64,
     /// The signer's own protocol parameters, encoded.
     own: Own,
     /// How the parameter string and the header are written.
@@ -82,6 +84,7 @@ impl fmt::Debug for Signer {
             .field("version", &self.own.sends(Name::Version))
             .field("nonce", &self.nonce)
             .field("timestamp", &self.timestamp)
+            .field("clock_offset", &self.clock_offset)
             .finish_non_exhaustive()
     }
 }
@@ -136,9 +139,55 @@ impl Signer {
             realm,
             nonce,
             timestamp,
+            clock_offset: 0,
             own,
             style: ParameterStyle::Rfc5849,
         }
+    }
+
+    /// This signer, its fresh timestamps taken from the local clock plus
+    /// `seconds` (negative when the local clock is ahead): for a client that
+    /// knows by how much its clock is off from the provider's, as a
+    /// provider's `Date` header tells it (RFC 9110 §6.6.1; the reqwest
+    /// middleware learns it so with
+    /// `OAuth1Middleware::with_clock_skew_correction`). It replaces any
+    /// offset given before; a pinned or omitted timestamp is sent as it was.
+    ///
+    /// Nothing the signer computed when it was built depends on the clock,
+    /// so this costs nothing but the move.
+    ///
+    /// ```
+    /// use oauth1_signer::{Credentials, OAuthRequest, Signer};
+    ///
+    /// use std::time::{SystemTime, UNIX_EPOCH};
+    ///
+    /// let now = || SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs());
+    /// // The provider's clock is ten minutes ahead of ours.
+    /// let signer = Signer::new(Credentials::new("key", "secret")).with_clock_offset(600);
+    /// let before = now()?;
+    /// let signed = signer.sign(&OAuthRequest::get("https://api.x.com/2/users/me"))?;
+    /// let after = now()?;
+    /// let sent: u64 = signed.protocol().get(oauth1_signer::Name::Timestamp).unwrap_or("").parse()?;
+    /// assert!(before + 600 <= sent && sent <= after + 600);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_clock_offset(mut self, seconds: i64) -> Signer {
+        self.clock_offset = seconds;
+        self
+    }
+
+    /// The seconds added to the local clock for a fresh timestamp
+    /// ([`with_clock_offset`](Self::with_clock_offset); 0 by default).
+    pub fn clock_offset(&self) -> i64 {
+        self.clock_offset
+    }
+
+    /// Whether the signer makes a fresh timestamp for each request (one
+    /// that a clock offset moves).
+    // The reqwest middleware's (feature `reqwest`).
+    #[cfg_attr(not(feature = "reqwest"), allow(dead_code))]
+    pub(crate) fn makes_timestamps(&self) -> bool {
+        self.timestamp == Fill::Fresh
     }
 
     /// The credentials this signer uses.
@@ -290,10 +339,36 @@ impl Signer {
         })
     }
 
+    /// As [`sign`](Self::sign), the timestamp made with `clock_offset`
+    /// in place of the signer's own (a clock offset the reqwest middleware
+    /// learned from the provider's answers).
+    // The reqwest middleware's (feature `reqwest`).
+    #[cfg_attr(not(feature = "reqwest"), allow(dead_code))]
+    pub(crate) fn sign_with_clock_offset(
+        &self,
+        request: &OAuthRequest<'_>,
+        clock_offset: i64,
+    ) -> Result<Signed, Error> {
+        self.run_at(request, clock_offset, |run| {
+            let signature = self.signature(run)?;
+            Ok(self.signed(&run.protocol, signature))
+        })
+    }
+
     /// Runs the stages every request goes through, then `f` on the result.
     fn run<R>(
         &self,
         request: &OAuthRequest<'_>,
+        f: impl FnOnce(&mut Run<'_>) -> Result<R, Error>,
+    ) -> Result<R, Error> {
+        self.run_at(request, self.clock_offset, f)
+    }
+
+    /// As [`run`](Self::run), a fresh timestamp made with `clock_offset`.
+    fn run_at<R>(
+        &self,
+        request: &OAuthRequest<'_>,
+        clock_offset: i64,
         f: impl FnOnce(&mut Run<'_>) -> Result<R, Error>,
     ) -> Result<R, Error> {
         let (mut nonce_buf, mut timestamp_buf) = ([0u8; 32], [0u8; 20]);
@@ -302,7 +377,7 @@ impl Signer {
             _ => "",
         };
         let timestamp = match self.timestamp {
-            Fill::Fresh => now(&mut timestamp_buf)?,
+            Fill::Fresh => now(&mut timestamp_buf, clock_offset)?,
             _ => "",
         };
         if let Some(content_type) = request.refused_media_type {
@@ -419,8 +494,13 @@ fn fresh_nonce(buf: &mut [u8; 32]) -> &str {
     std::str::from_utf8(buf).unwrap_or_default()
 }
 
-fn now(buf: &mut [u8; 20]) -> Result<&str, Error> {
-    let secs = unix_now()?;
+/// The local clock plus `offset`, in seconds since 1970.
+fn now(buf: &mut [u8; 20], offset: i64) -> Result<&str, Error> {
+    let secs = unix_now()?
+        .checked_add_signed(offset)
+        .filter(|&s| s > 0)
+        // An offset that puts the clock before 1970 makes no timestamp.
+        .ok_or_else(|| Error::new(ErrorKind::ClockBeforeEpoch))?;
     Ok(std::str::from_utf8(decimal(secs, buf)).unwrap_or_default())
 }
 
@@ -493,6 +573,61 @@ mod tests {
             t.normalized_params, other.normalized_params,
             "nonces repeat"
         );
+    }
+
+    /// The timestamp of a fresh signer's header, by the clock read before
+    /// and after signing.
+    fn signed_timestamp(s: &Signer) -> (u64, u64, u64) {
+        let before = unix_now().unwrap();
+        let signed = s.sign(&OAuthRequest::get("https://h/")).unwrap();
+        let after = unix_now().unwrap();
+        let ts = signed.protocol().get(Name::Timestamp).unwrap();
+        (before, ts.parse().unwrap(), after)
+    }
+
+    #[test]
+    fn a_clock_offset_moves_a_fresh_timestamp_and_no_pinned_one() {
+        let fresh = Signer::new(Credentials::new("ck", "cs"));
+        assert!(fresh.makes_timestamps());
+        let (before, ts, after) = signed_timestamp(&fresh.clone().with_clock_offset(-600));
+        assert!(
+            before - 600 <= ts && ts <= after - 600,
+            "{before} {ts} {after}"
+        );
+        let (before, ts, after) = signed_timestamp(&fresh.clone().with_clock_offset(3600));
+        assert!(
+            before + 3600 <= ts && ts <= after + 3600,
+            "{before} {ts} {after}"
+        );
+        // The middleware's offset replaces the signer's own.
+        let before = unix_now().unwrap();
+        let signed = fresh
+            .clone()
+            .with_clock_offset(3600)
+            .sign_with_clock_offset(&OAuthRequest::get("https://h/"), -60)
+            .unwrap();
+        let ts: u64 = signed
+            .protocol()
+            .get(Name::Timestamp)
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(before - 60 <= ts && ts <= unix_now().unwrap() - 60, "{ts}");
+        // An offset that puts the clock before 1970 makes no timestamp.
+        let e = fresh
+            .clone()
+            .with_clock_offset(i64::MIN)
+            .sign(&OAuthRequest::get("https://h/"))
+            .unwrap_err();
+        assert_eq!(e.kind(), &ErrorKind::ClockBeforeEpoch);
+        // A pinned timestamp is sent as pinned.
+        let pinned = signer().with_clock_offset(600);
+        assert!(!pinned.makes_timestamps());
+        let header = pinned
+            .authorization_header(&OAuthRequest::get("https://h/"))
+            .unwrap();
+        assert!(header.contains("oauth_timestamp=\"1\""), "{header}");
+        assert!(format!("{pinned:?}").contains("clock_offset: 600"));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use http_body_util::{BodyExt as _, Full, LengthLimitError, Limited};
 use hyper::body::{Bytes, Incoming};
-use hyper::header::{HeaderValue, CONNECTION, CONTENT_TYPE, LOCATION, WWW_AUTHENTICATE};
+use hyper::header::{HeaderValue, CONNECTION, CONTENT_TYPE, DATE, LOCATION, WWW_AUTHENTICATE};
 use hyper::http::request::Parts;
 use hyper::{Request, Response, StatusCode};
 use oauth1_signer::text::redact_url;
@@ -193,6 +193,11 @@ impl Server {
         *response.status_mut() = answer.status;
         let headers = response.headers_mut();
         headers.insert(CONTENT_TYPE, HeaderValue::from_static(media));
+        // With --clock-offset, the Date of the shifted clock, in place of
+        // hyper's (the system clock's).
+        if let Some(date) = crate::clock::date_header() {
+            headers.insert(DATE, date);
+        }
         if let Some(location) = location {
             headers.insert(LOCATION, location);
         }

@@ -274,6 +274,7 @@ impl Legs {
         }));
         let style = spec.profile().map_or(ParameterStyle::Rfc5849, |p| p.style);
         let temporary = Verifier::builder(consumer.issued(&tokens, Kind::Temporary), nonces)
+            .clock(crate::clock::now)
             .methods(methods)
             .body_hash(body_hash)
             .parameter_style(style)
