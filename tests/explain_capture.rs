@@ -16,7 +16,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use oauth1_signer::capture::{parse_har, parse_http, Captured, Curl, Shell};
-use oauth1_signer::explain::{Cause, CaptureExplainer, CaptureExplanation};
+use oauth1_signer::explain::{CaptureExplainer, CaptureExplanation, Cause};
 use oauth1_signer::{RequestSpec, Secret};
 use serde_json::Value;
 
@@ -94,7 +94,11 @@ fn each_generated_capture_is_explained_with_the_secrets_alone() {
         ] {
             assert!(!codes(&x).contains(&not), "{id}: {:?}", codes(&x));
         }
-        assert_eq!(x.spec.consumer_key, c["consumer_key"].as_str().unwrap(), "{id}");
+        assert_eq!(
+            x.spec.consumer_key,
+            c["consumer_key"].as_str().unwrap(),
+            "{id}"
+        );
         match case["mistake"].as_str() {
             // The clock's mistake is not the signature's: it verifies.
             None | Some("clock") => {
@@ -117,7 +121,8 @@ fn raw_http(inputs: &Value, unsigned_body: Option<&str>, header: &str) -> String
     let url = inputs["url"].as_str().unwrap();
     let rest = url.split_once("://").unwrap().1;
     let host = rest.split(['/', '?']).next().unwrap();
-    let mut text = format!("{method} {url} HTTP/1.1\r\nHost: {host}\r\nAuthorization: {header}\r\n");
+    let mut text =
+        format!("{method} {url} HTTP/1.1\r\nHost: {host}\r\nAuthorization: {header}\r\n");
     let body = match unsigned_body {
         Some(json) => Some(("application/json", json)),
         None => inputs["form_body"]
@@ -143,7 +148,8 @@ fn each_mistake_a_signature_shows_is_named_from_a_raw_request_with_the_secrets_a
         let cause = case["cause"].as_str().unwrap();
         // What only their base string shows (a parameter the signature search cannot
         // guess), and the nonce and timestamp, which a capture's own are.
-        if case["named_from"]["s"] != true || ["nonce-differs", "timestamp-differs"].contains(&cause)
+        if case["named_from"]["s"] != true
+            || ["nonce-differs", "timestamp-differs"].contains(&cause)
         {
             continue;
         }
@@ -217,9 +223,17 @@ fn a_pinned_value_the_capture_contradicts_is_said_as_such_not_as_a_cause() {
     assert_eq!(
         said,
         [
-            ("oauth_consumer_key", Some("another_key"), Some("client_key")),
+            (
+                "oauth_consumer_key",
+                Some("another_key"),
+                Some("client_key")
+            ),
             ("oauth_token", Some("a-token"), None),
-            ("oauth_signature_method", Some("HMAC-SHA1"), Some("HMAC-SHA256")),
+            (
+                "oauth_signature_method",
+                Some("HMAC-SHA1"),
+                Some("HMAC-SHA256")
+            ),
         ]
     );
     assert_eq!(
@@ -263,10 +277,12 @@ fn a_capture_without_oauth_is_none_and_a_har_answer_gives_the_clock() {
     );
     let x = explain(&captured(&case), &ours);
     let answer = x.answer.as_ref().unwrap();
-    assert_eq!(answer.errors[0].code, case["answer"]["code"].as_str().unwrap());
+    assert_eq!(
+        answer.errors[0].code,
+        case["answer"]["code"].as_str().unwrap()
+    );
     assert_eq!(
         x.clock.map(|c| c.offset),
         case["answer"]["clock_offset_seconds"].as_i64()
     );
 }
-

@@ -8,8 +8,8 @@ use std::io::Read as _;
 
 use clap::{Args, ValueEnum};
 use oauth1_signer::capture::{
-    parse_har, parse_http, parse_http_response, Answer, Captured, CapturedResponse,
-    Carried, Curl, Shell,
+    parse_har, parse_http, parse_http_response, Answer, Captured, CapturedResponse, Carried, Curl,
+    Shell,
 };
 use oauth1_signer::RequestSpec;
 use oauth1_signer::{Error, Name, Part, Protocol};

@@ -34,7 +34,9 @@ Postman's or Insomnia's snippet; bash or cmd.exe quoting), --har (a HAR file the
 Postman exported: the entry that carries OAuth 1.0a, or --entry N; its response is read too) or
 --http (a raw HTTP/1.1 request a proxy saved; --scheme https by default), each TEXT, @FILE or -
 for stdin. The captured Authorization header (or oauth_* parameters in its query or body) is
-what the other side sent; only the secrets, and any setting to pin, are given as flags.
+what the other side sent: its consumer key, token, signature method, realm, nonce, timestamp
+and version are taken from it. Only the secrets are needed (flags, environment, --profile or the
+default account); a flag that pins a value the capture contradicts is said first.
 
 Or give the request exactly as to `oauth1 sign` (flags, environment, or --request FILE|-), and
 what you have from the other side: its base string (--their-base-string, or --response-body
@@ -337,7 +339,15 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
             _ => Failure::input(format!("--their-header: {e}")),
         })?;
     let shown = Shown::new(explainer.trace(), args.show_secrets);
-    let out = render(args, &[], &explanation, answer.as_ref(), &spec, &explainer, &shown)?;
+    let out = render(
+        args,
+        &[],
+        &explanation,
+        answer.as_ref(),
+        &spec,
+        &explainer,
+        &shown,
+    )?;
     finish(args, &spec, out, notes, explanation.matches)
 }
 
@@ -387,7 +397,11 @@ fn explain_capture(
             )
         })?;
     let weak = match &explained.spec.rsa_private_key {
-        Some(_) => explained.spec.signer().ok().and_then(|s| s.signing_key().rsa_bits()),
+        Some(_) => explained
+            .spec
+            .signer()
+            .ok()
+            .and_then(|s| s.signing_key().rsa_bits()),
         None => None,
     };
     if let Some(bits) = weak.filter(|&bits| bits < 2048) {
@@ -404,7 +418,7 @@ fn explain_capture(
             explained
                 .taken
                 .iter()
-                .map(|name| flag_of(name, &pins))
+                .map(|name| flag_of(name, None))
                 .collect::<Vec<_>>()
                 .join(", ")
         );
@@ -416,11 +430,7 @@ fn explain_capture(
         };
         several_noted(found, from, &mut notes);
     }
-    if let (Some(path), None, None) = (
-        &args.response_body,
-        &explained.found,
-        &explained.answer,
-    ) {
+    if let (Some(path), None, None) = (&args.response_body, &explained.found, &explained.answer) {
         return Err(nothing_in_response(path));
     }
     let said: Vec<String> = explained
@@ -442,17 +452,20 @@ fn explain_capture(
     finish(args, &explained.spec, out, notes, explained.matches())
 }
 
-/// Where a protocol value is pinned, for a note or a contradiction.
-fn flag_of(name: &str, pins: &Pins) -> String {
-    match name {
-        "oauth_consumer_key" => pins.consumer_key.clone(),
-        "oauth_token" => pins.token.clone(),
-        "oauth_signature_method" => "--signature-method".to_owned(),
-        "oauth_nonce" => "--nonce".to_owned(),
-        "oauth_timestamp" => "--timestamp".to_owned(),
-        "oauth_callback" => "--callback".to_owned(),
-        "oauth_verifier" => "--oauth-verifier".to_owned(),
-        "oauth_version" => "--no-version".to_owned(),
+/// Where a protocol value is pinned: the flag, or for a contradiction the
+/// source of its consumer key and token (`pins`).
+fn flag_of(name: &str, pins: Option<&Pins>) -> String {
+    match (name, pins) {
+        ("oauth_consumer_key", Some(pins)) => pins.consumer_key.clone(),
+        ("oauth_token", Some(pins)) => pins.token.clone(),
+        ("oauth_consumer_key", None) => "--consumer-key".to_owned(),
+        ("oauth_token", None) => "--token".to_owned(),
+        ("oauth_signature_method", _) => "--signature-method".to_owned(),
+        ("oauth_nonce", _) => "--nonce".to_owned(),
+        ("oauth_timestamp", _) => "--timestamp".to_owned(),
+        ("oauth_callback", _) => "--callback".to_owned(),
+        ("oauth_verifier", _) => "--oauth-verifier".to_owned(),
+        ("oauth_version", _) => "--no-version".to_owned(),
         _ => "--realm".to_owned(),
     }
 }
@@ -475,7 +488,7 @@ fn contradiction_text(c: &Contradiction, pins: &Pins) -> String {
         ),
         _ => format!(
             "{} says {what} {} but the capture was signed with {}",
-            flag_of(c.name, pins),
+            flag_of(c.name, Some(pins)),
             shown(&c.pinned),
             match &c.captured {
                 Some(_) => format!("{what} {}", shown(&c.captured)),
@@ -506,7 +519,15 @@ fn render(
             for c in contradictions {
                 let _ = writeln!(out, "{RED}contradiction{RED:#}: {c}");
             }
-            out.push_str(&text(explanation.matches, &findings));
+            if contradictions.is_empty() || !explanation.matches {
+                out.push_str(&text(explanation.matches, &findings));
+            } else {
+                let _ = writeln!(
+                    out,
+                    "{GREEN}match{GREEN:#}: the capture's signature is what we compute with its \
+                     own values"
+                );
+            }
             if let Some((answer, clock)) = answer {
                 out.push_str(&answer_text(answer, *clock));
             }

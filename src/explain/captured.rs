@@ -385,7 +385,11 @@ impl<'a> CaptureExplainer<'a> {
             theirs.get(Name::ConsumerKey),
         )
         .unwrap_or_default();
-        spec.token = settle(Name::Token.as_str(), spec.token.take(), theirs.get(Name::Token));
+        spec.token = settle(
+            Name::Token.as_str(),
+            spec.token.take(),
+            theirs.get(Name::Token),
+        );
         // A method is one method whatever its case; one the signer does not
         // know is left ours, for the comparison to name.
         let their_method = theirs.get(Name::SignatureMethod);
@@ -400,7 +404,11 @@ impl<'a> CaptureExplainer<'a> {
             Some(_) => settle(Name::SignatureMethod.as_str(), pinned_method, their_method),
             None => pinned_method,
         };
-        spec.nonce = settle(Name::Nonce.as_str(), spec.nonce.take(), theirs.get(Name::Nonce));
+        spec.nonce = settle(
+            Name::Nonce.as_str(),
+            spec.nonce.take(),
+            theirs.get(Name::Nonce),
+        );
         spec.timestamp = settle(
             Name::Timestamp.as_str(),
             spec.timestamp.take(),
@@ -442,7 +450,11 @@ mod tests {
     #[test]
     fn the_clock_is_said_either_way() {
         let none = read_answer(Some(401), b"");
-        let c = Clock::of(&none, Some(784_111_177), Some("Sun, 06 Nov 1994 08:49:37 GMT"));
+        let c = Clock::of(
+            &none,
+            Some(784_111_177),
+            Some("Sun, 06 Nov 1994 08:49:37 GMT"),
+        );
         let c = c.unwrap();
         assert_eq!((c.offset, c.from_date), (-600, true));
         assert_eq!(
