@@ -61,7 +61,9 @@ pub use captured::{CaptureExplainer, CaptureExplanation, Clock, Contradiction};
 pub use catalogue::{Cause, UnknownCause};
 pub use explainer::{Explainer, Theirs, MAX_HEADER_LEN};
 pub use finding::{Component, Explanation, Finding, FoundBy};
-pub use rejected::{Audience, Rejected};
+#[cfg(feature = "tower")]
+pub use rejected::Diagnoser;
+pub use rejected::{Audience, Rejected, DIAGNOSE_MAX_BYTES, DIAGNOSE_MAX_PARAMS};
 pub use response::{
     base_string_from_response, find_base_string_in_response, ResponseBaseString,
     MAX_RESPONSE_BODY_LEN,
