@@ -578,7 +578,7 @@ mod owner_events {
             .layer(layer);
         let events = Events::default();
         let _guard = tracing::subscriber::set_default(Recorder(events.clone()));
-        let mut send = || {
+        let send = || {
             let status = block(app.clone().oneshot(x_docs_request(header, body)))
                 .unwrap()
                 .status()

@@ -477,10 +477,7 @@ fn contradiction_text(c: &Contradiction, pins: &Pins) -> String {
         Some(v) => format!("\"{}\"", printable(v.as_bytes())),
         None => "none".to_owned(),
     };
-    let what = match c.name {
-        "realm" => "realm",
-        name => name,
-    };
+    let what = c.name;
     match (c.name, &c.pinned) {
         ("oauth_version", None) => format!(
             "--no-version says no oauth_version but the capture was signed with oauth_version {}",

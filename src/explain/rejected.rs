@@ -236,11 +236,13 @@ impl crate::verify::Diagnose for Diagnoser {
             return Err(why);
         }
         let (consumer_secret, token_secret) = secrets.pair();
-        let mut ours = RequestSpec::default();
-        ours.consumer_key = seen.protocol.consumer_key().unwrap_or_default().to_owned();
-        ours.token = seen.protocol.token().map(str::to_owned);
-        ours.consumer_secret = Some(consumer_secret.clone());
-        ours.token_secret = Some(token_secret.clone());
+        let ours = RequestSpec {
+            consumer_key: seen.protocol.consumer_key().unwrap_or_default().to_owned(),
+            token: seen.protocol.token().map(str::to_owned),
+            consumer_secret: Some(consumer_secret.clone()),
+            token_secret: Some(token_secret.clone()),
+            ..RequestSpec::default()
+        };
         // The key and token are the client's, held: `unknown` is not used.
         let findings = seen.diagnose(&ours, Audience::Stranger, (consumer_secret, token_secret))?;
         Ok(findings
