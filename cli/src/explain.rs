@@ -98,9 +98,9 @@ pub(crate) struct ExplainArgs {
     #[arg(long, value_name = "HEADER", conflicts_with_all = ["curl", "har", "http"])]
     their_header: Option<String>,
 
-    /// A saved error response: its body, or the whole response from its status line (for its
-    /// Date); read for X's error codes, oauth_problem, and a base string it echoes
-    #[arg(long, value_name = "FILE")]
+    /// A saved error response (FILE or @FILE): its body, or the whole response from its status
+    /// line (for its Date); read for X's error codes, oauth_problem, and a base string it echoes
+    #[arg(long, value_name = "FILE|@FILE")]
     response_body: Option<PathBuf>,
 
     /// What to print
@@ -194,6 +194,11 @@ fn saved(args: &ExplainArgs) -> Result<Option<CapturedResponse>, Failure> {
     let Some(path) = &args.response_body else {
         return Ok(None);
     };
+    // FILE or @FILE, as the other flags that read a file write it.
+    let path = path
+        .to_str()
+        .and_then(|p| p.strip_prefix('@'))
+        .map_or(path.as_path(), Path::new);
     // An error response that echoes a base string is a few kilobytes.
     let limit = (MAX_RESPONSE_BODY_LEN, "MAX_RESPONSE_BODY_LEN");
     let bytes = read_file("--response-body", path, Some(limit))?;

@@ -532,3 +532,60 @@ fn the_docs_example_runs_as_written() {
         "{stdout}"
     );
 }
+
+/// The help's example as written, `--http @request.txt --response-body @answer.txt` with the
+/// consumer secret alone: the request of `firefox-har-timestamp-out-of-bounds` (its `sent`)
+/// as raw HTTP, and its HAR entry's response saved whole. The answer is read (X's 135) and
+/// the clock said; without the token secret the signature is not reproduced (exit 1).
+#[test]
+fn the_help_s_http_example_runs_as_written() {
+    let dir = TempDir::new("captures-help-example");
+    let case = cases()
+        .into_iter()
+        .find(|c| c["id"] == "firefox-har-timestamp-out-of-bounds")
+        .unwrap();
+    let sent = &case["sent"];
+    let url = sent["url"].as_str().unwrap();
+    let body = sent["body"].as_str().unwrap();
+    let request = format!(
+        "{} {url} HTTP/1.1\r\nHost: api.x.com\r\nAuthorization: {}\r\nContent-Type: {}\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        sent["method"].as_str().unwrap(),
+        sent["authorization"].as_str().unwrap(),
+        sent["content_type"].as_str().unwrap(),
+        body.len()
+    );
+    std::fs::write(dir.0.join("request.txt"), request).unwrap();
+    let har: Value = serde_json::from_str(case["text"].as_str().unwrap()).unwrap();
+    let response = &har["log"]["entries"][case["entry"].as_u64().unwrap() as usize]["response"];
+    let mut answer = format!("HTTP/1.1 {} Unauthorized\r\n", response["status"]);
+    for h in response["headers"].as_array().unwrap() {
+        answer.push_str(&format!(
+            "{}: {}\r\n",
+            h["name"].as_str().unwrap(),
+            h["value"].as_str().unwrap()
+        ));
+    }
+    answer.push_str("\r\n");
+    answer.push_str(response["content"]["text"].as_str().unwrap());
+    std::fs::write(dir.0.join("answer.txt"), answer).unwrap();
+    let cs = case["credentials"]["consumer_secret"].as_str().unwrap();
+    let mut command = oauth1(&dir.config());
+    command.current_dir(&dir.0).args([
+        "explain",
+        "--consumer-secret",
+        cs,
+        "--http",
+        "@request.txt",
+        "--response-body",
+        "@answer.txt",
+    ]);
+    let out = run(command);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("X error 135"), "{stdout}");
+    assert!(
+        stdout.contains("the client's clock is 600 seconds behind the answer's Date"),
+        "{stdout}"
+    );
+}
