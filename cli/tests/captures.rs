@@ -589,3 +589,43 @@ fn the_help_s_http_example_runs_as_written() {
         "{stdout}"
     );
 }
+
+/// With a capture and no secret on the command line, the default account's secrets sign it;
+/// its consumer key is pinned, and one that is not the capture's is said first.
+#[test]
+fn the_default_account_s_secrets_explain_a_capture() {
+    let dir = TempDir::new("captures-account");
+    let case = cases()
+        .into_iter()
+        .find(|c| c["id"] == "firefox-posix-get-query")
+        .unwrap();
+    let c = &case["credentials"];
+    let account = |key: &str| {
+        serde_json::json!({"consumer_key": key, "consumer_secret": c["consumer_secret"],
+                           "token": c["token"], "token_secret": c["token_secret"]})
+    };
+    std::fs::create_dir_all(dir.config()).unwrap();
+    let file = serde_json::json!({"default": "mine",
+        "profiles": {"mine": account(c["consumer_key"].as_str().unwrap()),
+                     "other": account("another-app")}});
+    std::fs::write(dir.config().join("profiles.json"), file.to_string()).unwrap();
+    let capture: Vec<String> = with_secrets_alone(&case, &dir)
+        .into_iter()
+        .take_while(|a| !a.contains("secret"))
+        .collect();
+    let mut args = vec!["explain".to_owned()];
+    args.extend(capture.clone());
+    let (code, stdout, stderr) = oauth1_in(&dir, &args);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.starts_with("match: "), "{stdout}");
+    args.extend(["--profile".to_owned(), "other".to_owned()]);
+    let (code, stdout, _) = oauth1_in(&dir, &args);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.starts_with(
+            "contradiction: the account \"other\"'s consumer key says oauth_consumer_key \
+             \"another-app\" but the capture was signed with oauth_consumer_key"
+        ),
+        "{stdout}"
+    );
+}
