@@ -540,4 +540,90 @@ mod owner_events {
         assert_eq!(status, 200);
         assert!(events.lock().unwrap().is_empty());
     }
+
+    /// The explainer's diagnosis for the owner (`VerifyLayer::diagnose`): a client that
+    /// encoded spaces as `+` (`fixtures/explain.json`'s `explain-space-as-plus`, the X docs
+    /// request with that client's header) is named in an event with no secret and no value;
+    /// at most so many a second, counted on an injected clock, the rest said skipped.
+    #[cfg(feature = "explain")]
+    #[test]
+    fn a_bad_signature_s_likely_cause_is_told_the_owner_a_bounded_number_of_times() {
+        use oauth1_signer::explain::Diagnoser;
+        use std::sync::atomic::{AtomicU64, Ordering};
+
+        static NOW_MS: AtomicU64 = AtomicU64::new(0);
+        let path = format!("{}/fixtures/explain.json", env!("CARGO_MANIFEST_DIR"));
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let case = doc["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == "explain-space-as-plus")
+            .unwrap()
+            .clone();
+        let header = case["theirs"]["authorization_header"].as_str().unwrap();
+        let body = case["inputs"]["form_body"].as_str().unwrap();
+        let (_, inputs) = x_docs();
+        let verifier = Verifier::builder(secrets(&inputs), TestStore::default())
+            .public_base_url("https://api.x.com")
+            .clock(|| 1318622958)
+            .build()
+            .unwrap();
+        let layer = VerifyLayer::new(Arc::new(verifier))
+            .diagnose(Diagnoser, 2)
+            ._diagnosis_clock(|| NOW_MS.load(Ordering::SeqCst));
+        let app = Router::new()
+            .route("/1.1/statuses/update.json", post(|| async { "ok" }))
+            .layer(layer);
+        let events = Events::default();
+        let _guard = tracing::subscriber::set_default(Recorder(events.clone()));
+        let send = || {
+            let status = block(app.clone().oneshot(x_docs_request(header, body)))
+                .unwrap()
+                .status()
+                .as_u16();
+            assert_eq!(status, 401);
+            let seen = events.lock().unwrap().clone();
+            let (level, last) = seen.last().unwrap().clone();
+            assert_eq!(level, Level::INFO);
+            assert_eq!(field(&last, "message"), "OAuth request diagnosed");
+            assert_eq!(field(&last, "path"), "/1.1/statuses/update.json");
+            last
+        };
+        // The bucket holds two: two diagnoses, then one skipped, at the same instant.
+        for _ in 0..2 {
+            let diagnosed = send();
+            assert_eq!(field(&diagnosed, "cause"), "space-as-plus", "{diagnosed:?}");
+            assert!(
+                field(&diagnosed, "causes").starts_with("space-as-plus (parameters): "),
+                "{diagnosed:?}"
+            );
+            assert_eq!(field(&diagnosed, "skipped"), "");
+        }
+        let skipped = send();
+        assert_eq!(
+            field(&skipped, "skipped"),
+            "over 2 diagnoses a second: not diagnosed"
+        );
+        assert_eq!(field(&skipped, "causes"), "");
+        // Half a second later, one more has come in: one diagnosis, then skipped again.
+        NOW_MS.store(500, Ordering::SeqCst);
+        assert_eq!(field(&send(), "cause"), "space-as-plus");
+        assert_ne!(field(&send(), "skipped"), "");
+        // Each request: its rejection, then its diagnosis.
+        let seen = events.lock().unwrap().clone();
+        assert_eq!(seen.len(), 10, "{seen:?}");
+        for pair in seen.chunks(2) {
+            assert_eq!(field(&pair[0].1, "message"), "OAuth request rejected");
+        }
+        no_secret(&events);
+        // Nothing of either side: no signature, no base string.
+        for (_, fields) in seen.iter() {
+            for (_, value) in fields {
+                assert!(!value.contains("POST&"), "{value}");
+                assert!(!value.contains("tXpPpWFTUAqx4z"), "{value}");
+            }
+        }
+    }
 }

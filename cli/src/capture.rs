@@ -8,8 +8,8 @@ use std::io::Read as _;
 
 use clap::{Args, ValueEnum};
 use oauth1_signer::capture::{
-    clock_offset, parse_har, parse_http, parse_http_response, Answer, Captured, CapturedResponse,
-    Carried, Curl, Shell,
+    parse_har, parse_http, parse_http_response, Answer, Captured, CapturedResponse, Carried, Curl,
+    Shell,
 };
 use oauth1_signer::RequestSpec;
 use oauth1_signer::{Error, Name, Part, Protocol};
@@ -243,7 +243,6 @@ impl CaptureFlags {
 pub(crate) fn fill_spec(
     spec: &mut RequestSpec,
     captured: &Captured,
-    strip: bool,
 ) -> Result<Option<Carried>, Failure> {
     spec.method = captured.method().to_owned();
     spec.url = captured.url().to_owned();
@@ -274,25 +273,7 @@ pub(crate) fn fill_spec(
         }
         (None, _) => {}
     }
-    if !strip {
-        return Ok(captured.oauth().ok().flatten());
-    }
-    let Some(carried) = captured.oauth().map_err(|e| {
-        Failure::input(match e.offset() {
-            Some((Part::Header, _)) => format!("the captured Authorization header: {e}"),
-            _ => format!("the captured request: {e}"),
-        })
-    })?
-    else {
-        return Ok(None);
-    };
-    carried.url().clone_into(&mut spec.url);
-    if let Some(body) = carried.form_body() {
-        // A part of the UTF-8 text read above, cut at `&`s.
-        spec.form_body = Some(String::from_utf8_lossy(body).into_owned());
-    }
-    spec.transmission = Some(carried.protocol().transmission());
-    Ok(Some(carried))
+    Ok(captured.oauth().ok().flatten())
 }
 
 /// The request's `oauth_timestamp`, when its protocol parameters say one.
@@ -324,7 +305,7 @@ pub(crate) fn answer_text(answer: &Answer, clock: Option<Clock>) -> String {
     }
     if answer.is_about_time() {
         match clock {
-            Some(c) => out.push_str(&format!("  {}\n", c.sentence())),
+            Some(c) => out.push_str(&format!("  {c}\n")),
             None => out.push_str(
                 "  (give the answer's Date, or a HAR entry that has it, to say how far the \
                  client's clock is off)\n",
@@ -334,66 +315,12 @@ pub(crate) fn answer_text(answer: &Answer, clock: Option<Clock>) -> String {
     out
 }
 
-/// How far a client's clock is off, and from what.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Clock {
-    /// oauth_timestamp less the server's time, in seconds.
-    pub(crate) offset: i64,
-    pub(crate) timestamp: u64,
-    /// Whether the server's time is its `Date` header (else its window).
-    pub(crate) from_date: bool,
-}
+/// How far a client's clock is off, and from what: the library's.
+pub(crate) use oauth1_signer::explain::Clock;
 
-impl Clock {
-    pub(crate) fn sentence(self) -> String {
-        let from = if self.from_date {
-            "the answer's Date"
-        } else {
-            "the window the provider accepts (oauth_acceptable_timestamps)"
-        };
-        match self.offset {
-            0 => format!(
-                "the client's clock agrees with {from} (oauth_timestamp {})",
-                self.timestamp
-            ),
-            n if n > 0 => format!(
-                "the client's clock is {n} seconds ahead of {from} (oauth_timestamp {})",
-                self.timestamp
-            ),
-            n => format!(
-                "the client's clock is {} seconds behind {from} (oauth_timestamp {})",
-                n.unsigned_abs(),
-                self.timestamp
-            ),
-        }
-    }
-}
-
-/// How far the client's clock is off: from the answer's `Date`, else from
-/// the window a Problem Reporting answer gives.
+/// How far the client's clock is off ([`Clock::of`]).
 pub(crate) fn clock(answer: &Answer, timestamp: Option<u64>, date: Option<&str>) -> Option<Clock> {
-    let timestamp = timestamp?;
-    if let Some(offset) = date.and_then(|d| clock_offset(timestamp, d).ok()) {
-        return Some(Clock {
-            offset,
-            timestamp,
-            from_date: true,
-        });
-    }
-    let (first, last) = answer.acceptable_timestamps()?;
-    let signed = |x: u64| i64::try_from(x).unwrap_or(i64::MAX);
-    let offset = if timestamp < first {
-        signed(timestamp) - signed(first)
-    } else if timestamp > last {
-        signed(timestamp) - signed(last)
-    } else {
-        0
-    };
-    Some(Clock {
-        offset,
-        timestamp,
-        from_date: false,
-    })
+    Clock::of(answer, timestamp, date)
 }
 
 /// The answer as JSON: each error, and the clock.
@@ -430,28 +357,4 @@ pub(crate) fn saved_response(bytes: &[u8]) -> Result<CapturedResponse, Failure> 
         headers: Vec::new(),
         body: Some(bytes.to_vec()),
     })
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_clock_is_said_either_way() {
-        let c = Clock {
-            offset: -600,
-            timestamp: 1,
-            from_date: true,
-        };
-        assert!(c
-            .sentence()
-            .contains("600 seconds behind the answer's Date"));
-        let a = oauth1_signer::capture::read_answer(
-            Some(401),
-            b"oauth_problem=timestamp_refused&oauth_acceptable_timestamps=100-200",
-        );
-        assert_eq!(clock(&a, Some(250), None).unwrap().offset, 50);
-        assert_eq!(clock(&a, Some(40), None).unwrap().offset, -60);
-    }
 }

@@ -8,23 +8,24 @@ use std::path::PathBuf;
 
 use anstyle::{AnsiColor, Style};
 use clap::{Args, ValueEnum};
+use std::path::Path;
+
 use oauth1_signer::capture::{Answer, CapturedResponse};
 use oauth1_signer::explain::{
-    find_base_string_in_response, Explainer, Finding, Theirs, MAX_RESPONSE_BODY_LEN,
+    find_base_string_in_response, CaptureExplainer, Clock, Contradiction, Explainer, Explanation,
+    Finding, ResponseBaseString, Theirs, MAX_RESPONSE_BODY_LEN,
 };
 use oauth1_signer::pipeline::base_string_lines;
-use oauth1_signer::{ErrorKind, Name, Part, Protocol, RequestSpec, Signer, Transmission};
+use oauth1_signer::{ErrorKind, Name, Part, Protocol, RequestSpec, Signer};
 use serde::Serialize;
 use serde_json::ser::Formatter;
 use similar::{ChangeTag, TextDiff};
 
-use crate::capture::{
-    answer_json, answer_text, clock, fill_spec, saved_response, timestamp_of, CaptureFlags, Clock,
-};
+use crate::capture::{answer_json, answer_text, saved_response, timestamp_of, CaptureFlags, Read};
 use crate::caret::printable;
-use crate::flags::Credentials;
+use crate::flags::{Credentials, Pins};
 use crate::output::{sent_text, stages_text, Shown};
-use crate::spec::{library_error, spec, RequestFlags, SigningFlags};
+use crate::spec::{library_error, spec, spec_of, RequestFlags, SigningFlags};
 use crate::Failure;
 
 pub(crate) const EXPLAIN_HELP: &str = "\
@@ -33,7 +34,9 @@ Postman's or Insomnia's snippet; bash or cmd.exe quoting), --har (a HAR file the
 Postman exported: the entry that carries OAuth 1.0a, or --entry N; its response is read too) or
 --http (a raw HTTP/1.1 request a proxy saved; --scheme https by default), each TEXT, @FILE or -
 for stdin. The captured Authorization header (or oauth_* parameters in its query or body) is
-what the other side sent; only the secrets, and any setting to pin, are given as flags.
+what the other side sent: its consumer key, token, signature method, realm, nonce, timestamp
+and version are taken from it. Only the secrets are needed (flags, environment, --profile or the
+default account); a flag that pins a value the capture contradicts is said first.
 
 Or give the request exactly as to `oauth1 sign` (flags, environment, or --request FILE|-), and
 what you have from the other side: its base string (--their-base-string, or --response-body
@@ -95,9 +98,9 @@ pub(crate) struct ExplainArgs {
     #[arg(long, value_name = "HEADER", conflicts_with_all = ["curl", "har", "http"])]
     their_header: Option<String>,
 
-    /// A saved error response: its body, or the whole response from its status line (for its
-    /// Date); read for X's error codes, oauth_problem, and a base string it echoes
-    #[arg(long, value_name = "FILE")]
+    /// A saved error response (FILE or @FILE): its body, or the whole response from its status
+    /// line (for its Date); read for X's error codes, oauth_problem, and a base string it echoes
+    #[arg(long, value_name = "FILE|@FILE")]
     response_body: Option<PathBuf>,
 
     /// What to print
@@ -169,10 +172,9 @@ fn signer_of(spec: &RequestSpec, literal: bool) -> Result<Signer, Failure> {
     Ok(signer)
 }
 
-/// Their protocol parameters' values that are ours unless pinned: the
-/// nonce and timestamp (a signer's own), and of a captured request its
-/// callback and verifier. Says which were taken.
-fn take_theirs(spec: &mut RequestSpec, theirs: &Protocol<'_>, captured: bool) -> Vec<&'static str> {
+/// Their header's values that are ours unless pinned: the nonce and the
+/// timestamp (a signer's own). Says which were taken.
+fn take_theirs(spec: &mut RequestSpec, theirs: &Protocol<'_>) -> Vec<&'static str> {
     let mut taken = Vec::new();
     let mut take = |field: &mut Option<String>, name: Name| {
         if field.is_none() {
@@ -184,25 +186,63 @@ fn take_theirs(spec: &mut RequestSpec, theirs: &Protocol<'_>, captured: bool) ->
     };
     take(&mut spec.nonce, Name::Nonce);
     take(&mut spec.timestamp, Name::Timestamp);
-    if captured {
-        take(&mut spec.callback, Name::Callback);
-        take(&mut spec.verifier, Name::Verifier);
-    }
     taken
 }
 
-/// The provider's answer: a HAR entry's response, or --response-body.
-fn their_response(
-    args: &ExplainArgs,
-    captured: Option<&CapturedResponse>,
-) -> Result<Option<CapturedResponse>, Failure> {
-    if let Some(path) = &args.response_body {
-        // An error response that echoes a base string is a few kilobytes.
-        let limit = (MAX_RESPONSE_BODY_LEN, "MAX_RESPONSE_BODY_LEN");
-        let bytes = read_file("--response-body", path, Some(limit))?;
-        return saved_response(bytes.as_bytes()).map(Some);
+/// The saved response of --response-body, if given.
+fn saved(args: &ExplainArgs) -> Result<Option<CapturedResponse>, Failure> {
+    let Some(path) = &args.response_body else {
+        return Ok(None);
+    };
+    // FILE or @FILE, as the other flags that read a file write it.
+    let path = path
+        .to_str()
+        .and_then(|p| p.strip_prefix('@'))
+        .map_or(path.as_path(), Path::new);
+    // An error response that echoes a base string is a few kilobytes.
+    let limit = (MAX_RESPONSE_BODY_LEN, "MAX_RESPONSE_BODY_LEN");
+    let bytes = read_file("--response-body", path, Some(limit))?;
+    saved_response(bytes.as_bytes()).map(Some)
+}
+
+/// --their-base-string, read (an empty one is a copying mistake).
+fn their_base_string(args: &ExplainArgs) -> Result<Option<String>, Failure> {
+    let Some(text) = args.their_base_string.as_deref() else {
+        return Ok(None);
+    };
+    let text = match text.strip_prefix('@') {
+        Some(path) => read_file("--their-base-string", path.as_ref(), None)?,
+        None => text.to_owned(),
+    };
+    if text.trim().is_empty() {
+        return Err(Failure::input("--their-base-string is empty"));
     }
-    Ok(captured.cloned())
+    Ok(Some(text.trim().to_owned()))
+}
+
+/// The note on a response body holding several debug_sbs values.
+fn several_noted(found: &ResponseBaseString, from: &str, notes: &mut String) {
+    if found.debug_sbs_count > 1 {
+        let used = match found.debug_sbs_used {
+            Some(i) => format!("the one that parses as a base string is number {}", i + 1),
+            None => "none parses as a base string, so the one in the text is used".to_owned(),
+        };
+        let _ = writeln!(
+            notes,
+            "note: {from} has {} debug_sbs values; {used}",
+            found.debug_sbs_count
+        );
+    }
+}
+
+/// The refusal of --response-body that holds nothing to read.
+fn nothing_in_response(path: &std::path::Path) -> Failure {
+    Failure::input(format!(
+        "no signature base string nor provider error found in --response-body \"{}\" \
+         (looked for debug_sbs=..., text that starts like METHOD&http..., X's error \
+         codes and oauth_problem=...)",
+        path.display()
+    ))
 }
 
 /// Explains; `Ok(true)` when what they gave matches ours.
@@ -215,37 +255,18 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
             let _ = writeln!(said, "note: {note}");
         }
         let _ = std::io::stderr().write_all(said.as_bytes());
+        return explain_capture(args, given, r);
     }
     let mut notes = String::new();
     let literal = args.request.literal();
     let mut spec = spec(&args.request, &args.credentials, Some(&args.signing), given)?;
-    let captured = match &read {
-        Some(r) => Some(fill_spec(&mut spec, &r.captured, true)?),
-        None => None,
-    };
-    let captured = captured.flatten();
-    let in_header = captured
-        .as_ref()
-        .is_some_and(|c| c.protocol().transmission() == Transmission::Header);
-    let captured_header = match (&read, in_header) {
-        (Some(r), true) => r.captured.oauth_header().map(str::to_owned),
-        _ => None,
-    };
-    let their_header = args.their_header.clone().or(captured_header);
-    let their_protocol = match (&args.their_header, &captured) {
+    let their_protocol = args
+        .their_header
+        .as_deref()
         // Refused with its offset by the explainer, further on.
-        (Some(h), _) => Protocol::from_header(h).ok().map(Protocol::into_owned),
-        (None, Some(carried)) => Some(carried.protocol().clone()),
-        (None, None) => None,
-    };
-    if read.is_some() && their_protocol.is_none() {
-        return Err(Failure::input(
-            "the captured request carries no OAuth 1.0a: no Authorization: OAuth header and no \
-             oauth_* parameter in its query or form body",
-        ));
-    }
+        .and_then(|h| Protocol::from_header(h).ok().map(Protocol::into_owned));
     if let Some(theirs) = &their_protocol {
-        let taken = take_theirs(&mut spec, theirs, read.is_some());
+        let taken = take_theirs(&mut spec, theirs);
         if !taken.is_empty() {
             let _ = writeln!(
                 notes,
@@ -263,75 +284,35 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
     if let (Some(body), None) = (&spec.body, &spec.form_body) {
         explainer = explainer.with_unsigned_body(body);
     }
-    let mut base = match args.their_base_string.as_deref() {
-        Some(text) => {
-            let text = match text.strip_prefix('@') {
-                Some(path) => read_file("--their-base-string", path.as_ref(), None)?,
-                None => text.to_owned(),
-            };
-            // Empty is a copying mistake, not a base string that differs.
-            if text.trim().is_empty() {
-                return Err(Failure::input("--their-base-string is empty"));
-            }
-            Some(text.trim().to_owned())
-        }
-        None => None,
-    };
-    let response = their_response(args, read.as_ref().and_then(|r| r.captured.response()))?;
+    let mut base = their_base_string(args)?;
     let mut answer: Option<(Answer, Option<Clock>)> = None;
-    if let Some(response) = &response {
+    if let Some(response) = saved(args)? {
         let body =
             String::from_utf8_lossy(response.body.as_deref().unwrap_or_default()).into_owned();
         let status = (response.status != 0).then_some(response.status);
         let read_answer = oauth1_signer::capture::read_answer(status, body.as_bytes());
-        let clock = clock(
+        let clock = Clock::of(
             &read_answer,
             timestamp_of(their_protocol.as_ref())
                 .or_else(|| spec.timestamp.as_deref()?.parse().ok()),
             response.header("date"),
         );
-        let found = find_base_string_in_response(&body);
-        match &found {
-            None if args.response_body.is_some() && read_answer.is_empty() => {
-                return Err(Failure::input(format!(
-                    "no signature base string nor provider error found in --response-body \"{}\" \
-                     (looked for debug_sbs=..., text that starts like METHOD&http..., X's error \
-                     codes and oauth_problem=...)",
-                    args.response_body
-                        .as_deref()
-                        .unwrap_or_else(|| std::path::Path::new(""))
-                        .display()
-                )))
+        match find_base_string_in_response(&body) {
+            None if read_answer.is_empty() => {
+                let path = args.response_body.as_deref().unwrap_or(Path::new(""));
+                return Err(nothing_in_response(path));
             }
             None => {}
             Some(found) => {
-                if found.debug_sbs_count > 1 {
-                    let used = match found.debug_sbs_used {
-                        Some(i) => {
-                            format!("the one that parses as a base string is number {}", i + 1)
-                        }
-                        None => "none parses as a base string, so the one in the text is used"
-                            .to_owned(),
-                    };
-                    let from = match args.response_body {
-                        Some(_) => "--response-body",
-                        None => "the HAR entry's response",
-                    };
-                    let _ = writeln!(
-                        notes,
-                        "note: {from} has {} debug_sbs values; {used}",
-                        found.debug_sbs_count
-                    );
-                }
-                base.get_or_insert(found.base_string.clone());
+                several_noted(&found, "--response-body", &mut notes);
+                base.get_or_insert(found.base_string);
             }
         }
         if !read_answer.is_empty() {
             answer = Some((read_answer, clock));
         }
     }
-    let params_only = captured.is_some() && !in_header;
-    if base.is_none() && args.their_signature.is_none() && their_header.is_none() && !params_only {
+    if base.is_none() && args.their_signature.is_none() && args.their_header.is_none() {
         let said = match &answer {
             Some((a, c)) => format!(
                 " (the response holds no base string; it says:{})",
@@ -348,53 +329,221 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
              --their-base-string, --their-signature, --their-header or --response-body{said}"
         )));
     }
-    let explanation = match (&their_protocol, params_only, &base) {
-        // Their parameters in the query or the body: compared as a header's are.
-        (Some(theirs), true, None) => explainer.protocol(theirs),
-        _ => explainer
-            .explain(Theirs {
-                header: their_header.as_deref(),
-                base_string: base.as_deref(),
-                signature: args.their_signature.as_deref().or_else(|| {
-                    params_only
-                        .then(|| their_protocol.as_ref()?.signature())
-                        .flatten()
-                }),
-            })
-            .map_err(|e| match e.kind() {
-                // An empty signature is a copying mistake, not a signature to search for.
-                ErrorKind::Empty {
-                    part: Part::Signature,
-                    ..
-                } => Failure::input("--their-signature is empty"),
-                _ if args.their_header.is_none() => {
-                    Failure::input(format!("the captured Authorization header: {e}"))
-                }
-                _ => Failure::input(format!("--their-header: {e}")),
-            })?,
+    let explanation = explainer
+        .explain(Theirs {
+            header: args.their_header.as_deref(),
+            base_string: base.as_deref(),
+            signature: args.their_signature.as_deref(),
+        })
+        .map_err(|e| match e.kind() {
+            // An empty signature is a copying mistake, not a signature to search for.
+            ErrorKind::Empty {
+                part: Part::Signature,
+                ..
+            } => Failure::input("--their-signature is empty"),
+            _ => Failure::input(format!("--their-header: {e}")),
+        })?;
+    let shown = Shown::new(explainer.trace(), args.show_secrets);
+    let out = render(
+        args,
+        &[],
+        &explanation,
+        answer.as_ref(),
+        &spec,
+        &explainer,
+        &shown,
+    )?;
+    finish(args, &spec, out, notes, explanation.matches)
+}
+
+/// Explains a captured request with the library's one call
+/// ([`CaptureExplainer`]): its own consumer key, token, method, realm,
+/// nonce, timestamp and version, with the secrets given; a flag that
+/// contradicts the capture is said first.
+fn explain_capture(
+    args: &ExplainArgs,
+    given: &dyn Fn(&str) -> bool,
+    read: &Read,
+) -> Result<(), Failure> {
+    let mut spec = spec_of(&args.request, None, Some(&args.signing), given)?;
+    let rsa = args.signing.method.rsa(&spec);
+    let pins = args.credentials.fill_for_capture(&mut spec, rsa, given)?;
+    let base = their_base_string(args)?;
+    let saved = saved(args)?;
+    if args
+        .their_signature
+        .as_deref()
+        .is_some_and(|s| s.trim().is_empty())
+    {
+        return Err(Failure::input("--their-signature is empty"));
+    }
+    let mut call = CaptureExplainer::new(&read.captured, &spec).version_pinned(given("no_version"));
+    if let Some(base) = &base {
+        call = call.their_base_string(base);
+    }
+    if let Some(signature) = &args.their_signature {
+        call = call.their_signature(signature);
+    }
+    if let Some(saved) = &saved {
+        call = call.response(saved);
+    }
+    let explained = call
+        .explain()
+        .map_err(|e| match e.offset() {
+            Some((Part::Header, _)) => {
+                Failure::input(format!("the captured Authorization header: {e}"))
+            }
+            _ => Failure::input(format!("the captured request: {e}")),
+        })?
+        .ok_or_else(|| {
+            Failure::input(
+                "the captured request carries no OAuth 1.0a: no Authorization: OAuth header and \
+                 no oauth_* parameter in its query or form body",
+            )
+        })?;
+    let weak = match &explained.spec.rsa_private_key {
+        Some(_) => explained
+            .spec
+            .signer()
+            .ok()
+            .and_then(|s| s.signing_key().rsa_bits()),
+        None => None,
     };
-    let (matches, findings) = (explanation.matches, &explanation.findings);
-    let findings: Vec<&Finding> = findings.iter().collect();
+    if let Some(bits) = weak.filter(|&bits| bits < 2048) {
+        eprintln!(
+            "warning: the RSA key has {bits} bits; keys under 2048 bits are too weak to rely on"
+        );
+    }
+    let mut notes = String::new();
+    if !explained.taken.is_empty() {
+        let _ = writeln!(
+            notes,
+            "note: {} as in the capture (pin ours with {})",
+            explained.taken.join(", "),
+            explained
+                .taken
+                .iter()
+                .map(|name| flag_of(name, None))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    if let Some(found) = &explained.found {
+        let from = match args.response_body {
+            Some(_) => "--response-body",
+            None => "the HAR entry's response",
+        };
+        several_noted(found, from, &mut notes);
+    }
+    if let (Some(path), None, None) = (&args.response_body, &explained.found, &explained.answer) {
+        return Err(nothing_in_response(path));
+    }
+    let said: Vec<String> = explained
+        .contradictions
+        .iter()
+        .map(|c| contradiction_text(c, &pins))
+        .collect();
+    let answer = explained.answer.clone().map(|a| (a, explained.clock));
+    let shown = Shown::new(explained.explainer.trace(), args.show_secrets);
+    let out = render(
+        args,
+        &said,
+        &explained.explanation,
+        answer.as_ref(),
+        &explained.spec,
+        &explained.explainer,
+        &shown,
+    )?;
+    finish(args, &explained.spec, out, notes, explained.matches())
+}
+
+/// Where a protocol value is pinned: the flag, or for a contradiction the
+/// source of its consumer key and token (`pins`).
+fn flag_of(name: &str, pins: Option<&Pins>) -> String {
+    match (name, pins) {
+        ("oauth_consumer_key", Some(pins)) => pins.consumer_key.clone(),
+        ("oauth_token", Some(pins)) => pins.token.clone(),
+        ("oauth_consumer_key", None) => "--consumer-key".to_owned(),
+        ("oauth_token", None) => "--token".to_owned(),
+        ("oauth_signature_method", _) => "--signature-method".to_owned(),
+        ("oauth_nonce", _) => "--nonce".to_owned(),
+        ("oauth_timestamp", _) => "--timestamp".to_owned(),
+        ("oauth_callback", _) => "--callback".to_owned(),
+        ("oauth_verifier", _) => "--oauth-verifier".to_owned(),
+        ("oauth_version", _) => "--no-version".to_owned(),
+        _ => "--realm".to_owned(),
+    }
+}
+
+/// A contradiction as the user pinned it: `--consumer-key says "a" but the
+/// capture was signed with oauth_consumer_key "b"`.
+fn contradiction_text(c: &Contradiction, pins: &Pins) -> String {
+    let shown = |v: &Option<String>| match v {
+        Some(v) => format!("\"{}\"", printable(v.as_bytes())),
+        None => "none".to_owned(),
+    };
+    let what = c.name;
+    match (c.name, &c.pinned) {
+        ("oauth_version", None) => format!(
+            "--no-version says no oauth_version but the capture was signed with oauth_version {}",
+            shown(&c.captured)
+        ),
+        _ => format!(
+            "{} says {what} {} but the capture was signed with {}",
+            flag_of(c.name, Some(pins)),
+            shown(&c.pinned),
+            match &c.captured {
+                Some(_) => format!("{what} {}", shown(&c.captured)),
+                None => format!("no {what}"),
+            }
+        ),
+    }
+}
+
+/// What `explain` prints: the contradictions first, then each cause (or
+/// JSON of them), the answer, and the base strings diffed or our trace.
+fn render(
+    args: &ExplainArgs,
+    contradictions: &[String],
+    explanation: &Explanation,
+    answer: Option<&(Answer, Option<Clock>)>,
+    spec: &RequestSpec,
+    explainer: &Explainer,
+    shown: &Shown,
+) -> Result<String, Failure> {
+    let matches = explanation.matches && contradictions.is_empty();
+    let findings: Vec<&Finding> = explanation.findings.iter().collect();
     let theirs = explanation.their_base_string.as_deref();
-    let out = match args.format {
-        ExplainFormat::Json => json(matches, &findings, answer.as_ref())?,
+    Ok(match args.format {
+        ExplainFormat::Json => json(matches, contradictions, &findings, answer)?,
         ExplainFormat::Text => {
-            let mut out = text(matches, &findings);
-            if let Some((answer, clock)) = &answer {
+            let mut out = String::new();
+            for c in contradictions {
+                let _ = writeln!(out, "{RED}contradiction{RED:#}: {c}");
+            }
+            if contradictions.is_empty() || !explanation.matches {
+                out.push_str(&text(explanation.matches, &findings));
+            } else {
+                let _ = writeln!(
+                    out,
+                    "{GREEN}match{GREEN:#}: the capture's signature is what we compute with its \
+                     own values"
+                );
+            }
+            if let Some((answer, clock)) = answer {
                 out.push_str(&answer_text(answer, *clock));
             }
             let ours = &explainer.trace().base_string;
             match theirs {
                 Some(theirs) if theirs != ours => out.push_str(&diff(ours, theirs)),
-                None if !matches => {
-                    let shown = Shown::new(explainer.trace(), args.show_secrets);
+                None if !explanation.matches => {
                     out.push_str("\nour trace:\n");
-                    out.push_str(&stages_text(&spec, explainer.trace(), &shown));
+                    out.push_str(&stages_text(spec, explainer.trace(), shown));
                     if let Ok(sent) = spec.sent(&explainer.trace().signed) {
                         out.push_str(&sent_text(
                             &sent.url,
                             sent.body.as_deref(),
-                            &shown,
+                            shown,
                             spec.transmission(),
                         ));
                     }
@@ -403,10 +552,21 @@ pub(crate) fn explain(args: &ExplainArgs, given: &dyn Fn(&str) -> bool) -> Resul
             }
             out
         }
-    };
+    })
+}
+
+/// Writes the notes and the output (neither holding a secret unless
+/// asked) and says how it went.
+fn finish(
+    args: &ExplainArgs,
+    spec: &RequestSpec,
+    out: String,
+    notes: String,
+    matches: bool,
+) -> Result<(), Failure> {
     // Whatever was sent in place of a signature may spell the secrets.
-    let out = crate::output::without_secrets(out, &spec, args.show_secrets);
-    let notes = crate::output::without_secrets(notes, &spec, args.show_secrets);
+    let out = crate::output::without_secrets(out, spec, args.show_secrets);
+    let notes = crate::output::without_secrets(notes, spec, args.show_secrets);
     let _ = std::io::stderr().write_all(notes.as_bytes());
     let mut stdout = anstream::stdout();
     match stdout
@@ -450,6 +610,7 @@ pub(crate) fn json_causes<'a>(findings: &[&'a Finding]) -> Vec<JsonCause<'a>> {
 
 fn json(
     matches: bool,
+    contradictions: &[String],
     findings: &[&Finding],
     answer: Option<&(Answer, Option<Clock>)>,
 ) -> Result<String, Failure> {
@@ -457,6 +618,8 @@ fn json(
     struct Out<'a> {
         #[serde(rename = "match")]
         matches: bool,
+        #[serde(skip_serializing_if = "<[String]>::is_empty")]
+        contradictions: &'a [String],
         causes: Vec<JsonCause<'a>>,
         #[serde(skip_serializing_if = "Option::is_none")]
         answer: Option<serde_json::Value>,
@@ -465,6 +628,7 @@ fn json(
     let answer = answer.map(|(a, c)| answer_json(a, *c));
     let out = Out {
         matches,
+        contradictions,
         causes,
         answer,
     };

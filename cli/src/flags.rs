@@ -102,6 +102,56 @@ impl Credentials {
         Ok(())
     }
 
+    /// Fills the credentials of `spec` for a captured request, which names
+    /// its own consumer key and token: `--profile NAME`; else the flags and
+    /// the environment, whichever of them are given (the secrets alone
+    /// will do, or an RSA key, `rsa`); else the default profile. A key or
+    /// token filled here is pinned (checked against the capture's); says
+    /// where they came from.
+    pub(crate) fn fill_for_capture(
+        &self,
+        spec: &mut RequestSpec,
+        rsa: bool,
+        given: &dyn Fn(&str) -> bool,
+    ) -> Result<Pins, Failure> {
+        let text = |v: &Option<String>| v.clone().filter(|s| !s.is_empty());
+        let any = text(&self.consumer.consumer_key).is_some()
+            || text(&self.tokens.token).is_some()
+            || self.consumer.consumer_secret.is_some()
+            || self.tokens.token_secret.is_some()
+            || self.empty_consumer_secret
+            || rsa;
+        if self.profile.is_none() && any {
+            spec.consumer_key = text(&self.consumer.consumer_key).unwrap_or_default();
+            spec.consumer_secret = self.consumer.consumer_secret.clone().map(Secret::new);
+            spec.token = text(&self.tokens.token);
+            spec.token_secret = self.tokens.token_secret.clone().map(Secret::new);
+            let from = |id: &str, env: &str| match given(id) {
+                true => format!("--{}", id.replace('_', "-")),
+                false => env.to_owned(),
+            };
+            return Ok(Pins {
+                consumer_key: from("consumer_key", "OAUTH_CONSUMER_KEY"),
+                token: from("token", "OAUTH_TOKEN"),
+            });
+        }
+        let (profiles, _) = Profiles::load()?;
+        if self.profile.is_none() && profiles.default.is_none() {
+            return Err(Failure::input(
+                "no secrets: pass --consumer-secret SECRET (and --token-secret SECRET) or set \
+                 OAUTH_CONSUMER_SECRET (and OAUTH_TOKEN_SECRET), or --profile NAME; the consumer \
+                 key and token are the capture's",
+            ));
+        }
+        self.fill(spec, false, given)?;
+        let (name, _) = profiles.get(self.profile.as_deref())?;
+        let of = |what: &str| format!("the account \"{name}\"'s {what}");
+        Ok(Pins {
+            consumer_key: of("consumer key"),
+            token: of("token"),
+        })
+    }
+
     /// Refuses credentials from the flags that would sign with a key no
     /// server holds: no consumer secret (the key would be "&"), unless
     /// asked for or `rsa` (§3.4.3: RSA needs none); a token secret with no
@@ -127,6 +177,15 @@ impl Credentials {
         }
         Ok(())
     }
+}
+
+/// Where a capture's pinned consumer key and token came from, as a
+/// contradiction names them: `--consumer-key`, `OAUTH_CONSUMER_KEY`, or an
+/// account.
+#[derive(Debug)]
+pub(crate) struct Pins {
+    pub(crate) consumer_key: String,
+    pub(crate) token: String,
 }
 
 /// The text of the `--public-key` file (`verify`, `serve`), if one is given.

@@ -262,6 +262,17 @@ pub(crate) fn spec(
     signing: Option<&SigningFlags>,
     given: &dyn Fn(&str) -> bool,
 ) -> Result<RequestSpec, Failure> {
+    spec_of(request, Some(credentials), signing, given)
+}
+
+/// As [`spec`]; without `credentials`, none are filled (a capture's are
+/// filled by [`Credentials::fill_for_capture`]).
+pub(crate) fn spec_of(
+    request: &RequestFlags,
+    credentials: Option<&Credentials>,
+    signing: Option<&SigningFlags>,
+    given: &dyn Fn(&str) -> bool,
+) -> Result<RequestSpec, Failure> {
     let literal = request.literal();
     let mut spec = if literal {
         let json = match &request.request {
@@ -301,7 +312,9 @@ pub(crate) fn spec(
     if let Some(signing) = signing {
         signing.fill(&mut spec, literal, given)?;
     }
-    credentials.fill(&mut spec, literal, given)?;
+    if let Some(credentials) = credentials {
+        credentials.fill(&mut spec, literal, given)?;
+    }
     Ok(spec)
 }
 

@@ -120,7 +120,7 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
     if let Some(r) = &read {
         // Where the protocol parameters are: the verifier finds them itself,
         // and refuses what it cannot read, at its offset.
-        protocol = fill_spec(&mut spec, &r.captured, false)?.map(Carried::into_protocol);
+        protocol = fill_spec(&mut spec, &r.captured)?.map(Carried::into_protocol);
         spec.transmission = None;
         if let Some(h) = r.captured.oauth_header() {
             header = Some(h.to_owned());

@@ -342,3 +342,290 @@ fn the_request_flags_are_still_required_without_a_capture() {
         "{stderr}"
     );
 }
+
+/// The arguments of a case's capture with only its secrets, as the help's and the README's
+/// examples give them: the consumer key and token are the capture's.
+fn with_secrets_alone(case: &Value, dir: &TempDir) -> Vec<String> {
+    let all = capture_args(case, dir);
+    let mut args = Vec::new();
+    let mut i = 0;
+    while i < all.len() {
+        if all[i] == "--consumer-key" || all[i] == "--token" {
+            i += 2;
+            continue;
+        }
+        args.push(all[i].clone());
+        i += 1;
+    }
+    args
+}
+
+#[test]
+fn explain_needs_only_the_secrets_of_a_capture() {
+    let dir = TempDir::new("captures-secrets-alone");
+    for case in cases() {
+        let id = case["id"].as_str().unwrap();
+        if case["expect_warning"].is_string() {
+            continue;
+        }
+        let mut args = vec![
+            "explain".to_owned(),
+            "--format".to_owned(),
+            "json".to_owned(),
+        ];
+        args.extend(with_secrets_alone(&case, &dir));
+        assert!(!args.contains(&"--consumer-key".to_owned()));
+        let (code, stdout, stderr) = oauth1_in(&dir, &args);
+        let out: Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{id}: {e}: {stdout}{stderr}"));
+        let causes: Vec<&str> = out["causes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["code"].as_str().unwrap())
+            .collect();
+        match case["mistake"].as_str() {
+            None | Some("clock") => {
+                assert_eq!(
+                    (code, out["match"].as_bool()),
+                    (0, Some(true)),
+                    "{id}: {causes:?}"
+                );
+            }
+            Some(mistake) => {
+                assert_eq!(code, 1, "{id}");
+                assert_eq!(causes.first(), Some(&mistake), "{id}: {causes:?}");
+            }
+        }
+        assert!(
+            stderr.contains("note: oauth_consumer_key, oauth_token, oauth_signature_method, "),
+            "{id}: {stderr}"
+        );
+    }
+    // No secret at all, and no saved account: the secrets are asked for, not the key.
+    let case = &cases()[0];
+    let mut args = vec!["explain".to_owned()];
+    args.extend(
+        with_secrets_alone(case, &dir)
+            .into_iter()
+            .take_while(|a| !a.starts_with("--") || !a.contains("secret")),
+    );
+    let (code, _, stderr) = oauth1_in(&dir, &args);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("error: no secrets: pass --consumer-secret"),
+        "{stderr}"
+    );
+}
+
+/// A flag that says another consumer key than the capture's is said first, as what it is;
+/// the causes are those of the capture's own signature (here none).
+#[test]
+fn a_flag_the_capture_contradicts_is_said_first() {
+    let dir = TempDir::new("captures-contradiction");
+    let case = cases()
+        .into_iter()
+        .find(|c| c["id"] == "chromium-bash-form-post")
+        .unwrap();
+    let mut args = vec!["explain".to_owned()];
+    args.extend(with_secrets_alone(&case, &dir));
+    args.extend(["--consumer-key".to_owned(), "another-app".to_owned()]);
+    let (code, stdout, stderr) = oauth1_in(&dir, &args);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stdout.starts_with(
+            "contradiction: --consumer-key says oauth_consumer_key \"another-app\" but the \
+             capture was signed with oauth_consumer_key \"xvz1evFS4wEEPTGEFPHBog\"\nmatch: the \
+             capture's signature is what we compute with its own values\n"
+        ),
+        "{stdout}"
+    );
+    args.extend(["--format".to_owned(), "json".to_owned()]);
+    let (_, stdout, _) = oauth1_in(&dir, &args);
+    let out: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(out["match"], false);
+    assert_eq!(out["causes"].as_array().unwrap().len(), 0, "{stdout}");
+    assert!(out["contradictions"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("--consumer-key says"));
+    // From the environment, it is named so.
+    let mut command = oauth1(&dir.config());
+    command
+        .args(&args[..args.len() - 4])
+        .env("OAUTH_CONSUMER_KEY", "another-app");
+    let out = run(command);
+    assert!(
+        text(&out.stdout).starts_with("contradiction: OAUTH_CONSUMER_KEY says"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+/// oauthlib's HMAC-SHA256 request (`fixtures/signatures.json`, its header as oauthlib's
+/// test publishes it), with its empty consumer secret: a match, not
+/// `signature-method-differs`; pinned to HMAC-SHA1, a contradiction.
+#[test]
+fn an_hmac_sha256_capture_matches() {
+    let dir = TempDir::new("captures-hmac-sha256");
+    let path = format!("{}/../fixtures/signatures.json", env!("CARGO_MANIFEST_DIR"));
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let v = doc["vectors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["id"] == "oauthlib-client-hmac-sha256")
+        .unwrap();
+    let header = v["published"]["header"].as_str().unwrap();
+    let http = format!("GET / HTTP/1.1\r\nHost: example.com\r\nAuthorization: {header}\r\n\r\n");
+    let args = [
+        "explain",
+        "--http",
+        &http,
+        "--scheme",
+        "http",
+        "--empty-consumer-secret",
+    ];
+    let (code, stdout, stderr) = oauth1_in(&dir, &args.map(str::to_owned));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.starts_with("match"), "{stdout}");
+    let mut pinned = args.map(str::to_owned).to_vec();
+    pinned.extend(["--signature-method".to_owned(), "HMAC-SHA1".to_owned()]);
+    let (code, stdout, _) = oauth1_in(&dir, &pinned);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.starts_with(
+            "contradiction: --signature-method says oauth_signature_method \"HMAC-SHA1\" but \
+             the capture was signed with oauth_signature_method \"HMAC-SHA256\"\n"
+        ),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("signature-method-differs"), "{stdout}");
+}
+
+/// docs/cli.md's and the README's example as written: `oauth1 explain --curl @copied.sh`
+/// with the secrets in the environment, on Postman's snippet that left the query out.
+#[test]
+fn the_docs_example_runs_as_written() {
+    let dir = TempDir::new("captures-docs-example");
+    let case = cases()
+        .into_iter()
+        .find(|c| c["id"] == "postman-query-param-missing")
+        .unwrap();
+    let file = dir.0.join("copied.sh");
+    std::fs::write(&file, case["text"].as_str().unwrap()).unwrap();
+    let c = &case["credentials"];
+    let mut command = oauth1(&dir.config());
+    command
+        .current_dir(&dir.0)
+        .args(["explain", "--curl", "@copied.sh"])
+        .env(
+            "OAUTH_CONSUMER_SECRET",
+            c["consumer_secret"].as_str().unwrap(),
+        )
+        .env("OAUTH_TOKEN_SECRET", c["token_secret"].as_str().unwrap());
+    let out = run(command);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.starts_with("mismatch: 2 cause(s)\n\n  query-param-missing  parameters\n"),
+        "{stdout}"
+    );
+}
+
+/// The help's example as written, `--http @request.txt --response-body @answer.txt` with the
+/// consumer secret alone: the request of `firefox-har-timestamp-out-of-bounds` (its `sent`)
+/// as raw HTTP, and its HAR entry's response saved whole. The answer is read (X's 135) and
+/// the clock said; without the token secret the signature is not reproduced (exit 1).
+#[test]
+fn the_help_s_http_example_runs_as_written() {
+    let dir = TempDir::new("captures-help-example");
+    let case = cases()
+        .into_iter()
+        .find(|c| c["id"] == "firefox-har-timestamp-out-of-bounds")
+        .unwrap();
+    let sent = &case["sent"];
+    let url = sent["url"].as_str().unwrap();
+    let body = sent["body"].as_str().unwrap();
+    let request = format!(
+        "{} {url} HTTP/1.1\r\nHost: api.x.com\r\nAuthorization: {}\r\nContent-Type: {}\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        sent["method"].as_str().unwrap(),
+        sent["authorization"].as_str().unwrap(),
+        sent["content_type"].as_str().unwrap(),
+        body.len()
+    );
+    std::fs::write(dir.0.join("request.txt"), request).unwrap();
+    let har: Value = serde_json::from_str(case["text"].as_str().unwrap()).unwrap();
+    let response = &har["log"]["entries"][case["entry"].as_u64().unwrap() as usize]["response"];
+    let mut answer = format!("HTTP/1.1 {} Unauthorized\r\n", response["status"]);
+    for h in response["headers"].as_array().unwrap() {
+        answer.push_str(&format!(
+            "{}: {}\r\n",
+            h["name"].as_str().unwrap(),
+            h["value"].as_str().unwrap()
+        ));
+    }
+    answer.push_str("\r\n");
+    answer.push_str(response["content"]["text"].as_str().unwrap());
+    std::fs::write(dir.0.join("answer.txt"), answer).unwrap();
+    let cs = case["credentials"]["consumer_secret"].as_str().unwrap();
+    let mut command = oauth1(&dir.config());
+    command.current_dir(&dir.0).args([
+        "explain",
+        "--consumer-secret",
+        cs,
+        "--http",
+        "@request.txt",
+        "--response-body",
+        "@answer.txt",
+    ]);
+    let out = run(command);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("X error 135"), "{stdout}");
+    assert!(
+        stdout.contains("the client's clock is 600 seconds behind the answer's Date"),
+        "{stdout}"
+    );
+}
+
+/// With a capture and no secret on the command line, the default account's secrets sign it;
+/// its consumer key is pinned, and one that is not the capture's is said first.
+#[test]
+fn the_default_account_s_secrets_explain_a_capture() {
+    let dir = TempDir::new("captures-account");
+    let case = cases()
+        .into_iter()
+        .find(|c| c["id"] == "firefox-posix-get-query")
+        .unwrap();
+    let c = &case["credentials"];
+    let account = |key: &str| {
+        serde_json::json!({"consumer_key": key, "consumer_secret": c["consumer_secret"],
+                           "token": c["token"], "token_secret": c["token_secret"]})
+    };
+    std::fs::create_dir_all(dir.config()).unwrap();
+    let file = serde_json::json!({"default": "mine",
+        "profiles": {"mine": account(c["consumer_key"].as_str().unwrap()),
+                     "other": account("another-app")}});
+    std::fs::write(dir.config().join("profiles.json"), file.to_string()).unwrap();
+    let capture: Vec<String> = with_secrets_alone(&case, &dir)
+        .into_iter()
+        .take_while(|a| !a.contains("secret"))
+        .collect();
+    let mut args = vec!["explain".to_owned()];
+    args.extend(capture.clone());
+    let (code, stdout, stderr) = oauth1_in(&dir, &args);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.starts_with("match: "), "{stdout}");
+    args.extend(["--profile".to_owned(), "other".to_owned()]);
+    let (code, stdout, _) = oauth1_in(&dir, &args);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.starts_with(
+            "contradiction: the account \"other\"'s consumer key says oauth_consumer_key \
+             \"another-app\" but the capture was signed with oauth_consumer_key"
+        ),
+        "{stdout}"
+    );
+}

@@ -29,12 +29,21 @@
 //! by name: a header over [`MAX_HEADER_LEN`], and in the CLI a response body
 //! over [`MAX_RESPONSE_BODY_LEN`].
 //!
+//! A request as the client sent it (a curl command, a HAR entry, a raw HTTP
+//! request: the `capture` feature) is explained in one call,
+//! [`CaptureExplainer`]: its own protocol parameters are signed with the
+//! secrets given, a value pinned that it contradicts is said first
+//! ([`Contradiction`]), and the provider's answer is read with the client's
+//! [`Clock`].
+//!
 //! [RFC 5849 §3.4]: https://www.rfc-editor.org/rfc/rfc5849#section-3.4
 
 // This module only declares and re-exports. The others use only those
 // before them in this order (tests/modules.rs checks that none uses one
 // after it): variant, catalogue, tried, finding, lenient, model, compare, search,
-// explainer; response uses lenient.
+// explainer, rejected, captured; response uses lenient.
+#[cfg(feature = "capture")]
+mod captured;
 mod catalogue;
 mod compare;
 mod explainer;
@@ -47,10 +56,14 @@ mod search;
 mod tried;
 mod variant;
 
+#[cfg(feature = "capture")]
+pub use captured::{CaptureExplainer, CaptureExplanation, Clock, Contradiction};
 pub use catalogue::{Cause, UnknownCause};
 pub use explainer::{Explainer, Theirs, MAX_HEADER_LEN};
 pub use finding::{Component, Explanation, Finding, FoundBy};
-pub use rejected::{Audience, Rejected};
+#[cfg(feature = "tower")]
+pub use rejected::Diagnoser;
+pub use rejected::{Audience, Rejected, DIAGNOSE_MAX_BYTES, DIAGNOSE_MAX_PARAMS};
 pub use response::{
     base_string_from_response, find_base_string_in_response, ResponseBaseString,
     MAX_RESPONSE_BODY_LEN,

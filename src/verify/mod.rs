@@ -39,7 +39,7 @@ pub use received::Received;
 pub use secrets::{Lookup, SecretFuture, SecretSource, Secrets, SecretsError, StaticSecrets};
 #[cfg(feature = "tower")]
 pub use tower::{
-    LayerBody, OriginalUri, VerifyFuture, VerifyLayer, VerifyService, DEFAULT_BODY_LIMIT,
+    Diagnose, LayerBody, OriginalUri, VerifyFuture, VerifyLayer, VerifyService, DEFAULT_BODY_LIMIT,
 };
 pub use verified::Verified;
 pub use verifier::Verifier;

@@ -155,6 +155,13 @@ impl Secrets {
 
     /// The key that verifies `method` (HMAC or PLAINTEXT), made of the two
     /// secrets on first use and kept for every clone; `None` for RSA.
+    /// The consumer secret and the token secret, for a diagnosis made with
+    /// them (`explain`'s, through the tower layer).
+    #[cfg(all(feature = "tower", feature = "explain"))]
+    pub(crate) fn pair(&self) -> (&Secret, &Secret) {
+        (&self.keys.consumer_secret, &self.keys.token_secret)
+    }
+
     pub(crate) fn signing_key(&self, method: SignatureMethod) -> Option<&SigningKey> {
         let k = &*self.keys;
         k.keyed[slot(method)?]

@@ -17,6 +17,18 @@
 //!
 //! [`Reason`]: crate::verify::Reason
 //!
+//! A signature that does not match can also be diagnosed for the owner
+//! ([`VerifyLayer::diagnose`], opt-in): a [`Diagnose`] hook (the
+//! explainer's is `explain::Diagnoser`, feature `explain`) names the likely
+//! cause in a second event, `OAuth request diagnosed`, with its `causes`
+//! (each `code (where): what`) or why there are none (`skipped`). At most
+//! so many a second are made (a token bucket, shared by every clone of the
+//! layer); the rest are logged as skipped, so that a flood of bad
+//! signatures costs no more than that. The hook is given the secrets of
+//! the key and token the client sent, and says nothing computed with them
+//! and no key the client did not send; a key or token the verifier does
+//! not hold is not diagnosed (the first event already says so).
+//!
 //! Only a body whose parameters are signed is read before the service sees
 //! it: an `application/x-www-form-urlencoded` body (RFC 5849 §3.4.1.3.1),
 //! up to a limit (413 beyond it), or any body of a request that sends
@@ -26,8 +38,9 @@
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
+use std::time::Instant;
 
 use bytes::{Bytes, BytesMut};
 use http::header::{CONTENT_LENGTH, CONTENT_TYPE, WWW_AUTHENTICATE};
@@ -37,11 +50,12 @@ use http_body_util::BodyExt as _;
 
 use crate::error::Error;
 use crate::pipeline::header::check_realm;
+use crate::pipeline::style::ParameterStyle;
 use crate::text::printable::escape_controls;
 use crate::verify::nonce::NonceStore;
-use crate::verify::reason::Rejection;
+use crate::verify::reason::{Reason, Rejection};
 use crate::verify::received::Received;
-use crate::verify::secrets::SecretSource;
+use crate::verify::secrets::{Lookup, SecretSource, Secrets};
 use crate::verify::verified::Verified;
 use crate::verify::verifier::Verifier;
 
@@ -52,6 +66,81 @@ pub const DEFAULT_BODY_LIMIT: usize = 1 << 20;
 /// the request's own (axum's `nest` strips its prefix and keeps the
 /// original in its `OriginalUri` extension).
 pub type OriginalUri = for<'e> fn(&'e Extensions) -> Option<&'e Uri>;
+
+/// A diagnosis of a request whose signature did not verify, for the
+/// owner of a [`VerifyLayer`] ([`VerifyLayer::diagnose`]). The explainer's
+/// is `explain::Diagnoser` (feature `explain`); a closure of the same
+/// signature is one too.
+pub trait Diagnose: Send + Sync + 'static {
+    /// The likely causes of `rejection` of `received`, each a line for the
+    /// owner's log, found with `secrets` (those of the consumer key and
+    /// token the client sent); or why there are none. A line holds no
+    /// secret, nothing computed with one, and no key the client did not
+    /// send.
+    ///
+    /// # Errors
+    /// Why the request is not diagnosed (a short sentence for the log).
+    fn diagnose(
+        &self,
+        received: &Received<'_>,
+        rejection: &Rejection,
+        secrets: &Secrets,
+    ) -> Result<Vec<String>, &'static str>;
+}
+
+impl<F> Diagnose for F
+where
+    F: Fn(&Received<'_>, &Rejection, &Secrets) -> Result<Vec<String>, &'static str>
+        + Send
+        + Sync
+        + 'static,
+{
+    fn diagnose(
+        &self,
+        received: &Received<'_>,
+        rejection: &Rejection,
+        secrets: &Secrets,
+    ) -> Result<Vec<String>, &'static str> {
+        self(received, rejection, secrets)
+    }
+}
+
+/// The layer's diagnoses: the hook, and the bucket that bounds them.
+struct Diagnoses {
+    hook: Box<dyn Diagnose>,
+    per_second: u32,
+    /// Milliseconds since `start`, or the clock a test gives.
+    clock: Option<fn() -> u64>,
+    start: Instant,
+    /// Thousandths of a diagnosis left, and when last refilled (ms).
+    bucket: Mutex<(u64, u64)>,
+}
+
+impl Diagnoses {
+    /// Takes one diagnosis from the bucket, which holds `per_second` and
+    /// refills at `per_second` a second; `false` when it is empty.
+    fn take(&self) -> bool {
+        let now = match self.clock {
+            Some(clock) => clock(),
+            None => u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX),
+        };
+        let full = u64::from(self.per_second) * 1000;
+        let Ok(mut bucket) = self.bucket.lock() else {
+            return false;
+        };
+        let (left, last) = *bucket;
+        let refilled = now
+            .saturating_sub(last)
+            .saturating_mul(u64::from(self.per_second));
+        let left = left.saturating_add(refilled).min(full);
+        let (left, taken) = match left >= 1000 {
+            true => (left - 1000, true),
+            false => (left, false),
+        };
+        *bucket = (left, now.max(last));
+        taken
+    }
+}
 
 /// The layer: wraps a service in a [`VerifyService`].
 ///
@@ -73,6 +162,7 @@ pub struct VerifyLayer<S, N> {
     realm: Arc<str>,
     body_limit: usize,
     original_uri: Option<OriginalUri>,
+    diagnoses: Option<Arc<Diagnoses>>,
 }
 
 impl<S, N> Clone for VerifyLayer<S, N> {
@@ -82,6 +172,7 @@ impl<S, N> Clone for VerifyLayer<S, N> {
             realm: self.realm.clone(),
             body_limit: self.body_limit,
             original_uri: self.original_uri,
+            diagnoses: self.diagnoses.clone(),
         }
     }
 }
@@ -92,6 +183,10 @@ impl<S, N> fmt::Debug for VerifyLayer<S, N> {
             .field("verifier", &self.verifier)
             .field("realm", &self.realm)
             .field("body_limit", &self.body_limit)
+            .field(
+                "diagnoses_per_second",
+                &self.diagnoses.as_ref().map(|d| d.per_second),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -120,6 +215,7 @@ impl<S, N> VerifyLayer<S, N> {
             realm: "".into(),
             body_limit: DEFAULT_BODY_LIMIT,
             original_uri: None,
+            diagnoses: None,
         }
     }
 
@@ -145,6 +241,36 @@ impl<S, N> VerifyLayer<S, N> {
     /// layer inside a `nest`ed router verifies the full path.
     pub fn original_uri(mut self, find: OriginalUri) -> Self {
         self.original_uri = Some(find);
+        self
+    }
+
+    /// Diagnoses a request whose signature does not match, for the
+    /// server's owner: `hook` (the explainer's `explain::Diagnoser`, feature
+    /// `explain`) names the likely cause in a `tracing` event (target
+    /// `oauth1_signer::verify`, INFO, `OAuth request diagnosed`), at most
+    /// `per_second` a second (a token bucket that holds as many, shared by
+    /// the layer's clones); each one over is an event that says it was
+    /// skipped. Run on the request's task before its 401 is answered: a
+    /// diagnosis costs a few milliseconds, so keep `per_second` small.
+    pub fn diagnose(mut self, hook: impl Diagnose, per_second: u32) -> Self {
+        self.diagnoses = Some(Arc::new(Diagnoses {
+            hook: Box::new(hook),
+            per_second,
+            clock: None,
+            start: Instant::now(),
+            bucket: Mutex::new((u64::from(per_second) * 1000, 0)),
+        }));
+        self
+    }
+
+    /// The bucket's clock, in milliseconds (for tests: diagnoses counted
+    /// without waiting). Call after [`diagnose`](Self::diagnose).
+    #[doc(hidden)]
+    pub fn _diagnosis_clock(mut self, now: fn() -> u64) -> Self {
+        if let Some(d) = self.diagnoses.as_mut().and_then(Arc::get_mut) {
+            d.clock = Some(now);
+            d.bucket = Mutex::new((u64::from(d.per_second) * 1000, now()));
+        }
         self
     }
 }
@@ -326,22 +452,98 @@ where
         .original_uri
         .and_then(|find| find(&parts.extensions))
         .unwrap_or(&parts.uri);
-    let reject = |r: Rejection| {
-        log_rejection(layer, parts, uri, &r);
-        rejected(&layer.realm, &r)
+    let reject = |r: &Rejection| {
+        log_rejection(layer, parts, uri, r);
+        rejected(&layer.realm, r)
     };
     // The head alone, parsed once as the verification parses it, decides
     // whether the body's bytes are signed (never a search of the raw text),
     // and verifies the request when they are not.
-    let head = Received::from_http(&parts.method, uri, &parts.headers, b"").map_err(reject)?;
-    if let Some(verified) = layer.verifier.verify_head(&head).await.map_err(reject)? {
-        return Ok((verified, LayerBody::Passed(body)));
+    let head =
+        Received::from_http(&parts.method, uri, &parts.headers, b"").map_err(|r| reject(&r))?;
+    match layer.verifier.verify_head(&head).await {
+        Ok(Some(verified)) => return Ok((verified, LayerBody::Passed(body))),
+        Ok(None) => {}
+        Err(r) => {
+            log_rejection(layer, parts, uri, &r);
+            diagnose(layer, parts, uri, &head, &r).await;
+            return Err(rejected(&layer.realm, &r));
+        }
     }
     let bytes = read_body(body, &parts.headers, layer.body_limit).await?;
     let received =
-        Received::from_http(&parts.method, uri, &parts.headers, &bytes).map_err(reject)?;
-    let verified = layer.verifier.verify(&received).await.map_err(reject)?;
-    Ok((verified, LayerBody::Full(Some(bytes))))
+        Received::from_http(&parts.method, uri, &parts.headers, &bytes).map_err(|r| reject(&r))?;
+    match layer.verifier.verify(&received).await {
+        Ok(verified) => Ok((verified, LayerBody::Full(Some(bytes)))),
+        Err(r) => {
+            log_rejection(layer, parts, uri, &r);
+            diagnose(layer, parts, uri, &received, &r).await;
+            Err(rejected(&layer.realm, &r))
+        }
+    }
+}
+
+/// The owner's diagnosis of a signature that does not match, when the
+/// layer makes them ([`VerifyLayer::diagnose`]) and its bucket allows: one
+/// event with the causes, or why there are none.
+async fn diagnose<S: SecretSource, N>(
+    layer: &VerifyLayer<S, N>,
+    parts: &http::request::Parts,
+    uri: &Uri,
+    received: &Received<'_>,
+    r: &Rejection,
+) {
+    let Some(d) = &layer.diagnoses else {
+        return;
+    };
+    // As the client is told it (an unknown key is that too, and is said as
+    // such in the rejection's event); an RSA key missing is no mistake of
+    // theirs.
+    if r.reason().public() != &Reason::SignatureInvalid
+        || matches!(r.reason(), Reason::PublicKeyMissing { .. })
+    {
+        return;
+    }
+    let method = escape_controls(parts.method.as_str().as_bytes(), &[]);
+    let path = escape_controls(uri.path().as_bytes(), &[]);
+    let skipped = |why: &str| {
+        tracing::info!(
+            target: "oauth1_signer::verify",
+            method = %method,
+            path = %path,
+            skipped = %why,
+            "OAuth request diagnosed"
+        );
+    };
+    if !d.take() {
+        return skipped(&format!(
+            "over {} diagnoses a second: not diagnosed",
+            d.per_second
+        ));
+    }
+    if layer.verifier.config.style != ParameterStyle::Rfc5849 {
+        return skipped("the verifier reads another parameter style: not diagnosed");
+    }
+    let Some(key) = r.protocol().and_then(|p| p.consumer_key()) else {
+        return skipped("no consumer key: not diagnosed");
+    };
+    let token = r.protocol().and_then(|p| p.token());
+    let secrets = match layer.verifier.secrets.secrets(key, token).await {
+        Ok(Lookup::Found(secrets)) => secrets,
+        Ok(_) => return skipped("the consumer key or token is unknown: not diagnosed"),
+        Err(_) => return skipped("the secrets could not be looked up: not diagnosed"),
+    };
+    match d.hook.diagnose(received, r, &secrets) {
+        Ok(causes) => tracing::info!(
+            target: "oauth1_signer::verify",
+            method = %method,
+            path = %path,
+            cause = %causes.first().map_or("", |c| c.split(' ').next().unwrap_or_default()),
+            causes = %escape_controls(causes.join("; ").as_bytes(), &[]),
+            "OAuth request diagnosed"
+        ),
+        Err(why) => skipped(why),
+    }
 }
 
 /// The body's bytes, up to `limit`.

@@ -27,13 +27,6 @@ use crate::verdict::{verdict_json, Audience, Checker, Diagnosis, Seen, Verdict};
 /// The largest body read: 1 MiB.
 const MAX_BODY: usize = 1 << 20;
 
-/// The largest request (URL, header and body) a diagnosis is made for, and
-/// the most parameters: the explainer's search costs about 25 µs a
-/// parameter here (release build), so a request within both costs a few
-/// milliseconds, where the 1 MiB a body may hold would cost seconds.
-const DIAGNOSE_MAX: usize = 16 * 1024;
-const DIAGNOSE_MAX_PARAMS: usize = 256;
-
 /// How long a 401 waits for its diagnosis before it goes without.
 const DIAGNOSIS_DEADLINE: Duration = Duration::from_secs(2);
 /// What every connection shares.
@@ -341,11 +334,9 @@ impl Server {
             findings: Vec::new(),
             skipped: Some(why),
         };
-        if seen.len() > DIAGNOSE_MAX {
-            return skipped("the request is over 16 KiB: not diagnosed");
-        }
-        if seen.params() > DIAGNOSE_MAX_PARAMS {
-            return skipped("the request has over 256 parameters: not diagnosed");
+        // The library's bound, as the tower layer's diagnosis applies it.
+        if let Some(why) = seen.too_large() {
+            return skipped(why);
         }
         let Ok(permit) = self.diagnoses.clone().try_acquire_owned() else {
             return skipped("another diagnosis is running: not diagnosed");
