@@ -307,7 +307,7 @@ async fn send(
                         "the provider refused the timestamp ({}, HTTP {status}): {}; signing \
                          again with the clock moved by {offset:+} seconds (--fix-clock)",
                         error.key,
-                        clock.sentence()
+                        clock
                     );
                     signer = signer.with_clock_offset(offset);
                     request = again;
