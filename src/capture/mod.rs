@@ -56,6 +56,7 @@ mod curl;
 mod date;
 mod har;
 mod http;
+mod json;
 mod oauth;
 mod options;
 mod shell;
@@ -245,7 +246,8 @@ impl fmt::Debug for Captured {
 
 /// The headers a request must not carry twice: two values of one of these
 /// are two requests a reader could take it for.
-const ONCE: [&str; 4] = [
+const ONCE: [&str; 5] = [
+    "host",
     "authorization",
     "content-type",
     "content-length",
@@ -278,7 +280,7 @@ impl Captured {
 
     /// The value of header `name` (any case), if it was sent. Each of
     /// `Authorization`, `Content-Type`, `Content-Length` and
-    /// `Transfer-Encoding` was checked at parsing to be there at most once;
+    /// `Transfer-Encoding` (and `Host`) was checked at parsing to be there at most once;
     /// of another header sent twice, the first.
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
