@@ -5,7 +5,7 @@
 //! Each parser reads its text as the tool that wrote it means it and gives
 //! one [`Captured`] request: the method, the URL, the headers and the body
 //! exactly as they were sent, with the [`Warning`]s a reader should see (an
-//! unknown curl option, a fragment curl drops). Whatever could be read two
+//! abbreviated curl option, a fragment curl drops). Whatever could be read two
 //! ways is refused by name with its byte offset ([`ErrorKind::Ambiguous`]:
 //! two `Authorization` headers, a `Content-Length` beside chunked framing);
 //! bytes that are not in the text (`-d @payload.json`) are named
@@ -101,8 +101,8 @@ impl fmt::Debug for Header {
 }
 
 /// Something a reader of a capture should know that does not stop it being
-/// read: an option curl has and that is not read here, a fragment curl does
-/// not send, curl's encoding of `--data-urlencode`. Each has a stable
+/// read: an option curl reads as another it abbreviates, a fragment curl
+/// does not send, curl's encoding of `--data-urlencode`. Each has a stable
 /// [`code`](Warning::code), the values from the capture it
 /// [`quotes`](Warning::quoted), and a sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,7 +133,7 @@ impl Warning {
         self
     }
 
-    /// A stable code: `unknown-option`, `fragment-dropped`, `scheme-assumed`,
+    /// A stable code: `option-abbreviated`, `host-header`, `fragment-dropped`, `scheme-assumed`,
     /// `curl-urlencode`, `multipart-not-read`, `caret-in-ansi-c-quote`, `caret-in-cmd-quotes`,
     /// `cmd-variable`, `ignored-after-command`, `crlf-line-ends`,
     /// `har-params-joined`, `trailing-bytes`, `not-oauth`, `http2-message`,
@@ -151,7 +151,8 @@ impl Warning {
     /// quotes, in its order and as it writes them (control characters
     /// escaped), so that a reader can word the warning in another language
     /// from its [`code`](Self::code) and these (the page does):
-    /// `unknown-option` the option; `ignored-after-command` what follows;
+    /// `option-abbreviated` the option as written and the one it is read
+    /// as; `host-header` the `Host` sent; `ignored-after-command` what follows;
     /// `cmd-variable` the variable's name; `fragment-dropped` the fragment
     /// (none from a HAR file); `scheme-assumed` the scheme;
     /// `curl-urlencode` the option and its content; `har-params-joined` the

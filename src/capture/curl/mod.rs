@@ -4,7 +4,8 @@
 //! headers (`-H`, and those the data options imply) and the body by curl's
 //! rules for `-d`, `--data-raw`, `--data-binary`, `--data-urlencode` and
 //! `--json`. Options that do not change the request are stepped over; an
-//! option curl does not have is named in a warning.
+//! abbreviated option is the one curl 7.88 takes it for; an option curl
+//! does not have is refused, as curl refuses it.
 
 use base64::Engine as _;
 
@@ -179,13 +180,16 @@ impl<'f> Curl<'f> {
     /// # Errors
     /// - [`ErrorKind::Unreadable`] at its offset: a quote never closed,
     ///   a shell expansion whose value is not in the text (`$TOKEN`, `!`
-    ///   in bash), a command that is not curl or sends no request, an
+    ///   or a `~` bash expands), a command that is not curl or sends no
+    ///   request, an option curl does not have, a header name that is not
+    ///   a token, a `Host` that is no host (or none sent), an
     ///   option without its value, no URL, a URL curl would glob, a scheme
     ///   other than http or https, text that is not UTF-8 where curl needs
     ///   text;
     /// - [`ErrorKind::Ambiguous`]: two URLs (two requests), two
     ///   `Authorization` or `Content-Type` headers, `-d` beside `--json`,
-    ///   `-F` or `-T`, `-I` beside data;
+    ///   `-F` or `-T`, `-I` beside data, an abbreviation of several curl
+    ///   options (`--hea`);
     /// - [`ErrorKind::NotInCapture`]: a body or headers read from a file or
     ///   standard input, without a [`FileSource`] (or one that cannot
     ///   read it);
