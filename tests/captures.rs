@@ -298,7 +298,10 @@ fn same_request(id: &str, parsed: &Captured, wire: &Wire) {
         true => authority.strip_suffix(":80").unwrap_or(authority),
         false => authority,
     };
-    let host = wire.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case("host"));
+    let host = wire
+        .headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("host"));
     assert!(
         host.is_some_and(|(_, v)| v.eq_ignore_ascii_case(authority)),
         "{id}: the URL's authority is {authority}, curl sent Host {host:?}"

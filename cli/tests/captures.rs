@@ -257,7 +257,12 @@ fn each_refusal_is_named_with_where_it_is() {
          command: give its content instead; --read-files lets oauth1 read it",
     );
     check(
-        &["explain", "--read-files", "--curl", "curl https://h/ -d @body.json"],
+        &[
+            "explain",
+            "--read-files",
+            "--curl",
+            "curl https://h/ -d @body.json",
+        ],
         "cannot read the curl command at byte 16: -d reads the file \"body.json\": No such file",
     );
     check(
@@ -367,8 +372,14 @@ fn a_file_the_command_names_is_read_only_when_asked() {
     };
     for (command, option) in [
         (format!("curl https://h/ -d @{path}"), "-d"),
-        (format!("curl https://h/ --data-binary @{path}"), "--data-binary"),
-        (format!("curl https://h/ --data-urlencode n@{path}"), "--data-urlencode"),
+        (
+            format!("curl https://h/ --data-binary @{path}"),
+            "--data-binary",
+        ),
+        (
+            format!("curl https://h/ --data-urlencode n@{path}"),
+            "--data-urlencode",
+        ),
         (format!("curl https://h/ -H @{path}"), "-H"),
         (format!("curl https://h/ -T {path}"), "-T"),
         (format!("curl https://h/ -d @- < {path}"), "-d"),
@@ -389,7 +400,10 @@ fn a_file_the_command_names_is_read_only_when_asked() {
     assert!(stderr.contains("reads the file"), "{stdout}{stderr}");
     // A FIFO nobody writes to: refused by its type, never opened for a read that waits.
     let fifo = dir.0.join("fifo");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
     assert!(made.success());
     let mut command = oauth1(&dir.config());
     command

@@ -451,10 +451,19 @@ mod tests {
         let twice = r#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a/", "url": "https://b/", "headers": []}}]}}"#;
         let e = parse_har(twice).unwrap_err();
         assert!(
-            matches!(e.kind(), ErrorKind::Ambiguous { part: Part::Har, .. }),
+            matches!(
+                e.kind(),
+                ErrorKind::Ambiguous {
+                    part: Part::Har,
+                    ..
+                }
+            ),
             "{e}"
         );
-        assert!(e.to_string().contains("the key \"url\" is given twice"), "{e}");
+        assert!(
+            e.to_string().contains("the key \"url\" is given twice"),
+            "{e}"
+        );
         let no_url = r#"{"request": {"method": "GET", "headers": []}}"#;
         let h = parse_har(&har(no_url)).unwrap();
         let e = h.entry(0).unwrap_err();

@@ -15,10 +15,7 @@ use serde_json::{Map, Value};
 /// fall just after the key's second occurrence).
 pub(crate) enum Refused {
     NotJson(serde_json::Error),
-    Twice {
-        key: String,
-        at: serde_json::Error,
-    },
+    Twice { key: String, at: serde_json::Error },
 }
 
 /// `text` as JSON, each object's keys once.

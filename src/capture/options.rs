@@ -465,9 +465,17 @@ mod tests {
         assert_eq!(abbreviated("ge"), Abbreviated::One("get"));
         assert_eq!(abbreviated("GET"), Abbreviated::One("get"));
         assert_eq!(abbreviated("path-as"), Abbreviated::One("path-as-is"));
-        assert_eq!(abbreviated("data-urlen"), Abbreviated::One("data-urlencode"));
-        assert_eq!(abbreviated("compressed-s"), Abbreviated::One("compressed-ssh"));
-        assert!(matches!(abbreviated("hea"), Abbreviated::Several(n) if n.contains(&"head") && n.contains(&"header")));
+        assert_eq!(
+            abbreviated("data-urlen"),
+            Abbreviated::One("data-urlencode")
+        );
+        assert_eq!(
+            abbreviated("compressed-s"),
+            Abbreviated::One("compressed-ssh")
+        );
+        assert!(
+            matches!(abbreviated("hea"), Abbreviated::Several(n) if n.contains(&"head") && n.contains(&"header"))
+        );
         assert!(matches!(abbreviated("dat"), Abbreviated::Several(n) if n.len() == 5));
         assert_eq!(abbreviated("no-buf"), Abbreviated::Unknown);
         assert_eq!(abbreviated("frobnicate"), Abbreviated::Unknown);

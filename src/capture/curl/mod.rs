@@ -552,7 +552,9 @@ fn authority_from_host(
              9112 §3.2), and the URL it would verify cannot be known",
         ));
     }
-    let mut hosts = headers.iter().filter(|h| h.name.eq_ignore_ascii_case("host"));
+    let mut hosts = headers
+        .iter()
+        .filter(|h| h.name.eq_ignore_ascii_case("host"));
     let (Some(host), None) = (hosts.next(), hosts.next()) else {
         // None, or two (refused by `check_once`, at the second).
         return Ok(());
@@ -786,13 +788,22 @@ mod tests {
         // --frobnicate: is unknown", exit 2): no request is sent.
         let e = parse_curl("curl --frobnicate http://h/").unwrap_err();
         assert!(
-            matches!(e.kind(), ErrorKind::Unreadable { offset: Some(5), .. }),
+            matches!(
+                e.kind(),
+                ErrorKind::Unreadable {
+                    offset: Some(5),
+                    ..
+                }
+            ),
             "{e}"
         );
         assert!(e.to_string().contains("--frobnicate"), "{e}");
         assert!(matches!(
             kind("curl -j -% http://h/"),
-            ErrorKind::Unreadable { offset: Some(8), .. }
+            ErrorKind::Unreadable {
+                offset: Some(8),
+                ..
+            }
         ));
         // `--` ends the options (curl's parse_args): what follows is a URL.
         assert_eq!(parse("curl -G -- http://h/p").url(), "http://h/p");
@@ -821,17 +832,29 @@ mod tests {
         // `GET /p?a=1` for `--ge -d a=1`, kept `/a/../p` for `--path-as`,
         // and refused `--hea` as ambiguous.
         let r = parse("curl http://h/p --ge -d a=1");
-        assert_eq!((r.method(), r.url(), r.body()), ("GET", "http://h/p?a=1", None));
+        assert_eq!(
+            (r.method(), r.url(), r.body()),
+            ("GET", "http://h/p?a=1", None)
+        );
         let w = &r.warnings()[0];
         assert_eq!(w.code(), "option-abbreviated");
         assert_eq!(w.quoted(), ["\"--ge\"", "--get"]);
-        assert_eq!(parse("curl --path-as http://h/a/../p").url(), "http://h/a/../p");
+        assert_eq!(
+            parse("curl --path-as http://h/a/../p").url(),
+            "http://h/a/../p"
+        );
         let e = parse_curl("curl http://h/ --hea").unwrap_err();
-        assert!(matches!(e.kind(), ErrorKind::Ambiguous { offset: 15, .. }), "{e}");
+        assert!(
+            matches!(e.kind(), ErrorKind::Ambiguous { offset: 15, .. }),
+            "{e}"
+        );
         assert!(e.to_string().contains("--head, --header"), "{e}");
         assert!(matches!(
             kind("curl http://h/ --no-buf"),
-            ErrorKind::Unreadable { offset: Some(15), .. }
+            ErrorKind::Unreadable {
+                offset: Some(15),
+                ..
+            }
         ));
     }
 
