@@ -165,6 +165,15 @@ struct Wire {
 /// localhost:28139 (curlconverter's fixtures' address), and returns what
 /// curl sent.
 fn run_with_curl(command: &str) -> Wire {
+    match try_with_curl(command) {
+        Some(wire) => wire,
+        None => panic!("curl failed: {command}"),
+    }
+}
+
+/// As [`run_with_curl`], or `None` when curl sent nothing and failed (an
+/// option it refuses).
+fn try_with_curl(command: &str) -> Option<Wire> {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let home =
@@ -180,12 +189,16 @@ fn run_with_curl(command: &str) -> Wire {
     )
     .unwrap();
     listener.set_nonblocking(true).unwrap();
+    let finished = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let done = finished.clone();
     let server = std::thread::spawn(move || {
         // Bounded: a curl that never connects fails the test, never hangs it.
         let deadline = std::time::Instant::now() + Duration::from_secs(15);
         let mut stream = loop {
             match listener.accept() {
                 Ok((stream, _)) => break stream,
+                // bash has ended without connecting: nothing was sent.
+                Err(_) if done.load(std::sync::atomic::Ordering::SeqCst) => return None,
                 Err(_) if std::time::Instant::now() < deadline => {
                     std::thread::sleep(Duration::from_millis(5));
                 }
@@ -217,7 +230,7 @@ fn run_with_curl(command: &str) -> Wire {
         }
         let _ =
             stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
-        bytes
+        Some(bytes)
     });
     let status = Command::new("bash")
         .args(["--noprofile", "--norc", "-c", command])
@@ -227,8 +240,13 @@ fn run_with_curl(command: &str) -> Wire {
         .stderr(Stdio::null())
         .status()
         .expect("bash and curl (the oracle) must be installed");
+    finished.store(true, std::sync::atomic::Ordering::SeqCst);
     let bytes = server.join().unwrap();
-    assert!(status.success(), "curl failed: {command}");
+    if !status.success() {
+        assert!(bytes.is_none(), "curl sent a request and failed: {command}");
+        return None;
+    }
+    let bytes = bytes.unwrap();
     let end = bytes.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
     let head = String::from_utf8(bytes[..end].to_vec()).unwrap();
     let mut lines = head.split("\r\n");
@@ -241,12 +259,12 @@ fn run_with_curl(command: &str) -> Wire {
             (n.to_owned(), v.trim().to_owned())
         })
         .collect();
-    Wire {
+    Some(Wire {
         method,
         target,
         headers,
         body: bytes[end + 4..].to_vec(),
-    }
+    })
 }
 
 /// The headers curl adds by itself, which a parse does not list.
@@ -258,6 +276,106 @@ const CURL_OWN: [&str; 6] = [
     "accept-encoding",
     "expect",
 ];
+
+/// Whether the parse is the request curl sent: its method, its URL's
+/// target and authority (the `Host` curl sent; curl leaves out http's
+/// port 80), its body byte for byte, and every header but curl's own.
+fn same_request(id: &str, parsed: &Captured, wire: &Wire) {
+    assert_eq!(parsed.method(), wire.method, "{id}");
+    let url = parsed.url();
+    let after_host = url.split("://").nth(1).unwrap();
+    let split = after_host.find(['/', '?']).unwrap_or(after_host.len());
+    let target = &after_host[split..];
+    // An empty path is sent as "/".
+    let target = match target.starts_with('/') {
+        true => target.to_owned(),
+        false => format!("/{target}"),
+    };
+    assert_eq!(target, wire.target, "{id}");
+    let authority = &after_host[..split];
+    let authority = authority.rsplit('@').next().unwrap();
+    let authority = match url.starts_with("http://") {
+        true => authority.strip_suffix(":80").unwrap_or(authority),
+        false => authority,
+    };
+    let host = wire
+        .headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("host"));
+    assert!(
+        host.is_some_and(|(_, v)| v.eq_ignore_ascii_case(authority)),
+        "{id}: the URL's authority is {authority}, curl sent Host {host:?}"
+    );
+    assert_eq!(
+        parsed.body().unwrap_or_default(),
+        wire.body.as_slice(),
+        "{id}"
+    );
+    for h in parsed.headers() {
+        assert!(
+            wire.headers
+                .iter()
+                .any(|(n, v)| n.eq_ignore_ascii_case(&h.name) && *v == h.value),
+            "{id}: curl did not send {}: {}",
+            h.name,
+            h.value
+        );
+    }
+    for (n, v) in &wire.headers {
+        if CURL_OWN.iter().any(|own| n.eq_ignore_ascii_case(own)) {
+            continue;
+        }
+        assert_eq!(
+            parsed.header(n),
+            Some(v.as_str()),
+            "{id}: the parse lacks {n}"
+        );
+    }
+}
+
+/// `fixtures/captures/shell_and_curl.json`: issue 38's cases of what bash
+/// and curl do to a command that a literal reading would miss (bash's
+/// tilde, curl's abbreviated and unknown options, a `Host` or a header
+/// name curl sends as written). Each is run by bash and curl: an accepted
+/// command parses to the request curl sent, byte for byte; a refused one
+/// is refused, and curl is seen to refuse it too or to send other bytes
+/// than the text holds.
+#[test]
+fn what_bash_and_curl_do_to_a_command_is_read_or_refused() {
+    let cases = fixture("shell_and_curl.json");
+    for case in &cases {
+        let id = case["id"].as_str().unwrap();
+        let command = case["command"].as_str().unwrap();
+        let wire = try_with_curl(command);
+        let Some(kind) = case["expect"]["refused"].as_str() else {
+            let parsed = parse_curl(command).unwrap_or_else(|e| panic!("{id}: {e}"));
+            let wire = wire.unwrap_or_else(|| panic!("{id}: curl sent nothing"));
+            same_request(id, &parsed, &wire);
+            continue;
+        };
+        let e = parse_curl(command).unwrap_err();
+        assert!(format!("{:?}", e.kind()).starts_with(kind), "{id}: {e}");
+        let oracle = &case["expect"]["oracle"];
+        if oracle["curl_refuses"].as_bool() == Some(true) {
+            assert!(wire.is_none(), "{id}: curl sent a request");
+            continue;
+        }
+        let wire = wire.unwrap_or_else(|| panic!("{id}: curl sent nothing"));
+        if let Some(body) = oracle["body_is_not"].as_str() {
+            assert_ne!(wire.body, body.as_bytes(), "{id}");
+            assert!(!wire.body.is_empty(), "{id}");
+        }
+        if let Some(target) = oracle["target_is_not"].as_str() {
+            assert_ne!(wire.target, target, "{id}");
+        }
+        if let Some(name) = oracle["no_header"].as_str() {
+            assert!(
+                wire.headers.iter().all(|(n, _)| n != name),
+                "{id}: curl sent {name}"
+            );
+        }
+    }
+}
 
 #[test]
 fn curlconverter_s_commands_parse_to_what_curl_itself_sends() {
@@ -275,41 +393,7 @@ fn curlconverter_s_commands_parse_to_what_curl_itself_sends() {
         let parsed = parse_curl(command).unwrap_or_else(|e| panic!("{id}: {e}"));
         let wire = run_with_curl(command);
         run += 1;
-        assert_eq!(parsed.method(), wire.method, "{id}");
-        let url = parsed.url();
-        let after_host = url.split("://").nth(1).unwrap();
-        let target = &after_host[after_host.find(['/', '?']).unwrap_or(after_host.len())..];
-        // An empty path is sent as "/".
-        let target = match target.starts_with('/') {
-            true => target.to_owned(),
-            false => format!("/{target}"),
-        };
-        assert_eq!(target, wire.target, "{id}");
-        assert_eq!(
-            parsed.body().unwrap_or_default(),
-            wire.body.as_slice(),
-            "{id}"
-        );
-        for h in parsed.headers() {
-            assert!(
-                wire.headers
-                    .iter()
-                    .any(|(n, v)| n.eq_ignore_ascii_case(&h.name) && *v == h.value),
-                "{id}: curl did not send {}: {}",
-                h.name,
-                h.value
-            );
-        }
-        for (n, v) in &wire.headers {
-            if CURL_OWN.iter().any(|own| n.eq_ignore_ascii_case(own)) {
-                continue;
-            }
-            assert_eq!(
-                parsed.header(n),
-                Some(v.as_str()),
-                "{id}: the parse lacks {n}"
-            );
-        }
+        same_request(id, &parsed, &wire);
     }
     assert!(run >= 50, "{run} commands run");
 }

@@ -12,7 +12,7 @@ use oauth1_signer::capture::{
     Shell,
 };
 use oauth1_signer::RequestSpec;
-use oauth1_signer::{Error, Name, Part, Protocol};
+use oauth1_signer::{Error, ErrorKind, Name, Part, Protocol};
 
 use crate::caret::{printable, Caret};
 use crate::{read_stdin, Failure};
@@ -42,6 +42,13 @@ pub(crate) struct CaptureFlags {
     /// cmd.exe (^"...^", lines ending in ^), else bash]
     #[arg(long, value_enum, value_name = "SHELL", requires = "curl")]
     curl_shell: Option<ShellArg>,
+
+    /// Read the files the --curl command names (-d @FILE, --data-binary @FILE,
+    /// --data-urlencode NAME@FILE, -H @FILE, -T FILE, < FILE): regular files only, each up to
+    /// 16 MiB, never waiting on a pipe. Without it such a command is refused, naming the option
+    /// and the file
+    #[arg(long, requires = "curl")]
+    read_files: bool,
 
     /// The request as an entry of a HAR file (exported by Chrome, Firefox or Postman):
     /// @FILE, - for stdin, or the JSON text; the entry that carries OAuth 1.0a, or --entry N
@@ -119,6 +126,47 @@ fn input(flag: &str, value: &str, limit: usize) -> Result<Vec<u8>, Failure> {
     Ok(bytes)
 }
 
+/// A file a curl command names, read for `--read-files`: a regular file
+/// only (a FIFO, a device or a directory is refused, never waited on), at
+/// most `limit` bytes.
+fn read_command_file(path: &str, limit: usize) -> Result<Vec<u8>, String> {
+    let not_regular = |meta: &std::fs::Metadata| {
+        let kind = if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a pipe, a socket or a device)"
+        };
+        format!("it is {kind}: only a regular file is read")
+    };
+    // The name's type first, so that a FIFO is not even opened...
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    // ...and opened without blocking, in case the name was swapped for a
+    // FIFO since; then the open file's own type is checked.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| e.to_string())?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta));
+    }
+    let mut bytes = Vec::new();
+    file.take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() > limit {
+        return Err(format!("over the limit of {limit} bytes"));
+    }
+    Ok(bytes)
+}
+
 fn utf8(flag: &str, bytes: Vec<u8>) -> Result<String, Failure> {
     String::from_utf8(bytes).map_err(|e| {
         Failure::input(format!(
@@ -167,22 +215,30 @@ impl CaptureFlags {
             };
             let shell = shell.resolve(&text);
             notes.push(format!("--curl read as a {} command", shell.as_str()));
-            let mut files = |path: &str| -> Result<Vec<u8>, String> {
-                let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-                let mut bytes = Vec::new();
-                file.take(MAX_COMMAND_FILE as u64 + 1)
-                    .read_to_end(&mut bytes)
-                    .map_err(|e| e.to_string())?;
-                if bytes.len() > MAX_COMMAND_FILE {
-                    return Err(format!("over the limit of {MAX_COMMAND_FILE} bytes"));
-                }
-                Ok(bytes)
+            let mut files = |path: &str| read_command_file(path, MAX_COMMAND_FILE);
+            let read = if self.read_files {
+                Curl::new()
+                    .with_shell(shell)
+                    .with_files(&mut files)
+                    .parse(&text)
+            } else {
+                Curl::new().with_shell(shell).parse(&text)
             };
-            Curl::new()
-                .with_shell(shell)
-                .with_files(&mut files)
-                .parse(&text)
-                .map_err(|e| capture_error("--curl", &e, text.as_bytes()))?
+            read.map_err(|e| {
+                let failure = capture_error("--curl", &e, text.as_bytes());
+                match (e.kind(), failure) {
+                    (ErrorKind::NotInCapture { path, .. }, Failure::Input(message, caret))
+                        if path != "-" =>
+                    {
+                        // Said before the "(line N)" the caret's line ends with.
+                        let hint = "; --read-files lets oauth1 read it";
+                        let cut = message.rfind(" (line ").unwrap_or(message.len());
+                        let (said, line) = message.split_at(cut);
+                        Failure::Input(format!("{said}{hint}{line}"), caret)
+                    }
+                    (_, failure) => failure,
+                }
+            })?
         } else if let Some(value) = &self.har {
             let text = utf8("--har", input("--har", value, MAX_CAPTURE)?)?;
             let har = parse_har(&text).map_err(|e| capture_error("--har", &e, text.as_bytes()))?;

@@ -253,6 +253,16 @@ fn each_refusal_is_named_with_where_it_is() {
     );
     check(
         &["explain", "--curl", "curl https://h/ -d @body.json"],
+        "-d at byte 16 of the curl command reads the file \"body.json\", which is not in the curl \
+         command: give its content instead; --read-files lets oauth1 read it",
+    );
+    check(
+        &[
+            "explain",
+            "--read-files",
+            "--curl",
+            "curl https://h/ -d @body.json",
+        ],
         "cannot read the curl command at byte 16: -d reads the file \"body.json\": No such file",
     );
     check(
@@ -627,5 +637,85 @@ fn the_default_account_s_secrets_explain_a_capture() {
              \"another-app\" but the capture was signed with oauth_consumer_key"
         ),
         "{stdout}"
+    );
+}
+
+/// docs/cli.md: a file a curl command names is not read behind the user's back. Without
+/// `--read-files` each option that reads one is refused by name (and nothing of the file is
+/// printed); with it a regular file is read, and a FIFO is refused, not waited on.
+#[test]
+fn a_file_the_command_names_is_read_only_when_asked() {
+    let dir = TempDir::new("captures-files");
+    let secret = dir.0.join("secret.txt");
+    std::fs::write(&secret, "root:x:0:0:SECRET-LINE\n").unwrap();
+    let path = secret.display().to_string();
+    let creds = ["--consumer-key", "ck", "--consumer-secret", "cs"].map(String::from);
+    let explain = |extra: &[&str], command: &str| {
+        let mut args: Vec<String> = vec!["explain".into()];
+        args.extend(extra.iter().map(|s| (*s).to_owned()));
+        args.extend(["--curl".to_owned(), command.to_owned()]);
+        args.extend(creds.iter().cloned());
+        oauth1_in(&dir, &args)
+    };
+    for (command, option) in [
+        (format!("curl https://h/ -d @{path}"), "-d"),
+        (
+            format!("curl https://h/ --data-binary @{path}"),
+            "--data-binary",
+        ),
+        (
+            format!("curl https://h/ --data-urlencode n@{path}"),
+            "--data-urlencode",
+        ),
+        (format!("curl https://h/ -H @{path}"), "-H"),
+        (format!("curl https://h/ -T {path}"), "-T"),
+        (format!("curl https://h/ -d @- < {path}"), "-d"),
+    ] {
+        let (code, stdout, stderr) = explain(&[], &command);
+        assert_eq!(code, 2, "{command}: {stdout}{stderr}");
+        assert!(
+            stderr.contains(&format!("{option} at byte")) && stderr.contains("--read-files"),
+            "{command}: {stderr}"
+        );
+        assert!(
+            !stdout.contains("SECRET-LINE") && !stderr.contains("SECRET-LINE"),
+            "{command}: {stdout}{stderr}"
+        );
+    }
+    // Asked, a regular file is read (and said to be).
+    let (_, stdout, stderr) = explain(&["--read-files"], &format!("curl https://h/ -d @{path}"));
+    assert!(stderr.contains("reads the file"), "{stdout}{stderr}");
+    // A FIFO nobody writes to: refused by its type, never opened for a read that waits.
+    let fifo = dir.0.join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let mut command = oauth1(&dir.config());
+    command
+        .args(["explain", "--read-files", "--curl"])
+        .arg(format!("curl https://h/ --data-binary @{}", fifo.display()))
+        .args(&creds)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    // Bounded so that a read that blocks fails the test instead of hanging it.
+    let mut polls = 0;
+    while child.try_wait().unwrap().is_none() {
+        polls += 1;
+        if polls > 600 {
+            child.kill().unwrap();
+            panic!("--data-binary @FIFO blocked");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("not a regular file"),
+        "{}",
+        text(&out.stderr)
     );
 }

@@ -12,7 +12,8 @@ use serde_json::Value;
 
 use crate::error::{Error, ErrorKind, Part};
 
-use super::{carries_oauth, Captured, CapturedResponse, Header, Warning};
+use super::json::{self, Refused};
+use super::{carries_oauth, shown, Captured, CapturedResponse, Header, Warning};
 
 /// A HAR file, read: its entries, in the file's order.
 #[derive(Clone, Debug)]
@@ -87,9 +88,20 @@ fn unreadable(offset: Option<usize>, reason: impl Into<String>) -> Error {
 /// stops being JSON), or JSON that is not a HAR (no `log.entries` array).
 /// An entry that cannot be read is refused when it is chosen.
 pub fn parse_har(text: &str) -> Result<Har, Error> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        let offset = offset_of(text, e.line(), e.column());
-        unreadable(Some(offset), format!("not JSON: {e}"))
+    let value = json::from_str(text).map_err(|refused| match refused {
+        Refused::NotJson(e) => {
+            let offset = offset_of(text, e.line(), e.column());
+            unreadable(Some(offset), format!("not JSON: {e}"))
+        }
+        Refused::Twice { key, at } => Error::ambiguous(
+            Part::Har,
+            offset_of(text, at.line(), at.column()),
+            format!(
+                "the key {} is given twice in one object (the second ends here): which value \
+                 a reader takes cannot be known",
+                shown(key.as_bytes())
+            ),
+        ),
     })?;
     let entries = value
         .get("log")
@@ -434,6 +446,24 @@ mod tests {
             "{e}"
         );
         assert!(parse_har("{\"log\": {}}").is_err());
+        // RFC 8259 §4: names SHOULD be unique; a second "url" is not read
+        // as the last (serde_json's Value) nor the first.
+        let twice = r#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a/", "url": "https://b/", "headers": []}}]}}"#;
+        let e = parse_har(twice).unwrap_err();
+        assert!(
+            matches!(
+                e.kind(),
+                ErrorKind::Ambiguous {
+                    part: Part::Har,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert!(
+            e.to_string().contains("the key \"url\" is given twice"),
+            "{e}"
+        );
         let no_url = r#"{"request": {"method": "GET", "headers": []}}"#;
         let h = parse_har(&har(no_url)).unwrap();
         let e = h.entry(0).unwrap_err();

@@ -349,11 +349,14 @@ fn body(
             (Some(body), end)
         }
         (Some(l), None) => {
-            let Ok(n) = l.value.parse::<usize>() else {
+            // RFC 9110 §8.6: `Content-Length = 1*DIGIT`. Rust's parse
+            // also takes a leading `+`, which a server may not.
+            let digits = !l.value.is_empty() && l.value.bytes().all(|b| b.is_ascii_digit());
+            let (true, Ok(n)) = (digits, l.value.parse::<usize>()) else {
                 return Err(unreadable(
                     l.offset.unwrap_or(at),
                     format!(
-                        "Content-Length {} is not one number",
+                        "Content-Length {} is not one number (digits only, RFC 9110 §8.6)",
                         shown(l.value.as_bytes())
                     ),
                 ));
@@ -517,6 +520,20 @@ mod tests {
             kind(b"POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\n\r\nabc"),
             ErrorKind::Ambiguous { .. }
         ));
+        // RFC 9110 §8.6: 1*DIGIT; a sign is not a digit.
+        for length in ["+3", "-3", "0x3", "3,3", "\u{663}"] {
+            let m = format!("POST / HTTP/1.1\r\nHost: h\r\nContent-Length:{length}\r\n\r\nabc");
+            assert!(
+                matches!(
+                    kind(m.as_bytes()),
+                    ErrorKind::Unreadable {
+                        offset: Some(26),
+                        ..
+                    }
+                ),
+                "{length:?}"
+            );
+        }
         let chunked = b"POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nabc\r\n2\r\nde\r\n0\r\nT: 1\r\n\r\n";
         assert_eq!(
             parse_http(chunked, "https").unwrap().body(),

@@ -5,7 +5,7 @@
 //! Each parser reads its text as the tool that wrote it means it and gives
 //! one [`Captured`] request: the method, the URL, the headers and the body
 //! exactly as they were sent, with the [`Warning`]s a reader should see (an
-//! unknown curl option, a fragment curl drops). Whatever could be read two
+//! abbreviated curl option, a fragment curl drops). Whatever could be read two
 //! ways is refused by name with its byte offset ([`ErrorKind::Ambiguous`]:
 //! two `Authorization` headers, a `Content-Length` beside chunked framing);
 //! bytes that are not in the text (`-d @payload.json`) are named
@@ -56,6 +56,7 @@ mod curl;
 mod date;
 mod har;
 mod http;
+mod json;
 mod oauth;
 mod options;
 mod shell;
@@ -100,8 +101,8 @@ impl fmt::Debug for Header {
 }
 
 /// Something a reader of a capture should know that does not stop it being
-/// read: an option curl has and that is not read here, a fragment curl does
-/// not send, curl's encoding of `--data-urlencode`. Each has a stable
+/// read: an option curl reads as another it abbreviates, a fragment curl
+/// does not send, curl's encoding of `--data-urlencode`. Each has a stable
 /// [`code`](Warning::code), the values from the capture it
 /// [`quotes`](Warning::quoted), and a sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,7 +133,7 @@ impl Warning {
         self
     }
 
-    /// A stable code: `unknown-option`, `fragment-dropped`, `scheme-assumed`,
+    /// A stable code: `option-abbreviated`, `host-header`, `fragment-dropped`, `scheme-assumed`,
     /// `curl-urlencode`, `multipart-not-read`, `caret-in-ansi-c-quote`, `caret-in-cmd-quotes`,
     /// `cmd-variable`, `ignored-after-command`, `crlf-line-ends`,
     /// `har-params-joined`, `trailing-bytes`, `not-oauth`, `http2-message`,
@@ -150,7 +151,8 @@ impl Warning {
     /// quotes, in its order and as it writes them (control characters
     /// escaped), so that a reader can word the warning in another language
     /// from its [`code`](Self::code) and these (the page does):
-    /// `unknown-option` the option; `ignored-after-command` what follows;
+    /// `option-abbreviated` the option as written and the one it is read
+    /// as; `host-header` the `Host` sent; `ignored-after-command` what follows;
     /// `cmd-variable` the variable's name; `fragment-dropped` the fragment
     /// (none from a HAR file); `scheme-assumed` the scheme;
     /// `curl-urlencode` the option and its content; `har-params-joined` the
@@ -245,7 +247,8 @@ impl fmt::Debug for Captured {
 
 /// The headers a request must not carry twice: two values of one of these
 /// are two requests a reader could take it for.
-const ONCE: [&str; 4] = [
+const ONCE: [&str; 5] = [
+    "host",
     "authorization",
     "content-type",
     "content-length",
@@ -278,7 +281,7 @@ impl Captured {
 
     /// The value of header `name` (any case), if it was sent. Each of
     /// `Authorization`, `Content-Type`, `Content-Length` and
-    /// `Transfer-Encoding` was checked at parsing to be there at most once;
+    /// `Transfer-Encoding` (and `Host`) was checked at parsing to be there at most once;
     /// of another header sent twice, the first.
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers

@@ -1,7 +1,14 @@
 //! curl's options, as curl itself lists them (`curl --help all`, curl
 //! 7.88.1, with the options added up to curl 8.x): which take a value, so
 //! that an option this reader does not act on is stepped over with its
-//! value, and an option curl does not have is named.
+//! value, and an option curl does not have is refused (curl refuses it).
+//!
+//! An abbreviated long option (`--ge`) is resolved as curl 7.88.1 to 8.5.0
+//! resolve one, from the names of their option tables
+//! (`curl/long-options.txt`, which cites them): the one name it starts,
+//! any case; a prefix of two names is refused, as curl refuses it. curl
+//! 8.6.0 and later refuse every abbreviation and send nothing, so a
+//! command that sends a request at all sends the one read here.
 
 /// Long options that take a value.
 const WITH_VALUE: &[&str] = &[
@@ -47,16 +54,19 @@ const WITH_VALUE: &[&str] = &[
     "ftp-port",
     "ftp-ssl-ccc-mode",
     "happy-eyeballs-timeout-ms",
+    "haproxy-clientip",
     "header",
     "hostpubmd5",
     "hostpubsha256",
     "hsts",
     "interface",
+    "ipfs-gateway",
     "json",
     "keepalive-time",
     "key",
     "key-type",
     "krb",
+    "krb4",
     "libcurl",
     "limit-rate",
     "local-port",
@@ -277,6 +287,14 @@ const FLAGS: &[&str] = &[
     "proxy-http2",
     "out-null",
     "follow",
+    // In curl 7.88.1 to 8.5.0's table, and not in `--help all`.
+    "eprt",
+    "epsv",
+    "ftp-ssl",
+    "ftp-ssl-reqd",
+    "test-event",
+    "trace-ids",
+    "wdebug",
 ];
 
 /// Each short option and its long name.
@@ -371,6 +389,48 @@ pub(crate) fn long(name: &str) -> Opt {
     }
 }
 
+/// curl 7.88.1 to 8.5.0's long option names, one a line (the first word),
+/// after comment lines that say where they are from.
+const CURL_LONG: &str = include_str!("curl/long-options.txt");
+
+/// What a long option that is not a name of [`long`] is to curl 7.88.1 to
+/// 8.5.0 (`word` without its `--`): the one name it abbreviates (or spells
+/// in other case), or the names it could abbreviate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Abbreviated {
+    One(&'static str),
+    Several(Vec<&'static str>),
+    Unknown,
+}
+
+/// Resolves `word` as curl 7.88.1 to 8.5.0's `getparameter` does: each
+/// name it is a prefix of, compared in any case (`curl_strnequal`), an
+/// exact name first. After `no-` curl wants a name in full.
+pub(crate) fn abbreviated(word: &str) -> Abbreviated {
+    if word.is_empty() || word.starts_with("no-") {
+        return Abbreviated::Unknown;
+    }
+    let word = word.to_ascii_lowercase();
+    let mut hits = Vec::new();
+    let names = CURL_LONG
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split(' ').next());
+    for name in names {
+        if name == word {
+            return Abbreviated::One(name);
+        }
+        if name.starts_with(&word) {
+            hits.push(name);
+        }
+    }
+    match hits.as_slice() {
+        [] => Abbreviated::Unknown,
+        [one] => Abbreviated::One(one),
+        _ => Abbreviated::Several(hits),
+    }
+}
+
 /// The short option `letter` (after its `-`).
 pub(crate) fn short(letter: u8) -> Opt {
     match SHORT.iter().find(|(l, _)| *l == letter) {
@@ -394,5 +454,37 @@ mod tests {
         assert_eq!(long("no-buffer"), Opt::Flag("buffer"));
         assert_eq!(long("dat"), Opt::Unknown);
         assert_eq!(long("no-data"), Opt::Unknown);
+    }
+
+    #[test]
+    fn an_abbreviation_is_what_curl_7_88_makes_of_it() {
+        // As curl 7.88.1 ran them against a listener on 127.0.0.1:
+        // `--ge -d a=1` sent GET /p?a=1, `--path-as` kept /a/../p,
+        // `--data-urlen a=b` sent a=b, `--compressed-s` ran;
+        // `--hea`, `--dat` were "ambiguous", `--no-buf` "unknown".
+        assert_eq!(abbreviated("ge"), Abbreviated::One("get"));
+        assert_eq!(abbreviated("GET"), Abbreviated::One("get"));
+        assert_eq!(abbreviated("path-as"), Abbreviated::One("path-as-is"));
+        assert_eq!(
+            abbreviated("data-urlen"),
+            Abbreviated::One("data-urlencode")
+        );
+        assert_eq!(
+            abbreviated("compressed-s"),
+            Abbreviated::One("compressed-ssh")
+        );
+        assert!(
+            matches!(abbreviated("hea"), Abbreviated::Several(n) if n.contains(&"head") && n.contains(&"header"))
+        );
+        assert!(matches!(abbreviated("dat"), Abbreviated::Several(n) if n.len() == 5));
+        assert_eq!(abbreviated("no-buf"), Abbreviated::Unknown);
+        assert_eq!(abbreviated("frobnicate"), Abbreviated::Unknown);
+        // Every name curl abbreviates is one this reader knows.
+        for line in CURL_LONG.lines().filter(|l| !l.starts_with('#')) {
+            let name = line.split(' ').next().unwrap();
+            assert_ne!(long(name), Opt::Unknown, "{name}");
+            let value = line.contains("ARG_STRING") || line.contains("ARG_FILENAME");
+            assert_eq!(matches!(long(name), Opt::Value(_)), value, "{name}");
+        }
     }
 }

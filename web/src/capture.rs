@@ -41,7 +41,7 @@ pub struct CaptureRead {
     /// Which of its protocol parameters were taken as ours (the nonce, the
     /// timestamp, ... not pinned in the Sign panel).
     pub taken: Vec<&'static str>,
-    /// What a reader should know of how it was read (`unknown-option`...).
+    /// What a reader should know of how it was read (`fragment-dropped`...).
     pub warnings: Vec<WarningShown>,
     /// The provider's answer, when the capture holds one (a HAR entry's).
     pub answer: Option<AnswerShown>,
@@ -62,7 +62,7 @@ pub struct EntryShown {
 /// the page says of it.
 #[derive(Clone, Debug, Serialize)]
 pub struct WarningShown {
-    /// `unknown-option`, `fragment-dropped`, ...
+    /// `fragment-dropped`, `scheme-assumed`, ...
     pub code: &'static str,
     /// The library's sentence (English; names quoted and escaped).
     pub message: String,

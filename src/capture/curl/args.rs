@@ -1,10 +1,11 @@
 //! A curl command's options read as curl reads them: each option with its
 //! value, the data pieces, the headers; an option curl does not have named.
 
-use crate::capture::options::{long, short, Opt};
+use crate::capture::options::{abbreviated, long, short, Abbreviated, Opt};
 use crate::capture::shell::Word;
 use crate::capture::{shown, Header, Warning};
 use crate::error::Error;
+use crate::text::scan::is_tchar;
 
 use super::{ambiguous, text, unreadable};
 
@@ -75,19 +76,20 @@ pub(super) fn header(line: &[u8], at: usize) -> Result<HeaderArg, Error> {
         ));
     }
     if let Some((name, value)) = line.split_once(':') {
+        let name = field_name(name, at)?;
         let value = value.trim_matches([' ', '\t']);
         if value.is_empty() {
-            return Ok(HeaderArg::Remove(name.trim().to_owned()));
+            return Ok(HeaderArg::Remove(name));
         }
         return Ok(HeaderArg::Set(Header {
-            name: name.trim().to_owned(),
+            name,
             value: value.to_owned(),
             offset: Some(at),
         }));
     }
     if let Some(name) = line.strip_suffix(';') {
         return Ok(HeaderArg::Set(Header {
-            name: name.trim().to_owned(),
+            name: field_name(name, at)?,
             value: String::new(),
             offset: Some(at),
         }));
@@ -98,6 +100,25 @@ pub(super) fn header(line: &[u8], at: usize) -> Result<HeaderArg, Error> {
     ))
 }
 
+/// A header's name as curl sends it: every byte before the `:` (or `;`),
+/// as written. RFC 9110 §5.1: a field name is a token; curl sends
+/// `Authorization : x` with the space, a name no server reads as
+/// `Authorization` (and one that RFC 9112 §5.1 has a server refuse).
+fn field_name(name: &str, at: usize) -> Result<String, Error> {
+    if name.is_empty() || !name.bytes().all(is_tchar) {
+        return Err(unreadable(
+            at,
+            format!(
+                "the header name {} is not a token (RFC 9110 §5.1: no whitespace, no \
+                 separators): curl sends it as written, and no server reads it as the header \
+                 it looks like",
+                shown(name.as_bytes())
+            ),
+        ));
+    }
+    Ok(name.to_owned())
+}
+
 /// The options of a curl command, each with its value.
 pub(super) fn read_options(words: &[Word], warnings: &mut Vec<Warning>) -> Result<Options, Error> {
     let mut o = Options::default();
@@ -106,6 +127,11 @@ pub(super) fn read_options(words: &[Word], warnings: &mut Vec<Warning>) -> Resul
         let word = &words[i];
         i += 1;
         let bytes = &word.bytes;
+        // `--` ends the options: every word after it is a URL.
+        if bytes == b"--" {
+            o.urls.extend(words[i..].iter().cloned());
+            break;
+        }
         // A word that is not an option is a URL.
         if bytes.len() < 2 || bytes[0] != b'-' {
             o.urls.push(word.clone());
@@ -127,13 +153,17 @@ pub(super) fn read_options(words: &[Word], warnings: &mut Vec<Warning>) -> Resul
         if let Some(name) = bytes.strip_prefix(b"--") {
             let name = String::from_utf8_lossy(name).into_owned();
             let written = format!("--{name}");
-            match long(&name) {
+            let (opt, on) = match long(&name) {
+                Opt::Unknown => (resolve(&name, word.at, warnings)?, true),
+                opt => (opt, !name.starts_with("no-")),
+            };
+            match opt {
                 Opt::Value(long) => {
                     let value = take_value(&written, None, &mut i)?;
                     apply(&mut o, long, &written, value, word.at, warnings)?;
                 }
-                Opt::Flag(long) => flag(&mut o, long, !name.starts_with("no-"), word.at)?,
-                Opt::Unknown => unknown(&name, word.at, warnings)?,
+                Opt::Flag(long) => flag(&mut o, long, on, word.at)?,
+                Opt::Unknown => return Err(unknown(&name, word.at)),
             }
             continue;
         }
@@ -152,7 +182,7 @@ pub(super) fn read_options(words: &[Word], warnings: &mut Vec<Warning>) -> Resul
                 }
                 Opt::Flag(long) => flag(&mut o, long, true, word.at)?,
                 Opt::Unknown => {
-                    unknown(&String::from_utf8_lossy(&[letter]), word.at, warnings)?;
+                    return Err(unknown(&String::from_utf8_lossy(&[letter]), word.at));
                 }
             }
         }
@@ -160,28 +190,67 @@ pub(super) fn read_options(words: &[Word], warnings: &mut Vec<Warning>) -> Resul
     Ok(o)
 }
 
-/// An option curl does not have: named, and stepped over alone.
-fn unknown(name: &str, at: usize, warnings: &mut Vec<Warning>) -> Result<(), Error> {
+/// A long option that is no name in full: the option curl 7.88.1 to
+/// 8.5.0 take it for (named in a warning), or refused as they refuse it.
+fn resolve(name: &str, at: usize, warnings: &mut Vec<Warning>) -> Result<Opt, Error> {
+    let full = match abbreviated(name) {
+        Abbreviated::One(full) => full,
+        Abbreviated::Several(names) => {
+            let names: Vec<String> = names.iter().map(|n| format!("--{n}")).collect();
+            return Err(ambiguous(
+                at,
+                format!(
+                    "{} abbreviates {} curl options ({}): curl refuses it as ambiguous",
+                    shown(format!("--{name}").as_bytes()),
+                    names.len(),
+                    names.join(", ")
+                ),
+            ));
+        }
+        Abbreviated::Unknown => return Err(unknown(name, at)),
+    };
+    let opt = long(full);
+    if opt != Opt::Unknown {
+        let (written, full) = (shown(format!("--{name}").as_bytes()), format!("--{full}"));
+        warnings.push(
+            Warning::new(
+                "option-abbreviated",
+                Some(at),
+                format!(
+                    "{written} is read as {full}, as curl 7.88 to 8.5 read it (the one option \
+                     it abbreviates); curl 8.6 and later refuse an abbreviated option and send \
+                     nothing"
+                ),
+            )
+            .quoting([written, full]),
+        );
+    }
+    Ok(opt)
+}
+
+/// An option curl does not have: curl refuses the command, and what the
+/// option was meant to do to the request is not known.
+fn unknown(name: &str, at: usize) -> Error {
     if let Some(base) = name.strip_prefix("expand-") {
-        return Err(unreadable(
+        return unreadable(
             at,
             format!("--expand-{base} fills in curl variables ({{{{name}}}}), whose values are not in the text"),
-        ));
+        );
     }
     let dashes = if name.len() == 1 { "-" } else { "--" };
     let option = shown(format!("{dashes}{name}").as_bytes());
-    warnings.push(
-        Warning::new(
-            "unknown-option",
-            Some(at),
-            format!(
-                "{option} is not a curl option known here: left out (if it takes a value, that \
-                 value was read as a URL)"
-            ),
-        )
-        .quoting([option]),
-    );
-    Ok(())
+    let equals = if name.contains('=') {
+        " (curl 8.16 and later read --name=value; earlier ones refuse it)"
+    } else {
+        ""
+    };
+    unreadable(
+        at,
+        format!(
+            "{option} is not a curl option known here{equals}: curl 7.88 refuses an option it \
+             does not have, and what it would change in the request cannot be known"
+        ),
+    )
 }
 
 /// An option without a value.

@@ -4,7 +4,8 @@
 //! headers (`-H`, and those the data options imply) and the body by curl's
 //! rules for `-d`, `--data-raw`, `--data-binary`, `--data-urlencode` and
 //! `--json`. Options that do not change the request are stepped over; an
-//! option curl does not have is named in a warning.
+//! abbreviated option is the one curl 7.88 takes it for; an option curl
+//! does not have is refused, as curl refuses it.
 
 use base64::Engine as _;
 
@@ -179,13 +180,16 @@ impl<'f> Curl<'f> {
     /// # Errors
     /// - [`ErrorKind::Unreadable`] at its offset: a quote never closed,
     ///   a shell expansion whose value is not in the text (`$TOKEN`, `!`
-    ///   in bash), a command that is not curl or sends no request, an
+    ///   or a `~` bash expands), a command that is not curl or sends no
+    ///   request, an option curl does not have, a header name that is not
+    ///   a token, a `Host` that is no host (or none sent), an
     ///   option without its value, no URL, a URL curl would glob, a scheme
     ///   other than http or https, text that is not UTF-8 where curl needs
     ///   text;
     /// - [`ErrorKind::Ambiguous`]: two URLs (two requests), two
     ///   `Authorization` or `Content-Type` headers, `-d` beside `--json`,
-    ///   `-F` or `-T`, `-I` beside data;
+    ///   `-F` or `-T`, `-I` beside data, an abbreviation of several curl
+    ///   options (`--hea`);
     /// - [`ErrorKind::NotInCapture`]: a body or headers read from a file or
     ///   standard input, without a [`FileSource`] (or one that cannot
     ///   read it);
@@ -416,7 +420,7 @@ impl<'f> Curl<'f> {
         };
         // The headers: -H's, and those the options imply unless -H sets them.
         let mut headers = Vec::new();
-        let mut removed: Vec<String> = Vec::new();
+        let mut removed: Vec<(String, usize)> = Vec::new();
         for (bytes, at, option) in &o.headers {
             let lines = match bytes.strip_prefix(b"@") {
                 Some(path) => {
@@ -432,13 +436,14 @@ impl<'f> Curl<'f> {
             for line in lines {
                 match header(&line, *at)? {
                     HeaderArg::Set(h) => headers.push(h),
-                    HeaderArg::Remove(name) => removed.push(name),
+                    HeaderArg::Remove(name) => removed.push((name, *at)),
                 }
             }
         }
+        authority_from_host(&mut url, &headers, &removed, &mut warnings)?;
         let given = |name: &str, headers: &[Header]| {
             headers.iter().any(|h| h.name.eq_ignore_ascii_case(name))
-                || removed.iter().any(|r| r.eq_ignore_ascii_case(name))
+                || removed.iter().any(|(r, _)| r.eq_ignore_ascii_case(name))
         };
         let implied = |name: &str, value: String| Header {
             name: name.to_owned(),
@@ -527,6 +532,78 @@ impl<'f> Curl<'f> {
         }
         Ok(captured)
     }
+}
+
+/// The URL a server builds from what curl sends: curl connects to the
+/// URL's host but sends the `Host` a `-H` gives, and a server reconstructs
+/// the target URI's authority from `Host` (RFC 9112 §3.3), so that is the
+/// URL it verifies (and the one a client must sign). A `Host` that is no
+/// authority, or none sent at all (`-H 'Host:'`), is refused.
+fn authority_from_host(
+    url: &mut String,
+    headers: &[Header],
+    removed: &[(String, usize)],
+    warnings: &mut Vec<Warning>,
+) -> Result<(), Error> {
+    if let Some((_, at)) = removed.iter().find(|(r, _)| r.eq_ignore_ascii_case("host")) {
+        return Err(unreadable(
+            *at,
+            "-H 'Host:' sends no Host header: an HTTP/1.1 server refuses the request (RFC \
+             9112 §3.2), and the URL it would verify cannot be known",
+        ));
+    }
+    let mut hosts = headers
+        .iter()
+        .filter(|h| h.name.eq_ignore_ascii_case("host"));
+    let (Some(host), None) = (hosts.next(), hosts.next()) else {
+        // None, or two (refused by `check_once`, at the second).
+        return Ok(());
+    };
+    let at = host.offset.unwrap_or(0);
+    let value = host.value.as_str();
+    // RFC 9110 §7.2: Host = uri-host [ ":" port ] (RFC 3986's host:
+    // reg-name, an IP literal in brackets).
+    let valid = !value.is_empty()
+        && !value.starts_with(':')
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:%[]".contains(&b));
+    if !valid {
+        return Err(unreadable(
+            at,
+            format!(
+                "the Host header {} is not a host and port (RFC 9110 §7.2): the URL a \
+                 server builds from it cannot be known",
+                shown(value.as_bytes())
+            ),
+        ));
+    }
+    let Some(start) = url.find("://").map(|k| k + 3) else {
+        return Ok(());
+    };
+    let end = url[start..]
+        .find(['/', '?'])
+        .map_or(url.len(), |k| start + k);
+    // Keep userinfo, which curl does not send in Host.
+    let host_start = url[start..end].rfind('@').map_or(start, |k| start + k + 1);
+    if url[host_start..end].eq_ignore_ascii_case(value) {
+        return Ok(());
+    }
+    let quoted = shown(value.as_bytes());
+    warnings.push(
+        Warning::new(
+            "host-header",
+            Some(at),
+            format!(
+                "-H sends Host {quoted}, not the URL's host: curl connects to the URL's host, \
+                 and a server builds the URL it verifies from Host (RFC 9112 §3.3), so the \
+                 URL is read with {quoted}"
+            ),
+        )
+        .quoting([quoted]),
+    );
+    url.replace_range(host_start..end, value);
+    Ok(())
 }
 
 /// curl's `curl_easy_escape` (every byte but `A-Z a-z 0-9 - . _ ~` as
@@ -707,10 +784,29 @@ mod tests {
             "{:?}",
             r.warnings()
         );
-        let r = parse("curl --frobnicate http://h/");
-        assert_eq!(r.warnings()[0].code(), "unknown-option");
-        assert!(r.warnings()[0].message().contains("--frobnicate"));
-        assert_eq!(r.warnings()[0].quoted(), ["\"--frobnicate\""]);
+        // curl 7.88.1 refuses an option it does not have ("option
+        // --frobnicate: is unknown", exit 2): no request is sent.
+        let e = parse_curl("curl --frobnicate http://h/").unwrap_err();
+        assert!(
+            matches!(
+                e.kind(),
+                ErrorKind::Unreadable {
+                    offset: Some(5),
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert!(e.to_string().contains("--frobnicate"), "{e}");
+        assert!(matches!(
+            kind("curl -j -% http://h/"),
+            ErrorKind::Unreadable {
+                offset: Some(8),
+                ..
+            }
+        ));
+        // `--` ends the options (curl's parse_args): what follows is a URL.
+        assert_eq!(parse("curl -G -- http://h/p").url(), "http://h/p");
         assert!(matches!(
             kind("curl http://h/ -H"),
             ErrorKind::Unreadable { .. }
@@ -728,6 +824,71 @@ mod tests {
         ));
         let r = parse("curl -u 'a:b' http://h/");
         assert_eq!(r.authorization(), Some("Basic YTpi"));
+    }
+
+    #[test]
+    fn an_abbreviated_option_is_the_one_curl_7_88_takes() {
+        // curl 7.88.1 against a listener on 127.0.0.1 sent
+        // `GET /p?a=1` for `--ge -d a=1`, kept `/a/../p` for `--path-as`,
+        // and refused `--hea` as ambiguous.
+        let r = parse("curl http://h/p --ge -d a=1");
+        assert_eq!(
+            (r.method(), r.url(), r.body()),
+            ("GET", "http://h/p?a=1", None)
+        );
+        let w = &r.warnings()[0];
+        assert_eq!(w.code(), "option-abbreviated");
+        assert_eq!(w.quoted(), ["\"--ge\"", "--get"]);
+        assert_eq!(
+            parse("curl --path-as http://h/a/../p").url(),
+            "http://h/a/../p"
+        );
+        let e = parse_curl("curl http://h/ --hea").unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::Ambiguous { offset: 15, .. }),
+            "{e}"
+        );
+        assert!(e.to_string().contains("--head, --header"), "{e}");
+        assert!(matches!(
+            kind("curl http://h/ --no-buf"),
+            ErrorKind::Unreadable {
+                offset: Some(15),
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn headers_as_curl_sends_them() {
+        // curl 7.88.1 sent `Host: other.example:99` for the first, with
+        // `GET /p`, to the URL's host; and `Authorization : OAuth a=1`, the
+        // name with its space, for the second.
+        let r = parse("curl http://127.0.0.1:8124/p?q=1 -H 'Host: other.example:99'");
+        assert_eq!(r.url(), "http://other.example:99/p?q=1");
+        assert_eq!(r.warnings()[0].code(), "host-header");
+        let r = parse("curl http://u:p@h/p -H 'host: H'");
+        // A host is read in any case (RFC 3986 §3.2.2): the same host.
+        assert_eq!(r.url(), "http://u:p@h/p");
+        assert!(r.warnings().iter().all(|w| w.code() != "host-header"));
+        // Each refused at its -H.
+        for (command, at) in [
+            ("curl http://h/ -H 'Authorization : OAuth a=1'", 15),
+            ("curl http://h/ -H ' X-A: 1'", 15),
+            ("curl http://h/ -H 'X A;'", 15),
+            ("curl http://h/ -H 'Host;'", 15),
+            ("curl http://h/ -H 'Host: a/b'", 15),
+            ("curl http://h/ -H 'Host:'", 15),
+        ] {
+            let e = parse_curl(command).unwrap_err();
+            assert!(
+                matches!(e.kind(), ErrorKind::Unreadable { offset: Some(o), .. } if *o == at),
+                "{command}: {e}"
+            );
+        }
+        assert!(matches!(
+            kind("curl http://h/ -H 'Host: a' -H 'host: b'"),
+            ErrorKind::Ambiguous { offset: 28, .. }
+        ));
     }
 
     #[test]

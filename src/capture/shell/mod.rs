@@ -117,6 +117,46 @@ mod tests {
     }
 
     #[test]
+    fn a_tilde_bash_expands_is_refused_where_it_is() {
+        // What bash 5.2.15 printed for `printf '%s\n' WORD` run as root
+        // (HOME=/root): each of these became a home directory...
+        for (text, at) in [
+            ("curl -d status=~", 15),
+            ("curl --data-urlencode home=~root", 27),
+            ("curl -G -d p=~/f", 13),
+            ("curl ~", 5),
+            ("curl ~root/x", 5),
+            ("curl a=b:~", 9),
+            ("curl a=~/x:~/y", 7),
+            ("curl a[1]=~", 10),
+            ("curl a+=~", 8),
+            ("curl A_1=~", 9),
+            ("curl ~:x", 5),
+            ("curl a=x'y':~", 12),
+            // (bash leaves ~user as it is for a user the machine has not:
+            // which users the running machine has is not in the text.)
+            ("curl ~nosuchuser", 5),
+            ("curl -d @- x <<< ~", 17),
+        ] {
+            let (offset, message) = refused(text);
+            assert_eq!(offset, at, "{text}");
+            assert!(message.contains("tilde expansion"), "{text}: {message}");
+        }
+        // ...and these it printed as written: a quoted or escaped ~, a
+        // tilde-prefix holding a quoted character, a ~ that follows no
+        // assignment's = or :, a word whose NAME= is quoted or is no name.
+        assert_eq!(
+            words(
+                r#"curl "q=~" '~' \~ x~ --data=~ -d~ a:~ 1a=~ a-b=~ a=b=~ ~"root" ~'/x' "a"=~ a\=~ \a=~ a=~\:x a=x\:~"#
+            ),
+            [
+                "curl", "q=~", "~", "~", "x~", "--data=~", "-d~", "a:~", "1a=~", "a-b=~", "a=b=~",
+                "~root", "~/x", "a=~", "a=~", "a=~", "a=~:x", "a=x:~"
+            ]
+        );
+    }
+
+    #[test]
     fn the_command_ends_where_bash_ends_it() {
         let mut warnings = Vec::new();
         let c = split_posix("curl a | jq .\n", &mut warnings).unwrap();

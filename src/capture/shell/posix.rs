@@ -44,6 +44,8 @@ pub(crate) fn split_posix(text: &str, warnings: &mut Vec<Warning>) -> Result<Com
         redirect: None,
         docs: Vec::new(),
         crlf_warned: false,
+        first_quote: None,
+        plain_end: None,
     };
     lexer.run(warnings)?;
     Ok(lexer.out)
@@ -61,6 +63,13 @@ struct Posix<'a> {
     redirect: Option<(Redirect, usize)>,
     docs: Vec<PendingDoc>,
     crlf_warned: bool,
+    /// How many bytes the current word held when a part of it was first
+    /// quoted or escaped: a word whose `NAME=` holds a quote is no
+    /// assignment to bash.
+    first_quote: Option<usize>,
+    /// How many bytes the current word held after its last unquoted
+    /// character: whether an `=` or `:` before a `~` was unquoted.
+    plain_end: Option<usize>,
 }
 
 impl Posix<'_> {
@@ -82,7 +91,77 @@ impl Posix<'_> {
         });
     }
 
+    /// Starts a word at `at` with a quoted part (`'...'`, `"..."`, `$'...'`).
+    fn start_quoted(&mut self, at: usize) {
+        self.start(at);
+        self.quoted_in_word = true;
+        self.mark_quoted();
+    }
+
+    /// Notes that the current word is quoted or escaped from here on.
+    fn mark_quoted(&mut self) {
+        if self.first_quote.is_none() {
+            self.first_quote = Some(self.cur.as_ref().map_or(0, |w| w.bytes.len()));
+        }
+    }
+
+    /// Refuses an unquoted `~` at `at` that bash replaces (the bash
+    /// manual, §3.5.2 Tilde Expansion): one that starts a word, or that
+    /// follows the first `=` or an unquoted `:` after it in a word that
+    /// looks like an assignment (`NAME=`, `NAME[...]=`, `NAME+=`), which
+    /// bash outside POSIX mode expands in a command's arguments too (bash
+    /// 5.2 prints `/root` for `printf %s status=~` run as root, and
+    /// `status=~` in POSIX mode). Its tilde-prefix runs to the first
+    /// unquoted `/` or `:` or the word's end; one with a quoted character
+    /// (`~"root"`, `~'/x'`) is literal. What it becomes (`$HOME`, a user's
+    /// home, `$PWD` for `~+`, or itself for a user that does not exist)
+    /// is not in the text.
+    fn tilde(&self, at: usize) -> Result<(), Error> {
+        let after_assignment = match &self.cur {
+            None => false,
+            Some(word) => {
+                let Some(eq) = assignment_eq(&word.bytes, self.first_quote) else {
+                    return Ok(());
+                };
+                let last = word.bytes.len() - 1;
+                let plain = self.plain_end == Some(word.bytes.len());
+                if !(plain && (last == eq || (last > eq && word.bytes[last] == b':'))) {
+                    return Ok(());
+                }
+                true
+            }
+        };
+        let b = self.b;
+        let mut end = at + 1;
+        while let Some(&c) = b.get(end) {
+            match c {
+                b'/' | b':' | b' ' | b'\t' | b'\n' | b'\r' | b';' | b'&' | b'|' | b'<' | b'>'
+                | b'(' | b')' => break,
+                b'\\' if b.get(end + 1) == Some(&b'\n') => end += 2,
+                b'\'' | b'"' | b'\\' => return Ok(()),
+                b'$' if matches!(b.get(end + 1), Some(b'\'' | b'"')) => return Ok(()),
+                _ => end += 1,
+            }
+        }
+        let place = if after_assignment {
+            "after = or : in a word that looks like an assignment (NAME=...)"
+        } else {
+            "at the start of a word"
+        };
+        Err(unreadable(
+            at,
+            format!(
+                "{} {place} is tilde expansion: bash replaces it with a home directory \
+                 (~ with $HOME, ~user with that user's), which is not in the text; write \
+                 '~' or \\~ for the character itself",
+                shown(&b[at..end])
+            ),
+        ))
+    }
+
     fn finish(&mut self) -> Result<(), Error> {
+        self.first_quote = None;
+        self.plain_end = None;
         let quoted = std::mem::take(&mut self.quoted_in_word);
         let Some(word) = self.cur.take() else {
             return Ok(());
@@ -165,14 +244,14 @@ impl Posix<'_> {
                     }
                     Some(_) => {
                         let len = char_len(b, at + 1);
+                        self.mark_quoted();
                         self.push(&b[at + 1..at + 1 + len], at);
                         self.i += 1 + len;
                     }
                     None => return Err(cut_off(b.len(), "the line the final '\\' continues on")),
                 },
                 b'\'' => {
-                    self.start(at);
-                    self.quoted_in_word = true;
+                    self.start_quoted(at);
                     let Some(len) = b[at + 1..].iter().position(|&c| c == b'\'') else {
                         return Err(unreadable(at, "the ' that opens here is never closed"));
                     };
@@ -180,20 +259,17 @@ impl Posix<'_> {
                     self.i = at + len + 2;
                 }
                 b'"' => {
-                    self.start(at);
-                    self.quoted_in_word = true;
+                    self.start_quoted(at);
                     self.double_quoted(at)?;
                 }
                 b'$' if b.get(at + 1) == Some(&b'\'') => {
-                    self.start(at);
-                    self.quoted_in_word = true;
+                    self.start_quoted(at);
                     self.ansi_c(at, warnings)?;
                 }
                 b'$' if b.get(at + 1) == Some(&b'"') => {
                     // $"...": a string the locale may translate; in the C
                     // locale, and for a command copied to run, itself.
-                    self.start(at);
-                    self.quoted_in_word = true;
+                    self.start_quoted(at);
                     self.i += 1;
                     self.double_quoted(at + 1)?;
                 }
@@ -239,9 +315,15 @@ impl Posix<'_> {
                     self.push(b"{", at);
                     self.i += 1;
                 }
+                b'~' => {
+                    self.tilde(at)?;
+                    self.push(b"~", at);
+                    self.i += 1;
+                }
                 _ => {
                     let len = char_len(b, at);
                     self.push(&b[at..at + len], at);
+                    self.plain_end = self.cur.as_ref().map(|w| w.bytes.len());
                     self.i += len;
                 }
             }
@@ -494,6 +576,29 @@ fn unquoted_doc_line(line: &[u8], at: usize, body: &mut Vec<u8>) -> Result<(), E
         }
     }
     Ok(())
+}
+
+/// The index of the `=` of a word that bash takes for an assignment: an
+/// unquoted `NAME=`, `NAME[...]=` or `NAME+=` at its start, NAME a letter
+/// or `_` and then letters, digits and `_` (the bash manual, §2
+/// Definitions, "name"). `first_quote`: how many of its bytes came before
+/// its first quoted one.
+fn assignment_eq(word: &[u8], first_quote: Option<usize>) -> Option<usize> {
+    let eq = word.iter().position(|&c| c == b'=')?;
+    if first_quote.is_some_and(|q| q <= eq) {
+        return None;
+    }
+    let mut name = &word[..eq];
+    if let Some(rest) = name.strip_suffix(b"+") {
+        name = rest;
+    }
+    if let Some(rest) = name.strip_suffix(b"]") {
+        name = &rest[..rest.iter().position(|&c| c == b'[')?];
+    }
+    let (first, rest) = name.split_first()?;
+    let ok = (first.is_ascii_alphabetic() || *first == b'_')
+        && rest.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_');
+    ok.then_some(eq)
 }
 
 /// The length of the UTF-8 character at `at` (1 for a byte that starts none).
