@@ -260,7 +260,8 @@ fn conflict(reason: &str) -> &'static str {
 #[cfg(feature = "capture")]
 pub fn capture_warning(w: &CaptureWarning) -> Hint {
     let code = match (w.code(), w.quoted().len()) {
-        ("unknown-option", 1) => "cwarn.unknown-option",
+        ("option-abbreviated", 2) => "cwarn.option-abbreviated",
+        ("host-header", 1) => "cwarn.host-header",
         ("ignored-after-command", 1) => "cwarn.ignored-after-command",
         ("cmd-variable", 1) => "cwarn.cmd-variable",
         ("fragment-dropped", 1) => "cwarn.fragment-dropped",
@@ -375,6 +376,11 @@ mod tests {
         let codes: Vec<_> = said.iter().map(|h| h.code).collect();
         assert_eq!(codes, ["cwarn.scheme-assumed", "cwarn.not-oauth"]);
         assert_eq!(said[0].args, [Arg::data("http")]);
+        // An abbreviated option (curl 7.88 to 8.5 take --ge for --get), a Host of its own.
+        let said = curl("curl --ge -H 'Host: other.example' https://h/p");
+        let codes: Vec<_> = said.iter().map(|h| h.code).collect();
+        assert!(codes.contains(&"cwarn.option-abbreviated"), "{codes:?}");
+        assert!(codes.contains(&"cwarn.host-header"), "{codes:?}");
         let http = parse_http(b"GET /p HTTP/2\r\nHost: h\r\n\r\n\r\n\r\n", "https").unwrap();
         let codes: Vec<_> = http.warnings().iter().map(capture_warning).collect();
         assert_eq!(codes[0].code, "cwarn.http2-message");
