@@ -55,5 +55,7 @@ pub use response::{
     base_string_from_response, find_base_string_in_response, ResponseBaseString,
     MAX_RESPONSE_BODY_LEN,
 };
-pub use search::{SEARCH_EACH_PARAM_MAX, SEARCH_MAX_BYTES, SEARCH_MAX_PARAMS};
+pub use search::{
+    SEARCH_EACH_PARAM_MAX, SEARCH_MAX_BYTES, SEARCH_MAX_PARAMS, SEARCH_MAX_SIGNATURES,
+};
 pub use tried::EncodingLevel;
