@@ -198,10 +198,18 @@ fn the_search_names_the_first_cause_of_each_corpus_case_from_the_signature_alone
         .iter()
         .filter_map(|(ex, case)| search_miss(ex, case))
         .collect();
+    let first_right = cases
+        .iter()
+        .filter(|(ex, case)| {
+            let got = ex.signature(case["theirs"]["signature"].as_str().unwrap());
+            got.findings.first().map(|f| f.cause.as_str()) == case["first_cause"].as_str()
+        })
+        .count();
     eprintln!(
-        "first cause right from the signature alone: {}/{}",
+        "from the signature alone: first cause right {first_right}/{n}; all right (every cause, \
+         the encoder, their base string) {}/{n}",
         cases.len() - misses.len(),
-        cases.len()
+        n = cases.len()
     );
     assert!(misses.is_empty(), "{}", misses.join("\n\n"));
 }
@@ -872,10 +880,13 @@ fn a_timestamp_far_from_the_clock_is_warned_about() {
 }
 
 #[test]
-fn the_signature_search_writes_as_many_base_strings_for_100_parameters_as_for_1000() {
+fn the_signature_search_writes_no_more_base_strings_for_1000_parameters_than_for_100() {
     // A deterministic stand-in for a timing: past SEARCH_EACH_PARAM_MAX the
-    // search tries the same variants whatever the number of parameters, so
-    // its cost is that count times the (linear) cost of one base string.
+    // search tries the same variants whatever the number of parameters, up
+    // to SEARCH_MAX_SIGNATURES tries and SEARCH_MAX_WRITTEN bytes, so its
+    // cost is bounded by a count times the (linear) cost of one base string,
+    // and by a number of bytes.
+    use oauth1_signer::explain::{SEARCH_MAX_SIGNATURES, SEARCH_MAX_WRITTEN};
     assert_eq!(oauth1_signer::explain::SEARCH_EACH_PARAM_MAX, 64);
     let writes = |n: usize| {
         // Values with a space, a '!' and a '~', so that every encoder
@@ -883,15 +894,20 @@ fn the_signature_search_writes_as_many_base_strings_for_100_parameters_as_for_10
         let query: Vec<String> = (0..n).map(|i| format!("p{i:05}=a%20b%21~{i}")).collect();
         let url = format!("https://api.x.com/2/x?{}", query.join("&"));
         let ex = Explainer::new(&x_signer(), &OAuthRequest::get(&url)).unwrap();
-        ex._signature_search_writes("AAAAAAAAAAAAAAAAAAAAAAAAAAA=")
+        let len = ex.trace().base_string.len();
+        (
+            ex._signature_search_writes("AAAAAAAAAAAAAAAAAAAAAAAAAAA="),
+            len,
+        )
     };
-    let (small, large) = (writes(100), writes(1_000));
-    assert_eq!(small, large);
+    let ((small, _), (large, len)) = (writes(100), writes(1_000));
     // Every single mistake, every pair and the likely triples, within the
     // search's bound: a constant, not n².
+    assert!(small <= SEARCH_MAX_SIGNATURES, "{small}");
+    assert!(large <= small, "{large} > {small}");
     assert!(
-        small <= oauth1_signer::explain::SEARCH_MAX_SIGNATURES,
-        "{small}"
+        large * len <= SEARCH_MAX_WRITTEN + 200 * len,
+        "{large} x {len}"
     );
 }
 
@@ -922,6 +938,37 @@ fn a_request_over_the_search_bounds_is_not_searched_and_says_so() {
     let request = OAuthRequest::post("https://api.x.com/1.1/x").form_body(form.as_bytes());
     let ex = Explainer::new(&x_signer(), &request).unwrap();
     assert!(ex._signature_search_writes("AAAAAAAAAAAAAAAAAAAAAAAAAAA=") > 0);
+}
+
+#[test]
+fn a_large_request_is_searched_within_the_bytes_bound_and_says_so() {
+    // 1,000 query parameters of 100 bytes: a base string of some 110 KB,
+    // so the pairs and triples stop at SEARCH_MAX_WRITTEN bytes, long
+    // before SEARCH_MAX_SIGNATURES tries.
+    use oauth1_signer::explain::{SEARCH_MAX_SIGNATURES, SEARCH_MAX_WRITTEN};
+    assert_eq!(SEARCH_MAX_WRITTEN, 128 * 1024 * 1024);
+    assert_eq!(SEARCH_MAX_SIGNATURES, 10_000);
+    let value = "v".repeat(100);
+    let query: Vec<String> = (0..1000).map(|i| format!("p{i:04}={value}")).collect();
+    let url = format!("https://api.x.com/2/x?{}", query.join("&"));
+    let ex = Explainer::new(&x_signer(), &OAuthRequest::get(&url)).unwrap();
+    let len = ex.trace().base_string.len();
+    assert!(len > 100_000, "{len}");
+    let writes = ex._signature_search_writes("AAAAAAAAAAAAAAAAAAAAAAAAAAA=");
+    // The single mistakes (a few dozen, written once more each where two
+    // write the same bytes), then pairs and triples up to the bound.
+    assert!(
+        writes * len <= SEARCH_MAX_WRITTEN + 200 * len,
+        "{writes} x {len}"
+    );
+    let got = ex.signature("AAAAAAAAAAAAAAAAAAAAAAAAAAA=");
+    assert!(
+        got.findings[0]
+            .detail
+            .contains("tried before the search's bound"),
+        "{:?}",
+        got.findings
+    );
 }
 
 #[test]
