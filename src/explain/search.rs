@@ -41,10 +41,11 @@ pub const SEARCH_EACH_PARAM_MAX: usize = 64;
 pub const SEARCH_MAX_SIGNATURES: usize = 10_000;
 
 /// Nor do the signature search's pairs and triples write more than this
-/// many bytes of base strings (128 MiB, some 100 ms of hashing): a large
+/// many bytes of base strings (64 MiB: at the 2–3 ns a byte that
+/// BENCHMARKS.md measures for a 1,000-parameter search, some 150 ms): a large
 /// request gets fewer tries. (The single mistakes are always tried: they
 /// are a few dozen.)
-pub const SEARCH_MAX_WRITTEN: usize = 128 * 1024 * 1024;
+pub const SEARCH_MAX_WRITTEN: usize = 64 * 1024 * 1024;
 
 /// Over this many parameters (1,024), the signature search is not made:
 /// each catalogued mistake, and each pair of them, rewrites the whole
