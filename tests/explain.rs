@@ -1010,3 +1010,45 @@ fn a_finding_of_the_search_reads_as_sentences() {
         }
     );
 }
+
+#[test]
+fn two_mistakes_that_write_the_same_base_string_are_both_named() {
+    use base64::Engine as _;
+    use hmac::{KeyInit, Mac};
+    // `a-` and `a/` collected in that order: sorted by raw bytes (`-` is
+    // 0x2D, `/` 0x2F) they stay so, and not sorted at all they stay so too,
+    // while sorted by their encodings `a%2F` comes first (`%` is 0x25). So
+    // `sorted-raw` and `not-sorted` write the same base string: theirs is
+    // ours with the two swapped, signed here by the hmac crate.
+    let request = OAuthRequest::get("https://api.x.com/2/x?a-=2&a%2F=1");
+    let ex = Explainer::new(&x_signer(), &request).unwrap();
+    let right = &ex.trace().base_string;
+    assert!(right.contains("&a%252F%3D1%26a-%3D2%26oauth_"), "{right}");
+    let theirs = right.replace("a%252F%3D1%26a-%3D2", "a-%3D2%26a%252F%3D1");
+    let key = format!("{CS}&{TS}");
+    let mut mac = hmac::Hmac::<sha1::Sha1>::new_from_slice(key.as_bytes()).unwrap();
+    mac.update(theirs.as_bytes());
+    let sig = base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes());
+    let got = ex.signature(&sig);
+    assert_eq!(
+        got.causes(),
+        [Cause::SortedRaw, Cause::NotSorted],
+        "{got:#?}"
+    );
+    assert_eq!(got.their_base_string.as_deref(), Some(theirs.as_str()));
+    assert!(
+        got.findings[0].detail.contains("Equally, the other side does not sort"),
+        "{}",
+        got.findings[0].detail
+    );
+    for f in &got.findings {
+        assert_eq!(
+            f.found_by,
+            FoundBy::Reproduced {
+                paired: false,
+                ambiguous: true
+            },
+            "{f:?}"
+        );
+    }
+}
