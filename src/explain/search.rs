@@ -470,12 +470,6 @@ pub(super) fn search(
                     wider.join(" or ")
                 ));
             }
-            if let Some(level) = m.level() {
-                let names = fitting_encoders(model, m, level, their_base, &mut s, &mut other);
-                if !names.is_empty() {
-                    after.push_str(&format!(" {}", encoders_sentence(m, &names)));
-                }
-            }
             let others: Vec<String> = same
                 .iter()
                 .filter(|o| o.cause != m.cause && o.encoder().is_none())
@@ -488,6 +482,20 @@ pub(super) fn search(
                      tell which.",
                     others.join("; or ")
                 ));
+            }
+        }
+        // The real encoders that write what the one encoding mistake of
+        // this combination writes, with its other mistakes.
+        let mut encoding = mistakes.iter().filter(|m| m.level().is_some());
+        if let (Some(&m), None) = (encoding.next(), encoding.next()) {
+            let rest: Vec<Tried> = mistakes
+                .iter()
+                .copied()
+                .filter(|o| !o.is_same_mistake(m))
+                .collect();
+            let names = fitting_encoders(model, m, &rest, their_base, &mut s, &mut other);
+            if !names.is_empty() {
+                after.push_str(&format!(" {}", encoders_sentence(m, &names)));
             }
         }
         if mistakes.len() > 1
@@ -564,25 +572,30 @@ fn describe(model: &Model, m: Tried) -> String {
     m.describe(dropped.as_deref())
 }
 
-/// The real encoders ([`ENCODERS`]) that, used at `level`, write `base`:
-/// those the evidence fits. Named for an encoding mistake found alone.
+/// The real encoders ([`ENCODERS`]) that, used where the encoding mistake
+/// `m` is (with the `rest` of its combination), write `base`: those the
+/// evidence fits.
 fn fitting_encoders(
     model: &Model,
     m: Tried,
-    level: EncodingLevel,
+    rest: &[Tried],
     base: &[u8],
     s: &mut Scratch,
     out: &mut Vec<u8>,
 ) -> Vec<&'static str> {
+    let Some(level) = m.level() else {
+        return Vec::new();
+    };
     let own = m.encoder().map(|e| e.name);
     ENCODERS
         .iter()
         .filter(|e| Some(e.name) != own)
         .filter(|e| {
-            let mut v = Variant {
-                named: true,
-                ..Variant::default()
-            };
+            let mut v = Variant::default();
+            if !rest.iter().all(|o| o.apply(&mut v)) {
+                return false;
+            }
+            v.named = true;
             if level != EncodingLevel::Outer {
                 v.enc = e.enc;
             }
