@@ -39,6 +39,9 @@ pub(crate) enum Change {
     Method,
     /// One parameter left out: tried with each.
     DropParam,
+    /// A real encoder ([`ENCODERS`](super::variant::ENCODERS), by index),
+    /// tried at each [`EncodingLevel`](super::tried::EncodingLevel).
+    Named(usize),
     /// Any other change; false if the variant departs there already.
     Other(fn(&mut Variant) -> bool),
 }
@@ -184,6 +187,18 @@ catalogue! {
     /// the parameters are in an order no known rule gives.
     NotSorted = "not-sorted" {
         fix: "Sort the parameters by encoded name, then by encoded value, in byte order.",
+        mistakes: &[
+            m(
+                "does not sort the parameters (signs them in the order collected: query, \
+                 `oauth_` parameters, body)",
+                Other(|v| set(&mut v.order, Order::Collected)),
+            ),
+            m(
+                "sorts the parameters by name only (a stable sort: the values of a repeated \
+                 name stay in the order given)",
+                Other(|v| set(&mut v.order, Order::NameOnly)),
+            ),
+        ],
     };
     /// `:80` (http) or `:443` (https) kept in the base string URI.
     DefaultPortKept = "default-port-kept" {
@@ -219,6 +234,12 @@ catalogue! {
     /// `http` against `https`.
     SchemeDiffers = "scheme-differs" {
         fix: "Sign the scheme the request is sent over (`https` if the URL says so).",
+        place: Place::Uri,
+        mistakes: &[m(
+            "signs `http` for `https` (or `https` for `http`), as a client behind a \
+             TLS-terminating proxy that signs the URL it sees does",
+            Other(|v| set(&mut v.scheme_swapped, true)),
+        )],
     };
     /// another host (`api.twitter.com` for `api.x.com`).
     HostDiffers = "host-differs" {
@@ -234,10 +255,25 @@ catalogue! {
         fix: "Sign the path exactly as it is sent: still encoded, with the same trailing `/`.",
         place: Place::Uri,
         mistakes: &[
-            m("signs the path percent-decoded", Other(|v| set(&mut v.path_decoded, true))),
+            m(
+                "signs the path percent-decoded",
+                Other(|v| !v.path_tilde && set(&mut v.path_decoded, true)),
+            ),
             m(
                 "adds or removes a trailing `/` in the path",
                 Other(|v| set(&mut v.path_slash, true)),
+            ),
+            m(
+                "signs an empty path as empty, not `/`",
+                Other(|v| set(&mut v.path_empty, true)),
+            ),
+            m(
+                "escapes `~` in the path as `%7E`",
+                Other(|v| !v.path_decoded && set(&mut v.path_tilde, true)),
+            ),
+            m(
+                "keeps the query (`?...`) in the base string URI",
+                Other(|v| set(&mut v.query_in_uri, true)),
             ),
         ],
     };
@@ -246,7 +282,15 @@ catalogue! {
         fix: "Sign the HTTP method the request is sent with, in upper case.",
         place: Place::Method,
         mistakes: &[
-            m("does not upper-case the method", Other(|v| set(&mut v.method_as_given, true))),
+            m(
+                "does not upper-case the method",
+                Other(|v| !v.method_lower && set(&mut v.method_as_given, true)),
+            ),
+            m(
+                "signs the method in lower case (`post`)",
+                Other(|v| !v.method_as_given && set(&mut v.method_lower, true)),
+            ),
+            m("signs HEAD as GET", Other(|v| set(&mut v.head_as_get, true))),
             m(
                 "signs the other method (GET for POST, or POST for GET)",
                 Other(|v| set(&mut v.method_swapped, true)),
@@ -318,7 +362,10 @@ catalogue! {
         value_of: Some(Name::Version),
         mistakes: &[m(
             "signs oauth_version where we do not, or not where we do",
-            Other(|v| set(&mut v.version_toggled, true)),
+            Other(|v| !v.version_1_0a && set(&mut v.version_toggled, true)),
+        ), m(
+            "signs `oauth_version` as `1.0a` (the protocol's name, not its version value)",
+            Other(|v| !v.version_toggled && set(&mut v.version_1_0a, true)),
         )],
     };
     /// `realm` signed as a parameter (§3.4.1.3.1 leaves it out).
@@ -334,11 +381,19 @@ catalogue! {
     /// `oauth_signature` signed as a parameter.
     SignatureSigned = "signature-signed" {
         fix: "Leave `oauth_signature` out of the signed parameters.",
+        mistakes: &[m(
+            "signs `oauth_signature` (empty) as a parameter",
+            Other(|v| set(&mut v.signature_signed, true)),
+        )],
     };
     /// another `oauth_timestamp`.
     TimestampDiffers = "timestamp-differs" {
-        fix: "Sign and send one and the same `oauth_timestamp`.",
+        fix: "Sign and send one and the same `oauth_timestamp`, in seconds.",
         value_of: Some(Name::Timestamp),
+        mistakes: &[m(
+            "signs the timestamp in milliseconds (or in seconds where milliseconds are sent)",
+            Other(|v| set(&mut v.timestamp_ms, true)),
+        )],
     };
     /// another `oauth_nonce`.
     NonceDiffers = "nonce-differs" {
@@ -371,6 +426,11 @@ catalogue! {
                 "signs non-ASCII text as ISO-8859-1 bytes, not UTF-8",
                 Other(|v| set(&mut v.uni, Uni::Latin1)),
             ),
+            m(
+                "decodes the query as ISO-8859-1 (its UTF-8 bytes read as Latin-1 characters, \
+                 as Tomcat does by default)",
+                Other(|v| set(&mut v.uni, Uni::QueryLatin1)),
+            ),
         ],
     };
     /// the same base string signed with another key; the finding's detail
@@ -390,6 +450,11 @@ catalogue! {
             m(
                 "does not percent-encode the secrets in the key",
                 Change::Key(KeyRule::NotEncoded),
+            ),
+            m(
+                "joins the secrets without the `&` (with no token, the key is the consumer \
+                 secret alone)",
+                Change::Key(KeyRule::NoAmpersand),
             ),
             m("signs with", Change::Method),
         ],
@@ -458,6 +523,7 @@ impl FromStr for Cause {
 
 /// The causes of an encoder's departures.
 pub(crate) fn encoder_causes(enc: Enc) -> impl Iterator<Item = Cause> {
+    let enc = enc.as_catalogued();
     catalogue().iter().filter_map(move |e| {
         e.mistakes
             .iter()

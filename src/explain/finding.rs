@@ -66,12 +66,13 @@ pub enum FoundBy {
     /// part: the difference is where the component is.
     Compared,
     /// Our request recomputed with the cause's mistake (and, when `paired`,
-    /// one other) signs to their signature.
+    /// one or two others) signs to their signature.
     Reproduced {
-        /// Whether it takes this mistake and one other together.
+        /// Whether it takes this mistake and one or two others together.
         paired: bool,
-        /// Whether an encoder departing at a wider level writes the same
-        /// base string here, so that the signature cannot tell which.
+        /// Whether another mistake or combination (an encoder departing at
+        /// a wider level, another cause) writes the same base string here,
+        /// so that the signature cannot tell which: the detail names it.
         ambiguous: bool,
     },
     /// Their signature is a catalogued wrong key's over their base string.

@@ -34,8 +34,9 @@ pub(crate) struct MParam {
     /// Whether it is the first (the last) of the parameters with its name.
     first: bool,
     last: bool,
-    /// Name and value in NFC, NFD and ISO-8859-1, where they differ.
-    alts: [Option<(Vec<u8>, Vec<u8>)>; 3],
+    /// Name and value in NFC, NFD and ISO-8859-1, and (for a query
+    /// parameter) its UTF-8 read as ISO-8859-1, where they differ.
+    alts: [Option<(Vec<u8>, Vec<u8>)>; 4],
 }
 
 impl MParam {
@@ -46,7 +47,7 @@ impl MParam {
             source,
             first: true,
             last: true,
-            alts: [None, None, None],
+            alts: [None, None, None, None],
         }
     }
 }
@@ -63,6 +64,10 @@ struct Uri {
     given_host: String,
     /// The port named, or the scheme's default.
     given_port: u16,
+    /// The port the URL names, if it names one.
+    named_port: Option<u16>,
+    /// The query as given, without its `?`.
+    query: Option<String>,
 }
 
 /// The request as a mistaken implementation starts from it.
@@ -105,6 +110,8 @@ fn alt(text: &[u8], uni: Uni) -> Option<Vec<u8>> {
             .chars()
             .map(|c| u8::try_from(u32::from(c)).ok())
             .collect::<Option<Vec<u8>>>()?,
+        // Each byte of the UTF-8 text read as one ISO-8859-1 character.
+        Uni::QueryLatin1 => s.bytes().map(char::from).collect::<String>().into_bytes(),
         Uni::AsGiven => return None,
     };
     (out != text).then_some(out)
@@ -128,6 +135,8 @@ impl Model {
             given_scheme: scheme.to_owned(),
             given_host: url.host().to_owned(),
             given_port: url.port().unwrap_or(default_port(url.is_https())),
+            named_port: url.port(),
+            query: url.query().map(str::to_owned),
         };
         let mut model = Model {
             method: method.to_owned(),
@@ -154,7 +163,13 @@ impl Model {
         for (i, p) in self.params.iter_mut().enumerate() {
             p.first = first.get(&p.name) == Some(&i);
             p.last = last.get(&p.name) == Some(&i);
-            for (k, uni) in [Uni::Nfc, Uni::Nfd, Uni::Latin1].into_iter().enumerate() {
+            for (k, uni) in [Uni::Nfc, Uni::Nfd, Uni::Latin1, Uni::QueryLatin1]
+                .into_iter()
+                .enumerate()
+            {
+                if uni == Uni::QueryLatin1 && p.source != Source::Query {
+                    continue;
+                }
                 let (n, v) = (alt(&p.name, uni), alt(&p.value, uni));
                 p.alts[k] = (n.is_some() || v.is_some()).then(|| {
                     (
@@ -237,17 +252,22 @@ impl Model {
     pub(crate) fn write(&self, v: &Variant, s: &mut Scratch, out: &mut Vec<u8>) {
         out.clear();
         s.writes += 1;
+        let upper = self.method.to_ascii_uppercase();
         let method = if v.method_swapped {
-            match self.method.to_ascii_uppercase().as_str() {
+            match upper.as_str() {
                 "GET" => "POST",
                 "POST" => "GET",
                 _ => self.method.as_str(),
             }
+        } else if v.head_as_get && upper == "HEAD" {
+            "GET"
         } else {
             self.method.as_str()
         };
         if v.method_as_given {
             v.outer.write(method.as_bytes(), out);
+        } else if v.method_lower {
+            v.outer.write(method.to_ascii_lowercase().as_bytes(), out);
         } else {
             v.outer.write(method.to_ascii_uppercase().as_bytes(), out);
         }
@@ -269,7 +289,11 @@ impl Model {
         } else {
             (u.scheme, u.host.as_str())
         };
-        out.extend_from_slice(scheme.as_bytes());
+        match (v.scheme_swapped, scheme.to_ascii_lowercase().as_str()) {
+            (true, "https") => out.extend_from_slice(b"http"),
+            (true, "http") => out.extend_from_slice(b"https"),
+            _ => out.extend_from_slice(scheme.as_bytes()),
+        }
         out.extend_from_slice(b"://");
         match v.other_host.then(|| other_x_host(host)).flatten() {
             Some(other) => out.extend_from_slice(other.as_bytes()),
@@ -278,7 +302,11 @@ impl Model {
         let port = if v.drop_port {
             None
         } else if v.default_port {
-            Some(u.given_port)
+            // The port named, or the default of the scheme written.
+            match (u.named_port, v.scheme_swapped) {
+                (None, true) => Some(default_port(!u.scheme.eq_ignore_ascii_case("https"))),
+                _ => Some(u.given_port),
+            }
         } else {
             u.port
         };
@@ -286,8 +314,19 @@ impl Model {
             out.extend_from_slice(format!(":{port}").as_bytes());
         }
         let start = out.len();
-        if v.path_decoded {
+        if v.path_empty && u.path == "/" {
+            // An empty path written empty, not `/` (§3.4.1.2 and RFC 3986
+            // §6.2.3 give `/`).
+        } else if v.path_decoded {
             out.extend(lenient_decode(u.path.as_bytes(), false));
+        } else if v.path_tilde {
+            for &b in u.path.as_bytes() {
+                if b == b'~' {
+                    out.extend_from_slice(b"%7E");
+                } else {
+                    out.push(b);
+                }
+            }
         } else {
             out.extend_from_slice(u.path.as_bytes());
         }
@@ -298,13 +337,27 @@ impl Model {
                 out.push(b'/');
             }
         }
+        if let (true, Some(query)) = (v.query_in_uri, &u.query) {
+            out.push(b'?');
+            out.extend_from_slice(query.as_bytes());
+        }
     }
 
     /// The parameter string under `v`, into `s.joined`, not yet encoded
     /// once more.
     fn write_params(&self, v: &Variant, s: &mut Scratch) {
-        let mut items: Vec<(&[u8], &[u8])> = Vec::with_capacity(self.params.len() + 4);
+        // Each item with its place in the order collected.
+        let mut items: Vec<(&[u8], &[u8], usize)> = Vec::with_capacity(self.params.len() + 4);
         let mut has_version = false;
+        // Seconds written as milliseconds, or the other way round.
+        let ms: Option<Vec<u8>> = v
+            .timestamp_ms
+            .then(|| self.params.iter().find(|p| p.name == b"oauth_timestamp"))
+            .flatten()
+            .map(|p| match p.value.len() {
+                13 => p.value[..10].to_vec(),
+                _ => [&p.value[..], b"000"].concat(),
+            });
         for &i in &self.sorted {
             let p = &self.params[i];
             has_version |= p.name == b"oauth_version";
@@ -322,29 +375,49 @@ impl Model {
                 Uni::Nfc => p.alts[0].as_ref(),
                 Uni::Nfd => p.alts[1].as_ref(),
                 Uni::Latin1 => p.alts[2].as_ref(),
+                Uni::QueryLatin1 => p.alts[3].as_ref(),
             };
-            items.push(match alt {
+            let (n, val): (&[u8], &[u8]) = match alt {
                 Some((n, val)) => (n, val),
                 None => (&p.name, &p.value),
-            });
+            };
+            let val = if v.version_1_0a && n == b"oauth_version" {
+                b"1.0a"
+            } else if let (Some(ms), b"oauth_timestamp") = (&ms, n) {
+                ms
+            } else {
+                val
+            };
+            items.push((n, val, i));
         }
-        if v.version_toggled && !has_version {
-            items.push((b"oauth_version", b"1.0"));
+        let end = self.params.len();
+        if (v.version_toggled || v.version_1_0a) && !has_version {
+            items.push((
+                b"oauth_version",
+                if v.version_1_0a { b"1.0a" } else { b"1.0" },
+                end,
+            ));
+        }
+        if v.signature_signed {
+            items.push((b"oauth_signature", b"", end));
         }
         if let (true, Some(realm)) = (v.realm, &self.realm) {
-            items.push((b"realm", realm.as_bytes()));
+            items.push((b"realm", realm.as_bytes(), end));
         }
         let body = match v.body {
             BodyRule::NotSigned => &[][..],
             BodyRule::AsForm => &self.body_form[..],
             BodyRule::JsonFields => &self.body_json[..],
         };
-        items.extend(body.iter().map(|(n, val)| (n.as_slice(), val.as_slice())));
+        items.extend(
+            body.iter()
+                .map(|(n, val)| (n.as_slice(), val.as_slice(), end)),
+        );
 
         // Each name and value encoded at the variant's depth, then sorted.
         s.text.clear();
         let mut encoded: Vec<(Range<usize>, Range<usize>, usize)> = Vec::with_capacity(items.len());
-        for (k, (n, val)) in items.iter().enumerate() {
+        for (k, (n, val, _)) in items.iter().enumerate() {
             let a = s.text.len();
             v.depth.write(v.enc, n, &mut s.text, &mut s.tmp);
             let b = s.text.len();
@@ -362,6 +435,11 @@ impl Model {
                 let (a, b) = (items[x.2], items[y.2]);
                 a.0.cmp(b.0).then_with(|| a.1.cmp(b.1))
             }),
+            Order::Collected => encoded.sort_by_key(|x| items[x.2].2),
+            Order::NameOnly => {
+                encoded.sort_by_key(|x| items[x.2].2);
+                encoded.sort_by(|x, y| text[x.0.clone()].cmp(&text[y.0.clone()]));
+            }
             Order::PairString => encoded.sort_by(|x, y| {
                 let a = text[x.0.clone()]
                     .iter()

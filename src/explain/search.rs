@@ -12,7 +12,7 @@ use super::finding::{Component, Explanation, Finding, FoundBy};
 use super::lenient::show;
 use super::model::{Model, Scratch};
 use super::tried::{search_list, EncodingLevel, Tried};
-use super::variant::{KeyRule, Variant};
+use super::variant::{KeyRule, Variant, ENCODERS};
 use crate::pipeline::protocol::NAMES;
 use crate::pipeline::sign::{SignatureMethod, SigningKey};
 use crate::text::redact::holds_secret;
@@ -25,6 +25,27 @@ use crate::text::redact::holds_secret;
 /// 10,000 parameters would cost their square; no implementation is known to
 /// drop one request parameter of many at random.
 pub const SEARCH_EACH_PARAM_MAX: usize = 64;
+
+/// The most base strings the signature search writes and signs (10,000).
+/// It tries every single mistake, then every pair, then every triple of
+/// the likelier ones (a parameter left out only among the protocol
+/// parameters, an encoder only at both levels), the simplest first, and
+/// stops at the first of these that reproduces their signature, or here,
+/// or at [`SEARCH_MAX_WRITTEN`] bytes. Each try is one base string and one
+/// MAC, linear in the request (a few µs for an ordinary one: the X docs
+/// request, when nothing reproduces, takes about 5,600 tries), so the
+/// search's time is bounded whatever the answer; a search stopped by the
+/// bound says so. A client not yet trusted
+/// ([`Explainer::for_untrusted_client`](crate::explain::Explainer::for_untrusted_client))
+/// is searched for single mistakes and pairs only.
+pub const SEARCH_MAX_SIGNATURES: usize = 10_000;
+
+/// Nor do the signature search's pairs and triples write more than this
+/// many bytes of base strings (64 MiB: at the 2–3 ns a byte that
+/// BENCHMARKS.md measures for a 1,000-parameter search, some 150 ms): a large
+/// request gets fewer tries. (The single mistakes are always tried: they
+/// are a few dozen.)
+pub const SEARCH_MAX_WRITTEN: usize = 64 * 1024 * 1024;
 
 /// Over this many parameters (1,024), the signature search is not made:
 /// each catalogued mistake, and each pair of them, rewrites the whole
@@ -250,12 +271,11 @@ pub(super) fn search(
     let mut base = Vec::new();
     let mut right = Vec::new();
     model.write(&Variant::default(), &mut s, &mut right);
-    let try_variant = |v: &Variant, s: &mut Scratch, base: &mut Vec<u8>| -> bool {
-        model.write(v, s, base);
+    let signs = |v: &Variant, base: &[u8]| -> bool {
         keys.get(v.key, v.method.unwrap_or(method))
             .is_some_and(|k| signs_as(k, base, theirs))
     };
-    if try_variant(&Variant::default(), &mut s, &mut base) {
+    if signs(&Variant::default(), &right) {
         return (
             Explanation {
                 matches: findings.is_empty(),
@@ -265,56 +285,120 @@ pub(super) fn search(
             s.writes,
         );
     }
-    // Mistakes that change nothing here are left out, so pairs are of
-    // mistakes that each change the base string or the key; so is an
-    // encoding departure at a wider level that writes the same base string
-    // as at a narrower one: the narrower is named, and said to be the same
-    // bytes as the wider.
-    let mut seen: HashMap<(Cause, Vec<u8>), usize> = HashMap::new();
+    // Each single mistake. Those that change nothing here are left out,
+    // and of those that write the same base string only the first (the
+    // simplest: catalogue order, the narrowest level first) is combined
+    // with others; the rest are said with it (`same_as`).
+    let mut seen: HashMap<u64, usize> = HashMap::new();
     let mut same_as: Vec<Vec<Tried>> = Vec::new();
     let mut catalogue: Vec<Tried> = Vec::new();
+    let mut found: Vec<(Vec<Tried>, Vec<u8>)> = Vec::new();
+    let mut found_single: Vec<usize> = Vec::new();
+    let mut other = Vec::new();
     for m in mistakes(model, method, ours.keyed()) {
+        let mut v = Variant::default();
+        if !m.apply(&mut v) {
+            continue;
+        }
         if m.keys_only() {
+            if signs(&v, &right) {
+                found.push((vec![m], right.clone()));
+                found_single.push(catalogue.len());
+            }
             catalogue.push(m);
             same_as.push(Vec::new());
             continue;
         }
-        let mut v = Variant::default();
-        m.apply(&mut v);
         model.write(&v, &mut s, &mut base);
         if base == right {
             continue;
         }
-        // Only one departure at several levels is one mistake; two
-        // mistakes that write the same bytes are both named.
-        let key = m.level().map(|_| (m.cause, base.clone()));
-        match key.as_ref().and_then(|key| seen.get(key)) {
-            Some(&k) => same_as[k].push(m),
-            None => {
-                if let Some(key) = key {
-                    seen.insert(key, catalogue.len());
+        let hash = hash_of(&base);
+        if let Some(&k) = seen.get(&hash) {
+            // The same hash: the same bytes, checked (a collision is one
+            // more mistake combined, never a wrong grouping).
+            let mut first = Variant::default();
+            if let Some(&earlier) = catalogue.get(k) {
+                earlier.apply(&mut first);
+                model.write(&first, &mut s, &mut other);
+                if other == base {
+                    same_as[k].push(m);
+                    continue;
                 }
-                catalogue.push(m);
-                same_as.push(Vec::new());
+            }
+        }
+        seen.insert(hash, catalogue.len());
+        if signs(&v, &base) {
+            found.push((vec![m], base.clone()));
+            found_single.push(catalogue.len());
+        }
+        catalogue.push(m);
+        same_as.push(Vec::new());
+    }
+    drop(seen);
+    let budget = SEARCH_MAX_SIGNATURES.min(SEARCH_MAX_WRITTEN / right.len().max(1));
+    // Then each pair, then each triple of the likelier mistakes, the
+    // simplest first, until one reproduces their signature or the bound is
+    // spent.
+    let mut stopped = false;
+    if found.is_empty() {
+        'pairs: for (i, &a) in catalogue.iter().enumerate() {
+            for &b in &catalogue[i + 1..] {
+                let mut v = Variant::default();
+                if !(a.apply(&mut v) && b.apply(&mut v)) {
+                    continue;
+                }
+                if s.writes >= budget {
+                    stopped = true;
+                    break 'pairs;
+                }
+                model.write(&v, &mut s, &mut base);
+                if signs(&v, &base) {
+                    found.push((vec![a, b], base.clone()));
+                }
             }
         }
     }
-    drop(seen);
-    let mut found: Vec<(Vec<Tried>, Vec<u8>)> = Vec::new();
-    let mut found_same: Vec<&[Tried]> = Vec::new();
-    for (k, &m) in catalogue.iter().enumerate() {
-        let mut v = Variant::default();
-        if m.apply(&mut v) && try_variant(&v, &mut s, &mut base) {
-            found.push((vec![m], base.clone()));
-            found_same.push(&same_as[k]);
-        }
-    }
-    if found.is_empty() {
-        for (i, &a) in catalogue.iter().enumerate() {
-            for &b in &catalogue[i + 1..] {
-                let mut v = Variant::default();
-                if a.apply(&mut v) && b.apply(&mut v) && try_variant(&v, &mut s, &mut base) {
-                    found.push((vec![a, b], base.clone()));
+    if found.is_empty() && !stopped && !ours.untrusted {
+        let protocol = |i: usize| {
+            model
+                .params
+                .get(i)
+                .is_some_and(|p| NAMES.iter().any(|n| n.as_str().as_bytes() == p.name))
+        };
+        // An encoder at both levels; at a narrower level only where that
+        // writes what both levels write (so stands for them here).
+        let likely: Vec<Tried> = catalogue
+            .iter()
+            .zip(&same_as)
+            .filter(|(m, same)| {
+                m.in_triples(protocol)
+                    || (m.level().is_some()
+                        && same.iter().any(|o| {
+                            o.is_same_mistake(**m) && o.level() == Some(EncodingLevel::Both)
+                        }))
+            })
+            .map(|(m, _)| *m)
+            .collect();
+        'triples: for (i, &a) in likely.iter().enumerate() {
+            for (j, &b) in likely.iter().enumerate().skip(i + 1) {
+                let mut ab = Variant::default();
+                if !(a.apply(&mut ab) && b.apply(&mut ab)) {
+                    continue;
+                }
+                for &c in &likely[j + 1..] {
+                    let mut v = ab;
+                    if !c.apply(&mut v) {
+                        continue;
+                    }
+                    if s.writes >= budget {
+                        stopped = true;
+                        break 'triples;
+                    }
+                    model.write(&v, &mut s, &mut base);
+                    if signs(&v, &base) {
+                        found.push((vec![a, b, c], base.clone()));
+                    }
                 }
             }
         }
@@ -323,36 +407,61 @@ pub(super) fn search(
         .first()
         .map(|(_, b)| String::from_utf8_lossy(b).into_owned());
     if found.is_empty() {
+        let tried = if ours.untrusted {
+            "No catalogued mistake, nor any pair of them, reproduces their signature"
+        } else if stopped {
+            "No catalogued mistake, nor any pair or triple of them tried before the search's \
+             bound (SEARCH_MAX_SIGNATURES, SEARCH_MAX_WRITTEN), reproduces their signature"
+        } else {
+            "No catalogued mistake, nor any pair or likely triple of them, reproduces their \
+             signature"
+        };
         findings.push(
             ours.finding(
                 Cause::Unexplained,
                 Component::Signature,
                 theirs,
-                "No catalogued mistake, nor any pair of them, reproduces their signature. \
-             Compare the base strings (ask for theirs), and check both secrets."
-                    .into(),
+                format!(
+                    "{tried}. Compare the base strings (ask for theirs), and check both secrets."
+                ),
             )
             .found_by(FoundBy::NotReproduced),
         );
     }
-    for (k, (mistakes, _)) in found.iter().enumerate() {
+    // Within a combination, the most fundamental cause first (catalogue
+    // order), whichever was tried first.
+    for (mistakes, _) in &mut found {
+        mistakes.sort_by_key(|m| m.cause);
+    }
+    for (k, (mistakes, their_base)) in found.iter().enumerate() {
         // Each finding in sentences: what the other side does; that this
-        // reproduces their signature; and, for an encoder that writes the
-        // same bytes at a wider level, that the signature cannot tell which.
+        // reproduces their signature; which real encoders write it; and
+        // what else writes the same base string, so that the signature
+        // cannot tell which.
         let mut ambiguous = false;
-        let after = if mistakes.len() > 1 {
-            ", with the other mistake of this pair. Recomputing our request with both \
-             reproduces their signature."
-                .to_owned()
-        } else {
-            let wider: Vec<&str> = found_same
+        let mut after = match mistakes.len() {
+            1 => ". Recomputing our request this way reproduces their signature.".to_owned(),
+            2 => ", with the other mistake of this pair. Recomputing our request with both \
+                  reproduces their signature."
+                .to_owned(),
+            _ => ", with the other two mistakes of this triple. Recomputing our request with \
+                  all three reproduces their signature."
+                .to_owned(),
+        };
+        let same: &[Tried] = if mistakes.len() == 1 {
+            found_single
                 .get(k)
-                .into_iter()
-                .flat_map(|same| same.iter())
-                .filter_map(|m| m.level().map(EncodingLevel::used))
+                .and_then(|&i| same_as.get(i))
+                .map_or(&[], Vec::as_slice)
+        } else {
+            &[]
+        };
+        if let [m] = mistakes[..] {
+            let wider: Vec<&str> = same
+                .iter()
+                .filter(|o| o.cause == m.cause && o.encoder().is_none())
+                .filter_map(|o| o.level().map(EncodingLevel::used))
                 .collect();
-            let mut after =
-                ". Recomputing our request this way reproduces their signature.".to_owned();
             if !wider.is_empty() {
                 ambiguous = true;
                 after.push_str(&format!(
@@ -361,24 +470,77 @@ pub(super) fn search(
                     wider.join(" or ")
                 ));
             }
-            after
-        };
-        for &m in mistakes {
+            let others: Vec<String> = same
+                .iter()
+                .filter(|o| o.cause != m.cause && o.encoder().is_none())
+                .map(|o| describe(model, *o))
+                .collect();
+            if !others.is_empty() {
+                ambiguous = true;
+                after.push_str(&format!(
+                    " Equally, {} writes the same base string here, so the signature cannot \
+                     tell which.",
+                    others.join("; or ")
+                ));
+            }
+        }
+        // The real encoders that write what the one encoding mistake of
+        // this combination writes, with its other mistakes.
+        let mut encoding = mistakes.iter().filter(|m| m.level().is_some());
+        if let (Some(&m), None) = (encoding.next(), encoding.next()) {
+            let rest: Vec<Tried> = mistakes
+                .iter()
+                .copied()
+                .filter(|o| !o.is_same_mistake(m))
+                .collect();
+            let names = fitting_encoders(model, m, &rest, their_base, &mut s, &mut other);
+            if !names.is_empty() {
+                after.push_str(&format!(" {}", encoders_sentence(m, &names)));
+            }
+        }
+        if mistakes.len() > 1
+            && found
+                .iter()
+                .enumerate()
+                .any(|(o, (_, b))| o != k && b == their_base)
+        {
+            ambiguous = true;
+            after.push_str(
+                " Another combination writes the same base string here, so the signature \
+                 cannot tell which.",
+            );
+        }
+        // The findings of this combination, then those of the other
+        // mistakes that write the same base string.
+        let alternatives = same
+            .iter()
+            .filter(|o| o.encoder().is_none() && o.cause != mistakes[0].cause);
+        for (n, &m) in mistakes.iter().chain(alternatives).enumerate() {
             let dropped = m
                 .dropped()
                 .and_then(|i| model.params.get(i))
                 .map(|p| show(&p.name));
-            let detail = format!("{}{after}", sentence(&m.describe(dropped.as_deref())));
-            let component = Component::of(m.place(), dropped);
-            let f = ours
-                .finding(m.cause, component, theirs, detail)
-                .with_level(m.level())
-                .found_by(FoundBy::Reproduced {
-                    paired: mistakes.len() > 1,
-                    ambiguous,
-                });
-            if !findings.contains(&f) {
-                findings.push(f);
+            let detail = if n < mistakes.len() {
+                format!("{}{after}", sentence(&m.describe(dropped.as_deref())))
+            } else {
+                format!(
+                    "{}. Recomputing our request this way reproduces their signature, as \
+                     another mistake does (said above), so the signature cannot tell which.",
+                    sentence(&m.describe(dropped.as_deref()))
+                )
+            };
+            for cause in m.causes() {
+                let component = Component::of(cause.entry().place, dropped.clone());
+                let f = ours
+                    .finding(cause, component, theirs, detail.clone())
+                    .with_level(m.level())
+                    .found_by(FoundBy::Reproduced {
+                        paired: mistakes.len() > 1,
+                        ambiguous: ambiguous || n >= mistakes.len(),
+                    });
+                if !findings.contains(&f) {
+                    findings.push(f);
+                }
             }
         }
     }
@@ -390,6 +552,76 @@ pub(super) fn search(
         },
         s.writes,
     )
+}
+
+/// A deterministic hash of a base string (`DefaultHasher::new` has fixed
+/// keys).
+fn hash_of(bytes: &[u8]) -> u64 {
+    use std::hash::{Hash as _, Hasher as _};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut h);
+    h.finish()
+}
+
+/// What a mistake says, naming the parameter it leaves out.
+fn describe(model: &Model, m: Tried) -> String {
+    let dropped = m
+        .dropped()
+        .and_then(|i| model.params.get(i))
+        .map(|p| show(&p.name));
+    m.describe(dropped.as_deref())
+}
+
+/// The real encoders ([`ENCODERS`]) that, used where the encoding mistake
+/// `m` is (with the `rest` of its combination), write `base`: those the
+/// evidence fits.
+fn fitting_encoders(
+    model: &Model,
+    m: Tried,
+    rest: &[Tried],
+    base: &[u8],
+    s: &mut Scratch,
+    out: &mut Vec<u8>,
+) -> Vec<&'static str> {
+    let Some(level) = m.level() else {
+        return Vec::new();
+    };
+    let own = m.encoder().map(|e| e.name);
+    ENCODERS
+        .iter()
+        .filter(|e| Some(e.name) != own)
+        .filter(|e| {
+            let mut v = Variant::default();
+            if !rest.iter().all(|o| o.apply(&mut v)) {
+                return false;
+            }
+            v.named = true;
+            if level != EncodingLevel::Outer {
+                v.enc = e.enc;
+            }
+            if level != EncodingLevel::Values {
+                v.outer = e.enc;
+            }
+            model.write(&v, s, out);
+            out == base
+        })
+        .map(|e| e.name)
+        .collect()
+}
+
+/// The sentence naming the real encoders that write what `m` writes.
+fn encoders_sentence(m: Tried, names: &[&str]) -> String {
+    let list = match names {
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [] => String::new(),
+    };
+    match (m.encoder(), names.len()) {
+        (Some(_), 1) => format!("So does {list} here."),
+        (Some(_), _) => format!("So do {list} here."),
+        (None, 1) => format!("{list} writes this base string here."),
+        (None, _) => format!("{list} write this base string here."),
+    }
 }
 
 /// `text` as a sentence's start: its first letter upper-case.

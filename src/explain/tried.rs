@@ -7,8 +7,8 @@ use std::fmt;
 
 use crate::pipeline::sign::SignatureMethod;
 
-use super::catalogue::{catalogue, Cause, Change, Mistake, Place};
-use super::variant::{set, KeyRule, Variant};
+use super::catalogue::{catalogue, encoder_causes, Cause, Change, Mistake};
+use super::variant::{set, Enc, Encoder, KeyRule, Variant, ENCODERS};
 
 /// Where a mistaken percent-encoder was used: a library with its own
 /// encoder may use it for the parameter names and values, for the base
@@ -80,6 +80,26 @@ impl fmt::Display for EncodingLevel {
     }
 }
 
+/// The real encoders as mistakes: each its own (its sentence is its
+/// encoder's, `Tried::describe`).
+static NAMED: [Mistake; ENCODERS.len()] = named();
+
+const fn named() -> [Mistake; ENCODERS.len()] {
+    let mut out = [Mistake {
+        what: "",
+        change: Change::Named(0),
+    }; ENCODERS.len()];
+    let mut i = 0;
+    while i < ENCODERS.len() {
+        out[i] = Mistake {
+            what: ENCODERS[i].name,
+            change: Change::Named(i),
+        };
+        i += 1;
+    }
+    out
+}
+
 /// What a mistake that is tried more than one way is tried with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Arg {
@@ -106,7 +126,7 @@ impl Tried {
             (Change::Encoder(d), Arg::Level(level)) => {
                 // One departure at one level: set at any level already, it
                 // does not pair with itself at another (that is `Both`).
-                if v.enc.has(d) || v.outer.has(d) {
+                if v.named || v.enc.has(d) || v.outer.has(d) {
                     return false;
                 }
                 if level != EncodingLevel::Outer {
@@ -117,13 +137,31 @@ impl Tried {
                 }
                 true
             }
+            (Change::Named(i), Arg::Level(level)) => {
+                let Some(e) = ENCODERS.get(i) else {
+                    return false;
+                };
+                if v.named || v.enc != Enc::default() || v.outer != Enc::default() {
+                    return false;
+                }
+                v.named = true;
+                if level != EncodingLevel::Outer {
+                    v.enc = e.enc;
+                }
+                if level != EncodingLevel::Values {
+                    v.outer = e.enc;
+                }
+                true
+            }
             (Change::Depth(depth), _) => set(&mut v.depth, depth),
             (Change::Key(rule), _) => set(&mut v.key, rule),
             (Change::Method, Arg::Method(method)) => set(&mut v.method, Some(method)),
             (Change::DropParam, Arg::Param(i)) => set(&mut v.drop_param, Some(i)),
             (Change::Other(change), _) => change(v),
             // The search list gives each change its argument.
-            (Change::Encoder(_) | Change::Method | Change::DropParam, _) => false,
+            (Change::Encoder(_) | Change::Named(_) | Change::Method | Change::DropParam, _) => {
+                false
+            }
         }
     }
 
@@ -135,17 +173,45 @@ impl Tried {
         }
     }
 
+    /// The real encoder it is, if it is one.
+    pub(crate) fn encoder(self) -> Option<&'static Encoder> {
+        match self.mistake.change {
+            Change::Named(i) => ENCODERS.get(i),
+            _ => None,
+        }
+    }
+
+    /// Every cause it stands for: a real encoder's departures are each
+    /// one; any other mistake is its one cause.
+    pub(crate) fn causes(self) -> Vec<Cause> {
+        match self.encoder() {
+            Some(e) => encoder_causes(e.enc).collect(),
+            None => vec![self.cause],
+        }
+    }
+
+    /// Whether the search tries it in a triple: not one request parameter
+    /// left out (there may be many), and an encoder only at both levels.
+    pub(crate) fn in_triples(self, protocol_param: impl Fn(usize) -> bool) -> bool {
+        match self.arg {
+            Arg::Param(i) => protocol_param(usize::from(i)),
+            Arg::Level(level) => level == EncodingLevel::Both,
+            _ => true,
+        }
+    }
+
+    /// Whether `other` is the same mistake (at another level, or with
+    /// another argument).
+    pub(crate) fn is_same_mistake(self, other: Tried) -> bool {
+        std::ptr::eq(self.mistake, other.mistake)
+    }
+
     /// The parameter left out, by its index in the model.
     pub(crate) fn dropped(self) -> Option<usize> {
         match self.arg {
             Arg::Param(i) => Some(usize::from(i)),
             _ => None,
         }
-    }
-
-    /// Where its finding points.
-    pub(crate) fn place(self) -> Place {
-        self.cause.entry().place
     }
 
     /// Whether it changes the key (or the method), not the base string.
@@ -157,6 +223,14 @@ impl Tried {
     /// spaces as `+`..."); `dropped` names the parameter left out.
     pub(crate) fn describe(self, dropped: Option<&str>) -> String {
         let what = self.mistake.what;
+        if let (Some(e), Arg::Level(level)) = (self.encoder(), self.arg) {
+            return format!(
+                "the other side encodes as {} does ({}){}",
+                e.name,
+                e.says,
+                level.describe()
+            );
+        }
         match self.arg {
             Arg::None => format!("the other side {what}"),
             Arg::Level(level) => format!("the other side {what}{}", level.describe()),
@@ -197,6 +271,21 @@ pub(crate) fn search_list(
                 _ => out.push(tried(Arg::None)),
             }
         }
+    }
+    // The real encoders that are more than one catalogued departure (one
+    // that is a single departure is that departure: the finding names it).
+    for (mistake, e) in NAMED.iter().zip(&ENCODERS) {
+        if e.enc.count() < 2 && e.enc.as_catalogued() == e.enc {
+            continue;
+        }
+        let Some(cause) = encoder_causes(e.enc).next() else {
+            continue;
+        };
+        out.extend(EncodingLevel::ALL.map(|l| Tried {
+            cause,
+            mistake,
+            arg: Arg::Level(l),
+        }));
     }
     out
 }
@@ -240,7 +329,10 @@ mod tests {
     fn the_search_list_tries_each_encoder_at_each_level_and_each_parameter_and_method() {
         let list = list();
         let of = |cause| list.iter().filter(move |t| t.cause == cause);
-        let levels: Vec<_> = of(Cause::SpaceAsPlus).map(|t| t.level()).collect();
+        let levels: Vec<_> = of(Cause::SpaceAsPlus)
+            .filter(|t| t.encoder().is_none())
+            .map(|t| t.level())
+            .collect();
         assert_eq!(
             levels,
             EncodingLevel::ALL.map(Some),
@@ -249,10 +341,38 @@ mod tests {
         let dropped: Vec<_> = of(Cause::ParamMissing).map(|t| t.dropped()).collect();
         assert_eq!(dropped, [Some(0), Some(1)]);
         // The key rules, and the one other method.
-        assert_eq!(of(Cause::KeyMismatch).count(), 4);
+        assert_eq!(of(Cause::KeyMismatch).count(), 5);
         assert!(of(Cause::KeyMismatch).all(|t| t.keys_only()));
         // A cause only a comparison names is never tried.
-        assert_eq!(of(Cause::NotSorted).count(), 0);
+        assert_eq!(of(Cause::ParamExtra).count(), 0);
+        // The real encoders of more than one departure, each at each level,
+        // named for their first cause; one of a single departure is that
+        // departure (Python's `quote_plus` is `space-as-plus`).
+        let named: Vec<&str> = list
+            .iter()
+            .filter_map(|t| t.encoder().map(|e| e.name))
+            .collect();
+        assert_eq!(named.len(), 3 * 7, "{named:?}");
+        assert!(!named.contains(&"Python's `quote_plus`"));
+        let java = list
+            .iter()
+            .find(|t| t.encoder().is_some_and(|e| e.name.starts_with("Java")))
+            .unwrap();
+        assert_eq!(java.cause, Cause::SpaceAsPlus);
+        assert_eq!(
+            java.causes(),
+            [
+                Cause::SpaceAsPlus,
+                Cause::ReservedUnencoded,
+                Cause::UnreservedEncoded
+            ]
+        );
+        assert_eq!(
+            java.describe(None),
+            "the other side encodes as Java's `URLEncoder` does (`+` for a space, `*` left \
+             bare, `~` as `%7E`) in the parameter names and values only (the base string \
+             itself is encoded right)"
+        );
         assert_eq!(
             of(Cause::KeyMismatch).next_back().map(|t| t.describe(None)),
             Some("the other side signs with HMAC-SHA256".to_owned())
@@ -285,6 +405,12 @@ mod tests {
         assert_eq!((v.enc.has(l), v.outer.has(l)), (false, true));
         assert!(find(Cause::DoubleEncoded, None).apply(&mut v));
         assert!(!find(Cause::NotEncoded, None).apply(&mut v));
+        // No catalogued departure is added to a real encoder, nor it to one.
+        let java = *list.iter().find(|t| t.encoder().is_some()).unwrap();
+        assert!(!java.apply(&mut v.clone()));
+        let mut w = Variant::default();
+        assert!(java.apply(&mut w));
+        assert!(!find(Cause::LowercaseHex, Some(EncodingLevel::Outer)).apply(&mut w));
         assert!(find(Cause::DefaultPortKept, None).apply(&mut v));
         assert!(!find(Cause::PortDropped, None).apply(&mut v));
     }
