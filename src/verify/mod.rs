@@ -37,6 +37,7 @@ pub use nonce::{Freshness, NonceKey, NonceStore, StoreError, StoreFuture};
 pub use reason::{Reason, Rejection};
 pub use received::Received;
 pub use secrets::{Lookup, SecretFuture, SecretSource, Secrets, SecretsError, StaticSecrets};
+pub use target::Forwarded;
 #[cfg(feature = "tower")]
 pub use tower::{
     LayerBody, OriginalUri, VerifyFuture, VerifyLayer, VerifyService, DEFAULT_BODY_LIMIT,

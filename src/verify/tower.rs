@@ -12,7 +12,7 @@
 //! unknown key is named as such there, where the client hears "the
 //! signature does not match") and the problem answered; no secret is in it.
 //! A layer over a verifier that can only read absolute URLs (no public base
-//! URL, forwarded headers not trusted) is warned of when it is made, and
+//! URL, forwarded headers not read) is warned of when it is made, and
 //! each request it rejects for that is a WARN event that says so.
 //!
 //! [`Reason`]: crate::verify::Reason
@@ -42,6 +42,7 @@ use crate::verify::nonce::NonceStore;
 use crate::verify::reason::Rejection;
 use crate::verify::received::Received;
 use crate::verify::secrets::SecretSource;
+use crate::verify::target::Forwarded;
 use crate::verify::verified::Verified;
 use crate::verify::verifier::Verifier;
 
@@ -103,7 +104,8 @@ impl<S, N> VerifyLayer<S, N> {
     /// A server receives a path and a query (`/1.1/x.json?a=1`), not the URL
     /// the client signed: the verifier needs a
     /// [public base URL](crate::verify::VerifierBuilder::public_base_url)
-    /// (or trusted forwarded headers) to know it. Without either, this
+    /// (or [forwarded headers](crate::verify::VerifierBuilder::forwarded))
+    /// to know it. Without either, this
     /// warns (a `tracing` WARN event): every request that arrives as a path
     /// would be rejected.
     pub fn new(verifier: Arc<Verifier<S, N>>) -> Self {
@@ -269,10 +271,10 @@ where
 }
 
 /// Whether the verifier can know a received path's origin: a public base
-/// URL, or a proxy's forwarded headers it trusts.
+/// URL, or a proxy's forwarded headers it reads.
 fn knows_the_origin<S, N>(verifier: &Verifier<S, N>) -> bool {
     let policy = &verifier.config.url;
-    policy.base.is_some() || policy.trust_forwarded
+    policy.base.is_some() || policy.forwarded != Forwarded::Ignore
 }
 
 /// Tells the server's owner why a request was rejected: the true reason
