@@ -2,6 +2,8 @@
 //! example) run against a real `oauth1 serve` on 127.0.0.1: the three legs
 //! give token credentials, and a request signed with them verifies.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod common;
 
 use common::serve::Serve;

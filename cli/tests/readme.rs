@@ -4,6 +4,8 @@
 //! invisible character; README.md's Features table names every feature of
 //! the library's Cargo.toml.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
