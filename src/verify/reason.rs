@@ -375,20 +375,11 @@ impl Rejection {
         r
     }
 
-    #[cfg_attr(feature = "explain", doc = "[`Explainer`]: crate::explain::Explainer")]
-    #[cfg_attr(
-        not(feature = "explain"),
-        doc = concat!(
-            "[`Explainer`]: https://docs.rs/oauth1-signer/",
-            env!("CARGO_PKG_VERSION"),
-            "/oauth1_signer/explain/struct.Explainer.html"
-        )
-    )]
     /// The protocol parameters the verifier read, when it got that far
     /// (every reason after the header, query and body parsed): what the
-    /// client sent, to diagnose a bad signature with (an [`Explainer`]'s
-    /// `protocol`, feature `explain`). Request data: a PLAINTEXT signature
-    /// among them is the client's guess at a secret.
+    /// client sent, to diagnose a bad signature with (the `protocol` of an
+    /// `explain::Explainer`, feature `explain`). Request data: a PLAINTEXT
+    /// signature among them is the client's guess at a secret.
     pub fn protocol(&self) -> Option<&Protocol<'static>> {
         self.found.as_ref().map(|f| &f.protocol)
     }
