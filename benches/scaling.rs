@@ -247,10 +247,18 @@ fn cli(c: &mut Criterion) {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("scaling");
     std::fs::create_dir_all(&dir).unwrap();
     for size in SIZES {
-        // The X docs request with its body grown to `size` bytes of escaped text.
-        let mut spec: serde_json::Value =
-            serde_json::from_str(include_str!("../cli/src/x-docs-creating-a-signature.json"))
-                .unwrap();
+        // The X docs request (the inputs of fixtures/signatures.json's vector
+        // `x-docs-creating-a-signature`, a request file as `--request` reads
+        // it) with its body grown to `size` bytes of escaped text.
+        let vectors: serde_json::Value =
+            serde_json::from_str(include_str!("../fixtures/signatures.json")).unwrap();
+        let mut spec = vectors["vectors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["id"] == "x-docs-creating-a-signature")
+            .unwrap()["inputs"]
+            .clone();
         spec["form_body"] = content(size, true).into();
         let file = dir.join(format!("body-{size}.json"));
         std::fs::write(&file, serde_json::to_vec(&spec).unwrap()).unwrap();

@@ -101,6 +101,39 @@
 //! secret. An [`ErrorKind`] and its fields are stable; the wording of messages is not.
 //!
 //! [RFC 5849]: https://www.rfc-editor.org/rfc/rfc5849
+// What a feature adds is linked from the page above whatever features these
+// docs are built with: to the item with its feature, else to its page on
+// docs.rs (built with every feature), so that no link is left unresolved
+// (shown as `[capture]`).
+#![cfg_attr(
+    feature = "http",
+    doc = "[`client`]: crate::client\n[`client::sign_http_request`]: crate::client::sign_http_request\n[`client::HttpOptions`]: crate::client::HttpOptions\n[`verify::Verifier::verify_http`]: crate::verify::Verifier::verify_http"
+)]
+#![cfg_attr(not(feature = "http"), doc = concat!("[`client`]: https://docs.rs/oauth1-signer/", env!("CARGO_PKG_VERSION"), "/oauth1_signer/client/index.html", "\n", "[`client::sign_http_request`]: https://docs.rs/oauth1-signer/", env!("CARGO_PKG_VERSION"), "/oauth1_signer/client/fn.sign_http_request.html", "\n", "[`client::HttpOptions`]: https://docs.rs/oauth1-signer/", env!("CARGO_PKG_VERSION"), "/oauth1_signer/client/struct.HttpOptions.html", "\n", "[`verify::Verifier::verify_http`]: https://docs.rs/oauth1-signer/", env!("CARGO_PKG_VERSION"), "/oauth1_signer/verify/struct.Verifier.html#method.verify_http"))]
+#![cfg_attr(
+    feature = "reqwest",
+    doc = "[`client::OAuth1Middleware`]: crate::client::OAuth1Middleware"
+)]
+#![cfg_attr(not(feature = "reqwest"), doc = concat!("[`client::OAuth1Middleware`]: https://docs.rs/oauth1-signer/", env!("CARGO_PKG_VERSION"), "/oauth1_signer/client/struct.OAuth1Middleware.html"))]
+#![cfg_attr(
+    feature = "tower",
+    doc = "[`verify::VerifyLayer`]: crate::verify::VerifyLayer"
+)]
+#![cfg_attr(not(feature = "tower"), doc = concat!("[`verify::VerifyLayer`]: https://docs.rs/oauth1-signer/", env!("CARGO_PKG_VERSION"), "/oauth1_signer/verify/struct.VerifyLayer.html"))]
+#![cfg_attr(
+    feature = "explain",
+    doc = "[`explain`]: crate::explain\n[`explain::Explainer`]: crate::explain::Explainer"
+)]
+#![cfg_attr(not(feature = "explain"), doc = concat!("[`explain`]: https://docs.rs/oauth1-signer/", env!("CARGO_PKG_VERSION"), "/oauth1_signer/explain/index.html", "\n", "[`explain::Explainer`]: https://docs.rs/oauth1-signer/", env!("CARGO_PKG_VERSION"), "/oauth1_signer/explain/struct.Explainer.html"))]
+#![cfg_attr(feature = "capture", doc = "[`capture`]: crate::capture")]
+#![cfg_attr(not(feature = "capture"), doc = concat!("[`capture`]: https://docs.rs/oauth1-signer/", env!("CARGO_PKG_VERSION"), "/oauth1_signer/capture/index.html"))]
+#![cfg_attr(feature = "json", doc = "[`json`]: crate::json")]
+#![cfg_attr(not(feature = "json"), doc = concat!("[`json`]: https://docs.rs/oauth1-signer/", env!("CARGO_PKG_VERSION"), "/oauth1_signer/json/index.html"))]
+#![cfg_attr(
+    feature = "redis",
+    doc = "[`verify::RedisNonceStore`]: crate::verify::RedisNonceStore\n[`verify::RedisClusterNonceStore`]: crate::verify::RedisClusterNonceStore"
+)]
+#![cfg_attr(not(feature = "redis"), doc = concat!("[`verify::RedisNonceStore`]: https://docs.rs/oauth1-signer/", env!("CARGO_PKG_VERSION"), "/oauth1_signer/verify/struct.RedisNonceStore.html", "\n", "[`verify::RedisClusterNonceStore`]: https://docs.rs/oauth1-signer/", env!("CARGO_PKG_VERSION"), "/oauth1_signer/verify/struct.RedisClusterNonceStore.html"))]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 

@@ -24,7 +24,7 @@ use axum::body::{to_bytes, Body};
 use axum::routing::put;
 use axum::{Extension, Router};
 use oauth1_signer::verify::{
-    MemoryNonceStore, Reason, Received, StaticSecrets, Verified, Verifier, VerifyLayer,
+    Forwarded, MemoryNonceStore, Reason, Received, StaticSecrets, Verified, Verifier, VerifyLayer,
 };
 use oauth1_signer::{Credentials, OAuthRequest, Signer};
 use proptest::prelude::*;
@@ -250,12 +250,12 @@ fn a_trusted_proxy_s_own_value_is_believed_not_the_client_s() {
         .authorization_header(&OAuthRequest::get("https://api.example.com/me"))
         .unwrap();
     // A verifier for each request: the same nonce is sent each time.
-    let verifier = || {
+    let verifier_for = |family: Forwarded| {
         Verifier::builder(
             StaticSecrets::new(credentials.clone()),
             MemoryNonceStore::with_capacity(100),
         )
-        .trust_forwarded(true)
+        .forwarded(family)
         .public_base_url("http://internal:8080")
         .build()
         .unwrap()
@@ -268,6 +268,7 @@ fn a_trusted_proxy_s_own_value_is_believed_not_the_client_s() {
             .body(Vec::new())
             .unwrap()
     };
+    let verifier = || verifier_for(Forwarded::XForwarded);
     let r = request("x-forwarded-host", "evil.example, api.example.com");
     block(verifier().verify_http(&r)).unwrap();
     let r = request("x-forwarded-host", "api.example.com, evil.example");
@@ -275,13 +276,180 @@ fn a_trusted_proxy_s_own_value_is_believed_not_the_client_s() {
         block(verifier().verify_http(&r)).unwrap_err().reason(),
         &Reason::SignatureInvalid
     );
-    // RFC 7239 Forwarded, its last element; checked before X-Forwarded-*.
+    // RFC 7239 Forwarded, its last element; X-Forwarded-Proto ignored.
     let r = request(
         "forwarded",
         "for=1.2.3.4;proto=http;host=evil.example, for=5.6.7.8;proto=https;host=api.example.com",
     );
-    let verified = block(verifier().verify_http(&r)).unwrap();
+    let verified = block(verifier_for(Forwarded::Rfc7239).verify_http(&r)).unwrap();
     assert_eq!(verified.base_string_uri(), "https://api.example.com/me");
+}
+
+/// `fixtures/forwarded.json`: behind each proxy, what each `Forwarded`
+/// choice makes of the headers the proxy writes and those the client adds.
+#[test]
+fn each_forwarded_choice_behind_each_proxy() {
+    use http::header::{HeaderName, HeaderValue};
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Inputs {
+        public_base_url: String,
+        target: String,
+        #[serde(default)]
+        proxy_sets: Vec<(String, String)>,
+        #[serde(default)]
+        proxy_appends: Vec<(String, String)>,
+        client_adds: Vec<(String, String)>,
+    }
+    let fixture = common::load("forwarded.json");
+    assert_eq!(fixture.count, fixture.vectors.len());
+    let choices = [
+        ("ignore", Forwarded::Ignore),
+        ("rfc7239", Forwarded::Rfc7239),
+        ("x_forwarded", Forwarded::XForwarded),
+        ("either", Forwarded::Either),
+    ];
+    for v in &fixture.vectors {
+        let inputs: Inputs = v.inputs().unwrap();
+        // What the server receives: the client's lines, those of a name the
+        // proxy writes replaced by its one line, its appended values joined
+        // after the client's.
+        let mut headers = http::HeaderMap::new();
+        for (name, value) in &inputs.client_adds {
+            headers.append(
+                HeaderName::try_from(name.as_str()).unwrap(),
+                HeaderValue::from_str(value).unwrap(),
+            );
+        }
+        for (name, value) in &inputs.proxy_sets {
+            headers.insert(
+                HeaderName::try_from(name.as_str()).unwrap(),
+                HeaderValue::from_str(value).unwrap(),
+            );
+        }
+        for (name, value) in &inputs.proxy_appends {
+            let name = HeaderName::try_from(name.as_str()).unwrap();
+            let mut joined: Vec<&str> = headers
+                .get_all(&name)
+                .iter()
+                .map(|v| v.to_str().unwrap())
+                .collect();
+            joined.push(value);
+            let joined = HeaderValue::from_str(&joined.join(", ")).unwrap();
+            headers.insert(name, joined);
+        }
+        let uri: http::Uri = inputs.target.parse().unwrap();
+        let received = Received::from_http(&http::Method::GET, &uri, &headers, b"").unwrap();
+        let fits = v.expected["fits"].as_str().unwrap();
+        assert!(choices.iter().any(|(key, _)| *key == fits), "{}", v.id);
+        for (key, family) in choices {
+            let verifier = Verifier::builder(
+                StaticSecrets::new(credentials()),
+                MemoryNonceStore::with_capacity(1),
+            )
+            .public_base_url(&inputs.public_base_url)
+            .forwarded(family)
+            .build()
+            .unwrap();
+            let got = verifier.request_url(&received);
+            let expected = &v.expected[key];
+            let what = format!("{} under {key}: {got:?}", v.id);
+            match expected.as_str() {
+                Some(url) => assert_eq!(got.as_deref(), Ok(url), "{what}"),
+                None => {
+                    let e = got.clone().expect_err(&what);
+                    match (expected["refused"].as_str().unwrap(), &e) {
+                        ("ForwardedRejected", Reason::ForwardedRejected { header, .. }) => {
+                            assert_eq!(Some(*header), expected["header"].as_str(), "{what}")
+                        }
+                        ("ForwardedRepeated", Reason::ForwardedRepeated { name }) => {
+                            assert_eq!(Some(name.as_str()), expected["name"].as_str(), "{what}")
+                        }
+                        _ => panic!("{what}: expected {expected}"),
+                    }
+                    // Refused as the client's mistake, never a 5xx.
+                    assert_eq!((e.status(), e.problem_code()), (401, "parameter_rejected"));
+                }
+            }
+            // Under the choice that fits, the host is the proxy's, whatever
+            // the client wrote.
+            if key == fits {
+                assert!(!format!("{got:?}").contains("other-tenant"), "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_client_s_forwarded_header_cannot_choose_the_host_behind_an_x_forwarded_proxy() {
+    // Issue 38: signed for the other tenant's URL, sent to tool.example.com
+    // behind a proxy that writes X-Forwarded-Proto and X-Forwarded-Host and
+    // passes the client's own `Forwarded` on.
+    let credentials = credentials();
+    let header = Signer::new(credentials.clone())
+        .authorization_header(&OAuthRequest::get("https://other-tenant.example/x"))
+        .unwrap();
+    let request = || {
+        http::Request::get("/x")
+            .header("authorization", &header)
+            .header("forwarded", "proto=https;host=other-tenant.example")
+            .header("x-forwarded-proto", "https")
+            .header("x-forwarded-host", "tool.example.com")
+            .body(Vec::new())
+            .unwrap()
+    };
+    let verify = |family: Forwarded| {
+        let v = Verifier::builder(
+            StaticSecrets::new(credentials.clone()),
+            MemoryNonceStore::with_capacity(10),
+        )
+        .public_base_url("http://10.0.0.7:8080")
+        .forwarded(family)
+        .build()
+        .unwrap();
+        block(v.verify_http(&request()))
+            .map(|_| ())
+            .map_err(|e| e.reason().clone())
+    };
+    assert_eq!(verify(Forwarded::XForwarded), Err(Reason::SignatureInvalid));
+    assert!(matches!(
+        verify(Forwarded::Either),
+        Err(Reason::ForwardedRejected {
+            header: "Forwarded",
+            ..
+        })
+    ));
+    // The family that is the client's, named by mistake, reads the client's.
+    assert_eq!(verify(Forwarded::Rfc7239), Ok(()));
+    // A parameter twice in the element read: refused by name, never read
+    // as its first or its last.
+    let twice = http::Request::get("/x")
+        .header("authorization", &header)
+        .header(
+            "forwarded",
+            "proto=https;host=tool.example.com;host=other-tenant.example",
+        )
+        .body(Vec::new())
+        .unwrap();
+    let v = Verifier::builder(
+        StaticSecrets::new(credentials),
+        MemoryNonceStore::with_capacity(10),
+    )
+    .forwarded(Forwarded::Rfc7239)
+    .build()
+    .unwrap();
+    let e = block(v.verify_http(&twice)).unwrap_err();
+    assert_eq!(
+        e.reason(),
+        &Reason::ForwardedRepeated {
+            name: "host".into()
+        }
+    );
+    assert!(
+        e.reason().to_string().contains("\"host\" twice"),
+        "{}",
+        e.reason()
+    );
 }
 
 #[cfg(feature = "rsa")]

@@ -31,7 +31,7 @@ use axum::routing::post;
 use axum::{Extension, Form, Json, Router};
 use common::peers::{peer_script, run_peer};
 use oauth1_signer::verify::{
-    MemoryNonceStore, Reason, Received, StaticSecrets, Verified, Verifier, VerifyLayer,
+    Forwarded, MemoryNonceStore, Reason, Received, StaticSecrets, Verified, Verifier, VerifyLayer,
 };
 use oauth1_signer::RequestSpec;
 use oauth1_signer::{
@@ -699,7 +699,7 @@ fn a_trusted_proxy_s_host_is_only_ever_host_and_port() {
             MemoryNonceStore::with_capacity(10),
         )
         .public_base_url("http://10.0.0.7:8080")
-        .trust_forwarded(true)
+        .forwarded(Forwarded::Either)
         .clock(signed_at)
         .build()
         .unwrap()

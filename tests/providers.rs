@@ -16,7 +16,7 @@
 mod common;
 
 use common::peers::{peer_script, run_peer};
-use oauth1_signer::verify::{MemoryNonceStore, Received, StaticSecrets, Verifier};
+use oauth1_signer::verify::{Forwarded, MemoryNonceStore, Received, StaticSecrets, Verifier};
 use oauth1_signer::{
     pipeline::parse_authorization_header, pipeline::SigningKey, Credentials, Name, OAuthRequest,
     Provider, SignatureMethod,
@@ -352,7 +352,7 @@ mod layer {
                 MemoryNonceStore::with_capacity(10),
             )
             .public_base_url("http://10.0.0.7:8080")
-            .trust_forwarded(true)
+            .forwarded(Forwarded::XForwarded)
             .clock(signed_at)
             .build()
             .unwrap()

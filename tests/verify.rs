@@ -613,6 +613,30 @@ fn what_was_verified_and_what_failed_can_be_read_back() {
             .unwrap(),
         "https://api.x.com/v/cb?next=https://x.test/y"
     );
+    // A target that is neither a path nor absolute is refused before it is
+    // joined: `x` after `https://api.x.com/v` would be `https://api.x.com/vx`,
+    // and after a base URL without a path, another host (`api.x.comx`).
+    let hostname_only = Verifier::builder(secrets(&inputs), TestStore::default())
+        .public_base_url("https://api.x.com")
+        .build()
+        .unwrap();
+    for v in [&behind, &hostname_only] {
+        for target in [
+            "x",
+            ".evil.example/a",
+            ":8443/a",
+            "*",
+            "api.x.com:443",
+            "://x/",
+        ] {
+            match v.request_url(&Received::new("GET", target)) {
+                Err(Reason::Malformed(e)) => {
+                    assert!(e.to_string().contains("neither a path"), "{target}: {e}")
+                }
+                other => panic!("{target}: {other:?}"),
+            }
+        }
+    }
 }
 
 #[test]

@@ -14,7 +14,7 @@
 mod common;
 
 use common::verify::{block, expected_header, secrets, timestamp, x_docs, TestStore};
-use oauth1_signer::verify::{Reason, Verifier};
+use oauth1_signer::verify::{Forwarded, Reason, Verifier};
 use oauth1_signer::Part;
 
 /// The X docs request as a server behind a proxy sees it: the path and
@@ -33,23 +33,24 @@ fn an_http_request_verifies_against_the_public_base_url() {
     let header = expected_header(&v);
     let body = inputs.form_body.as_deref().unwrap();
     let t = timestamp(&inputs);
-    let build = |base: &str, trust: bool| {
+    let build = |base: &str, family: Forwarded| {
         Verifier::builder(secrets(&inputs), TestStore::default())
             .public_base_url(base)
-            .trust_forwarded(trust)
+            .forwarded(family)
             .build()
             .unwrap()
     };
     let request = x_docs_http(&header, body);
-    block(build("https://api.x.com", false).verify_http_at(&request, t)).unwrap();
+    block(build("https://api.x.com", Forwarded::Ignore).verify_http_at(&request, t)).unwrap();
     // A path prefix in the base URL is put before the received path.
     let mut stripped = x_docs_http(&header, body);
     *stripped.uri_mut() = "/statuses/update.json?include_entities=true"
         .parse()
         .unwrap();
-    block(build("https://api.x.com/1.1/", false).verify_http_at(&stripped, t)).unwrap();
+    block(build("https://api.x.com/1.1/", Forwarded::Ignore).verify_http_at(&stripped, t)).unwrap();
     // Another public host: the signature is for api.x.com.
-    let e = block(build("https://api.example.com", false).verify_http_at(&request, t)).unwrap_err();
+    let e = block(build("https://api.example.com", Forwarded::Ignore).verify_http_at(&request, t))
+        .unwrap_err();
     assert_eq!(e.reason(), &Reason::SignatureInvalid);
     // Forwarded headers: read only when trusted.
     let mut forwarded = x_docs_http(&header, body);
@@ -60,8 +61,10 @@ fn an_http_request_verifies_against_the_public_base_url() {
         .headers_mut()
         // The last value is the trusted proxy's own (it appends).
         .insert("x-forwarded-host", "internal, api.x.com".parse().unwrap());
-    block(build("http://internal:8080", true).verify_http_at(&forwarded, t)).unwrap();
-    let e = block(build("http://internal:8080", false).verify_http_at(&forwarded, t)).unwrap_err();
+    block(build("http://internal:8080", Forwarded::XForwarded).verify_http_at(&forwarded, t))
+        .unwrap();
+    let e = block(build("http://internal:8080", Forwarded::Ignore).verify_http_at(&forwarded, t))
+        .unwrap_err();
     assert_eq!(e.reason(), &Reason::SignatureInvalid);
 }
 

@@ -2,8 +2,8 @@
 //!
 //! A thin edge over the library: every stage it prints comes from
 //! [`Signer::trace`](oauth1_signer::Signer::trace), which runs the signing
-//! stages and keeps each one. Exit codes: 0 done (or the reader of the output
-//! went away), 2 bad input or usage, 1 an I/O failure.
+//! stages and keeps each one. Exit codes: 2 is always bad input or usage;
+//! 0 and 1 are each subcommand's own (`oauth1 --help` lists them).
 //!
 //! The tool's interface is its command line; as a library this crate offers
 //! only [`run`], the binary's `main` (and, hidden, the output code for the
@@ -58,12 +58,25 @@ use request::{RequestArgs, REQUEST_HELP};
 use serve::{ServeArgs, SERVE_HELP};
 use verify::{VerifyArgs, VERIFY_HELP};
 
+/// What each exit status means, by subcommand (`oauth1 --help`; docs/cli.md
+/// and docs/verify.md say the same).
+const EXIT_STATUS: &str = "\
+Exit status (2 is always bad input or usage, named on stderr):
+  sign, encode, decode, accounts  0 done, 1 an I/O failure (a full disk; a closed pipe is 0)
+  explain                         0 what they gave matches ours, 1 it does not
+  verify                          0 valid, 1 rejected (the reason on stdout)
+  request                         0 a 2xx answer, 1 any other answer or a redirect to another
+                                  origin (2 also for a network error)
+  authorize                       0 logged in and saved, 1 the provider refused or an I/O failure
+  serve                           0 stopped by SIGINT or SIGTERM, 1 cannot listen or reach the
+                                  nonce store";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "oauth1",
     version,
     about = "Strict OAuth 1.0a (RFC 5849) signing, percent-encoding and percent-decoding",
-    after_help = "Exit status: 0 done, 2 bad input or usage, 1 I/O failure."
+    after_help = EXIT_STATUS
 )]
 struct Cli {
     #[command(subcommand)]
@@ -105,7 +118,7 @@ enum Command {
 
 /// Runs `oauth1` on the process's arguments and says how it went: the
 /// binary's `main`. Errors are written to standard error here; the exit code
-/// is 0 done, 2 bad input or usage, 1 an I/O failure.
+/// is as `oauth1 --help` says (`EXIT_STATUS`).
 pub fn run() -> ExitCode {
     // TLS with ring's cryptography (Cargo.toml says why). Installed once;
     // a provider already installed (none is, in this binary) is kept.

@@ -24,14 +24,69 @@
 //! never `javascript:`, `data:`, `vbscript:` or `file:`; at most
 //! [`MAX_CALLBACK`] bytes.
 //!
-//! To run a login end to end without X, the command-line tool's
-//! `oauth1 serve` stands in for all three legs at X's paths on a local port
-//! (temporary credentials, an approval that answers the verifier at once,
-//! token credentials that then verify on every other path); the
-//! repository's `docs/cli.md` shows these functions against it. It is no
-//! doctest here, since it needs that server running.
+//! # A login end to end, without X
 //!
+//! The command-line tool's `oauth1 serve` stands in for all three legs at
+//! X's paths on a local port: temporary credentials, an approval that
+//! answers the verifier at once, and token credentials that then verify on
+//! every other path. [`examples/serve_login.rs`][serve_login] runs the three
+//! legs against it with the functions above, then signs a request with the
+//! token credentials it got; from a checkout of the repository:
+//!
+//! ```sh
+//! # a shell: the stand-in, with the consumer credentials the client signs with
+//! cargo run -p oauth1-cli -- serve --listen 127.0.0.1:8080 --consumer-key ck --consumer-secret cs
+//! # another shell: the login (each leg's answer printed; exit 0 once the
+//! # request signed with the token credentials verified)
+//! cargo run --features reqwest --example serve_login -- http://127.0.0.1:8080
+//! ```
+//!
+//! Its core, each leg in turn:
+//!
+//! ```no_run
+//! # #[cfg(feature = "reqwest")]
+//! # async fn login() -> Result<(), Box<dyn std::error::Error>> {
+//! use oauth1_signer::flow::{authorize_url, request_temporary_credentials, request_token_credentials};
+//! use oauth1_signer::{client::client_builder, Credentials};
+//!
+//! let (base, consumer) = ("http://127.0.0.1:8080", Credentials::new("ck", "cs"));
+//! let client = client_builder().build()?;
+//! let temporary =
+//!     request_temporary_credentials(&client, &consumer, &format!("{base}/oauth/request_token"), "oob").await?;
+//! // The user's browser; `serve` approves at once: `oauth_token=...&oauth_verifier=...`.
+//! let approval = authorize_url(&format!("{base}/oauth/authorize"), temporary.token());
+//! let form = client.get(&approval).send().await?.text().await?;
+//! let verifier = form.split('&').find_map(|p| p.strip_prefix("oauth_verifier=")).ok_or("no verifier")?;
+//! let tokens = request_token_credentials(&client, &consumer, &temporary, &format!("{base}/oauth/access_token"), verifier).await?;
+//! let signer = oauth1_signer::Signer::new(tokens.credentials(&consumer)); // signs as the user
+//! # let _ = signer;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The repository's `cli/tests/flow_example.rs` runs the example against a
+//! real `oauth1 serve`; docs/cli.md describes what `serve` answers at each
+//! leg.
+//!
+//! [serve_login]: https://docs.rs/crate/oauth1-signer/latest/source/examples/serve_login.rs
 //! [RFC 5849 §2]: https://www.rfc-editor.org/rfc/rfc5849#section-2
+// The senders are linked to with the `reqwest` feature, else to docs.rs.
+#![cfg_attr(
+    feature = "reqwest",
+    doc = "[`request_temporary_credentials`]: request_temporary_credentials\n\
+           [`request_token_credentials`]: request_token_credentials"
+)]
+#![cfg_attr(
+    not(feature = "reqwest"),
+    doc = concat!(
+        "[`request_temporary_credentials`]: https://docs.rs/oauth1-signer/",
+        env!("CARGO_PKG_VERSION"),
+        "/oauth1_signer/flow/fn.request_temporary_credentials.html\n",
+        "[`request_token_credentials`]: https://docs.rs/oauth1-signer/",
+        env!("CARGO_PKG_VERSION"),
+        "/oauth1_signer/flow/fn.request_token_credentials.html"
+    )
+)]
 
 mod callback;
 #[cfg(feature = "reqwest")]

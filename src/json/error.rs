@@ -33,9 +33,21 @@ use crate::error::Error;
 pub enum JsonError {
     /// Not JSON, or not a request in this schema.
     Json(serde_json::Error),
+    // `HttpError` is linked to with the `http` feature, else to docs.rs.
+    #[cfg_attr(
+        feature = "http",
+        doc = "[`HttpError::Sign`]: crate::client::HttpError::Sign"
+    )]
+    #[cfg_attr(
+        not(feature = "http"),
+        doc = concat!(
+            "[`HttpError::Sign`]: https://docs.rs/oauth1-signer/",
+            env!("CARGO_PKG_VERSION"),
+            "/oauth1_signer/client/enum.HttpError.html#variant.Sign"
+        )
+    )]
     /// A request the library refuses to sign (the same name as
-    /// [`HttpError::Sign`](crate::client::http_request::HttpError) and
-    /// [`FlowError::Sign`](crate::flow::FlowError)).
+    /// [`HttpError::Sign`] and [`FlowError::Sign`](crate::flow::FlowError::Sign)).
     Sign(Error),
 }
 

@@ -22,7 +22,7 @@ pub(crate) const FORM_URLENCODED: &str = "application/x-www-form-urlencoded";
 /// One request to sign, with its credentials and protocol parameters, in the
 /// schema of the test vectors' `inputs`.
 ///
-/// Build it with [`from_json`](RequestSpec::from_json) (or any serde
+/// Build it with [`from_json`] (feature `json`; or any serde
 /// deserializer), then get a [`Signer`] and an [`OAuthRequest`] from it, or the
 /// whole [`Trace`] at once.
 ///
@@ -46,6 +46,16 @@ pub(crate) const FORM_URLENCODED: &str = "application/x-www-form-urlencoded";
 /// assert_eq!(again.consumer_secret.unwrap().expose(), "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw");
 /// # Ok::<(), oauth1_signer::json::JsonError>(())
 /// ```
+// `from_json` is linked to with the `json` feature, else to docs.rs.
+#[cfg_attr(feature = "json", doc = "[`from_json`]: RequestSpec::from_json")]
+#[cfg_attr(
+    not(feature = "json"),
+    doc = concat!(
+        "[`from_json`]: https://docs.rs/oauth1-signer/",
+        env!("CARGO_PKG_VERSION"),
+        "/oauth1_signer/struct.RequestSpec.html#method.from_json"
+    )
+)]
 #[derive(Clone, Default)]
 #[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]

@@ -15,7 +15,7 @@ use crate::pipeline::style::ParameterStyle;
 use crate::pipeline::url::RequestUrl;
 use crate::verify::nonce::NonceStore;
 use crate::verify::secrets::{SecretSource, Secrets};
-use crate::verify::target::UrlPolicy;
+use crate::verify::target::{Forwarded, UrlPolicy};
 use crate::verify::verifier::{Config, Verifier};
 
 /// The default timestamp window, each way: five minutes.
@@ -26,7 +26,7 @@ pub struct VerifierBuilder<S, N> {
     secrets: S,
     nonces: N,
     base: Option<String>,
-    trust_forwarded: bool,
+    forwarded: Forwarded,
     before: Duration,
     after: Duration,
     methods: Vec<SignatureMethod>,
@@ -40,6 +40,7 @@ impl<S, N> fmt::Debug for VerifierBuilder<S, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("VerifierBuilder")
             .field("public_base_url", &self.base)
+            .field("forwarded", &self.forwarded)
             .field("methods", &self.methods)
             .finish_non_exhaustive()
     }
@@ -47,7 +48,7 @@ impl<S, N> fmt::Debug for VerifierBuilder<S, N> {
 
 impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
     /// A builder with the defaults: no public base URL (received URLs must
-    /// be absolute), forwarded headers ignored, a window of
+    /// be absolute), forwarded headers ignored ([`Forwarded::Ignore`]), a window of
     /// [`DEFAULT_WINDOW`] each way, the HMAC methods (HMAC-SHA1,
     /// HMAC-SHA256, HMAC-SHA512) accepted, nonces by [`Nonce`](crate::pipeline::Nonce)'s rule ([`Nonce::LEN`](crate::pipeline::Nonce::LEN))
     /// characters.
@@ -56,7 +57,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
             secrets,
             nonces,
             base: None,
-            trust_forwarded: false,
+            forwarded: Forwarded::Ignore,
             before: DEFAULT_WINDOW,
             after: DEFAULT_WINDOW,
             methods: vec![
@@ -88,17 +89,36 @@ impl<S, N> VerifierBuilder<S, N> {
         self
     }
 
-    /// Whether to take the scheme and host from the proxy in front of this
-    /// server (off by default: only a server whose proxy sets them may
-    /// trust them): the last element of RFC 7239 `Forwarded` when it has
-    /// both `proto` and `host`, else the last values of `X-Forwarded-Proto`
-    /// and `X-Forwarded-Host`. The *last*: a proxy appends what it saw to
-    /// what the client sent, so earlier values are the client's to choose.
-    /// Behind a chain of proxies, have the nearest one overwrite these
-    /// headers, or set [`public_base_url`](Self::public_base_url) instead.
-    pub fn trust_forwarded(mut self, on: bool) -> Self {
-        self.trust_forwarded = on;
+    /// Which of the proxy's headers say the scheme and host the client
+    /// used ([`Forwarded`]): [`Rfc7239`](Forwarded::Rfc7239) behind a proxy
+    /// that writes `Forwarded`, [`XForwarded`](Forwarded::XForwarded) behind
+    /// one that writes `X-Forwarded-Proto` and `X-Forwarded-Host`; the other
+    /// family is then ignored, for a client may write it. By default
+    /// ([`Ignore`](Forwarded::Ignore)) neither is read. When a family gives
+    /// both a scheme and a host, they replace the
+    /// [public base URL](Self::public_base_url)'s (whose path prefix stays);
+    /// else the base URL's are used. Only the *last* value of each is read:
+    /// a proxy that appends puts its own last, and earlier values are the
+    /// client's to choose. Behind a chain of proxies, have the nearest one
+    /// overwrite the headers, or set the public base URL instead.
+    pub fn forwarded(mut self, family: Forwarded) -> Self {
+        self.forwarded = family;
         self
+    }
+
+    /// Whether to take the scheme and host from a proxy's headers, without
+    /// naming which: `true` is [`Forwarded::Either`] (a request carrying
+    /// both families is refused), `false` is [`Forwarded::Ignore`].
+    #[deprecated(
+        since = "0.1.0",
+        note = "name the family the proxy writes: `.forwarded(Forwarded::XForwarded)` or `.forwarded(Forwarded::Rfc7239)`"
+    )]
+    pub fn trust_forwarded(self, on: bool) -> Self {
+        self.forwarded(if on {
+            Forwarded::Either
+        } else {
+            Forwarded::Ignore
+        })
     }
 
     /// How far a timestamp may be `before` now and `after` now.
@@ -186,7 +206,7 @@ impl<S, N> VerifierBuilder<S, N> {
             config: Config {
                 url: UrlPolicy {
                     base,
-                    trust_forwarded: self.trust_forwarded,
+                    forwarded: self.forwarded,
                 },
                 before: self.before,
                 after: self.after,

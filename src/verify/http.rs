@@ -5,8 +5,9 @@
 //! verifier's public base URL); the `Authorization` and `Content-Type`
 //! headers must each be there at most once (RFC 9110 §5.3: a proxy may
 //! join or split repeated fields, and a verifier must read what the client
-//! signed); `Forwarded`, `X-Forwarded-Proto` and `X-Forwarded-Host` are
-//! read only by a verifier that trusts them, at their last value.
+//! signed); `Forwarded`, or `X-Forwarded-Proto` and `X-Forwarded-Host`,
+//! are read only by a verifier told its proxy writes that family, at their
+//! last value.
 
 use http::header::{HeaderName, AUTHORIZATION, FORWARDED};
 use http::request::Parts;

@@ -30,12 +30,21 @@ pub enum Reason {
     /// A trusted proxy's `Forwarded` or `X-Forwarded-*` header names a
     /// scheme other than `http` or `https`, or a host that is not
     /// `host[:port]` (`api.example.com#` would turn the received path into
-    /// a fragment): the URL the client signed cannot be known.
+    /// a fragment), or both families came to a verifier not told which one
+    /// its proxy writes ([`Forwarded::Either`](crate::verify::Forwarded::Either)):
+    /// the URL the client signed cannot be known.
     ForwardedRejected {
         /// The header it was read from.
         header: &'static str,
         /// What is wrong.
         why: &'static str,
+    },
+    /// A parameter given twice in the `Forwarded` element a verifier reads
+    /// (`proto=https;host=a;host=b`): RFC 7239 §4 allows each once per
+    /// element, and readers differ on which one counts.
+    ForwardedRepeated {
+        /// The parameter's name, as received.
+        name: String,
     },
     /// A parameter given twice where the protocol parameters are (RFC 5849
     /// §3.5.1, §3.5: each protocol parameter once): a name twice inside the
@@ -140,6 +149,7 @@ impl Reason {
             Reason::Malformed(_)
             | Reason::AmbiguousHeader { .. }
             | Reason::ForwardedRejected { .. }
+            | Reason::ForwardedRepeated { .. }
             | Reason::Duplicated { .. }
             | Reason::InTwoPlaces { .. }
             | Reason::ParameterRejected { .. }
@@ -224,6 +234,12 @@ impl fmt::Display for Reason {
             Reason::ForwardedRejected { header, why } => {
                 write!(f, "the trusted proxy's {header} header is refused: {why}")
             }
+            Reason::ForwardedRepeated { name } => write!(
+                f,
+                "the trusted proxy's Forwarded header gives {} twice in one element \
+                 (RFC 7239 §4: each parameter once)",
+                Quoted(name)
+            ),
             Reason::Duplicated { name, part, offset } => write!(
                 f,
                 "{} is given twice (again at byte {offset} of the {part})",
@@ -361,9 +377,9 @@ impl Rejection {
 
     /// The protocol parameters the verifier read, when it got that far
     /// (every reason after the header, query and body parsed): what the
-    /// client sent, to diagnose a bad signature with (an
-    /// [`Explainer`](crate::explain::Explainer)'s `protocol`). Request data:
-    /// a PLAINTEXT signature among them is the client's guess at a secret.
+    /// client sent, to diagnose a bad signature with (the `protocol` of an
+    /// `explain::Explainer`, feature `explain`). Request data: a PLAINTEXT
+    /// signature among them is the client's guess at a secret.
     pub fn protocol(&self) -> Option<&Protocol<'static>> {
         self.found.as_ref().map(|f| &f.protocol)
     }

@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::error::Error;
 use crate::pipeline::request::is_form_media_type;
+use crate::verify::reason::Reason;
 
 /// One received request: its method, its URL (absolute, or the path and
 /// query with the verifier's public base URL), its `Authorization` header,
@@ -106,8 +107,8 @@ impl<'a> Received<'a> {
     }
 
     /// The `X-Forwarded-Proto` and `X-Forwarded-Host` headers (each the
-    /// last line received, when repeated), read only by a verifier that
-    /// [trusts them](crate::verify::VerifierBuilder::trust_forwarded).
+    /// last line received, when repeated), read only by a verifier told its
+    /// proxy writes them ([`Forwarded::XForwarded`](crate::verify::Forwarded::XForwarded)).
     pub fn forwarded(mut self, proto: Option<&'a str>, host: Option<&'a str>) -> Received<'a> {
         self.forwarded_proto = proto;
         self.forwarded_host = host;
@@ -115,24 +116,42 @@ impl<'a> Received<'a> {
     }
 
     /// The RFC 7239 `Forwarded` header (its last line, when repeated),
-    /// read only by a verifier that
-    /// [trusts it](crate::verify::VerifierBuilder::trust_forwarded), before
-    /// `X-Forwarded-*`.
+    /// read only by a verifier told its proxy writes it
+    /// ([`Forwarded::Rfc7239`](crate::verify::Forwarded::Rfc7239)).
     pub fn forwarded_header(mut self, forwarded: Option<&'a str>) -> Received<'a> {
         self.forwarded = forwarded;
         self
     }
 
-    /// The scheme and host the trusted proxy says the client used: the
-    /// *last* element of `Forwarded` when it has both `proto` and `host`,
-    /// else the last values of `X-Forwarded-Proto` and `X-Forwarded-Host`.
-    /// A proxy appends what it saw to what came before it, which the client
-    /// may have written itself; the last value is the nearest proxy's own.
-    /// Each value comes with the name of the header it was read from.
-    pub(crate) fn forwarded_origin(&self) -> Option<Forwarded<'a>> {
-        if let Some((proto, host)) = self.forwarded.and_then(last_forwarded_element) {
-            return Some(((proto, "Forwarded"), (host, "Forwarded")));
-        }
+    /// Whether a `Forwarded` header was received.
+    pub(crate) fn has_rfc7239(&self) -> bool {
+        self.forwarded.is_some()
+    }
+
+    /// Whether an `X-Forwarded-Proto` or `X-Forwarded-Host` header was
+    /// received.
+    pub(crate) fn has_x_forwarded(&self) -> bool {
+        self.forwarded_proto.is_some() || self.forwarded_host.is_some()
+    }
+
+    /// The scheme and host the *last* element of `Forwarded` names, when it
+    /// has both. A proxy appends what it saw to what came before it, which
+    /// the client may have written itself; the last element is the nearest
+    /// proxy's own.
+    ///
+    /// # Errors
+    /// [`Reason::ForwardedRepeated`] for a parameter given twice in that
+    /// element (RFC 7239 §4), which two readers would read two ways.
+    pub(crate) fn rfc7239_origin(&self) -> Result<Option<Origin<'a>>, Reason> {
+        let Some(value) = self.forwarded else {
+            return Ok(None);
+        };
+        Ok(last_forwarded_element(value)?.map(|(p, h)| ((p, "Forwarded"), (h, "Forwarded"))))
+    }
+
+    /// The scheme and host the last values of `X-Forwarded-Proto` and
+    /// `X-Forwarded-Host` name, when both are there.
+    pub(crate) fn x_forwarded_origin(&self) -> Option<Origin<'a>> {
         let last = |v: &'a str| {
             v.rsplit(',')
                 .next()
@@ -175,33 +194,49 @@ impl<'a> Received<'a> {
 
 /// The scheme and the host a trusted proxy names, each with the name of the
 /// header it came from.
-pub(crate) type Forwarded<'a> = ((&'a str, &'static str), (&'a str, &'static str));
+pub(crate) type Origin<'a> = ((&'a str, &'static str), (&'a str, &'static str));
 
 /// `proto` and `host` of the last element of a `Forwarded` value (RFC 7239
 /// §4: elements separated by `,`, pairs by `;`, values a token or a quoted
 /// string), when it has both.
-fn last_forwarded_element(value: &str) -> Option<(&str, &str)> {
-    let element = value.rsplit(',').next()?;
+///
+/// # Errors
+/// [`Reason::ForwardedRepeated`] when a parameter name (compared without
+/// regard to case, §4) is given twice in that element.
+fn last_forwarded_element(value: &str) -> Result<Option<(&str, &str)>, Reason> {
+    let Some(element) = value.rsplit(',').next() else {
+        return Ok(None);
+    };
     let (mut proto, mut host) = (None, None);
-    for pair in element.split(';') {
-        let Some((name, value)) = pair.split_once('=') else {
-            continue;
-        };
+    let pairs = element.split(';').filter_map(|pair| pair.split_once('='));
+    for (i, (name, value)) in pairs.clone().enumerate() {
+        let name = name.trim();
+        // §4: "Each parameter MUST NOT occur more than once per
+        // forwarded-element"; the last would win here, the first elsewhere.
+        if pairs
+            .clone()
+            .take(i)
+            .any(|(earlier, _)| earlier.trim().eq_ignore_ascii_case(name))
+        {
+            return Err(Reason::ForwardedRepeated {
+                name: name.to_owned(),
+            });
+        }
         let value = value.trim();
         let value = value
             .strip_prefix('"')
             .and_then(|v| v.strip_suffix('"'))
             .unwrap_or(value);
-        match name.trim() {
+        match name {
             n if n.eq_ignore_ascii_case("proto") => proto = Some(value),
             n if n.eq_ignore_ascii_case("host") => host = Some(value),
             _ => {}
         }
     }
-    match (proto, host) {
+    Ok(match (proto, host) {
         (Some(p), Some(h)) if !p.is_empty() && !h.is_empty() => Some((p, h)),
         _ => None,
-    }
+    })
 }
 
 impl fmt::Debug for Received<'_> {
@@ -221,24 +256,55 @@ impl fmt::Debug for Received<'_> {
 mod tests {
     use super::*;
 
+    fn origin<'a>(r: &Received<'a>) -> Option<(&'a str, &'a str)> {
+        r.rfc7239_origin()
+            .unwrap()
+            .or_else(|| r.x_forwarded_origin())
+            .map(|((p, _), (h, _))| (p, h))
+    }
+
     #[test]
     fn the_proxy_nearest_the_server_is_believed() {
         // RFC 7239 §7.4's example of two proxies, then a client's own.
         let r = Received::new("GET", "/").forwarded_header(Some(
             "for=192.0.2.43;proto=http;host=evil.example, for=198.51.100.17;proto=https;host=\"api.x.com\"",
         ));
-        fn origin<'a>(r: &Received<'a>) -> Option<(&'a str, &'a str)> {
-            r.forwarded_origin().map(|((p, _), (h, _))| (p, h))
-        }
         assert_eq!(origin(&r), Some(("https", "api.x.com")));
-        // The last element lacks a host: X-Forwarded-* (last values) instead.
         let r = Received::new("GET", "/")
-            .forwarded_header(Some("proto=https;host=a.example, for=1.2.3.4"))
+            .forwarded_header(Some("proto=https;host=a.example, for=1.2.3.4"));
+        assert_eq!(r.rfc7239_origin(), Ok(None));
+        let r = Received::new("GET", "/")
             .forwarded(Some("http, https"), Some("evil.example, api.x.com "));
         assert_eq!(origin(&r), Some(("https", "api.x.com")));
         let r = Received::new("GET", "/").forwarded(Some("https"), None);
-        assert_eq!(r.forwarded_origin(), None);
+        assert_eq!(r.x_forwarded_origin(), None);
         let r = Received::new("GET", "/").forwarded(Some("https"), Some("a, "));
-        assert_eq!(r.forwarded_origin(), None);
+        assert_eq!(r.x_forwarded_origin(), None);
+    }
+
+    #[test]
+    fn a_parameter_twice_in_the_element_read_is_refused_by_name() {
+        // RFC 7239 §4: at most once per element; names without regard to case.
+        for (value, name) in [
+            ("proto=https;host=a.example;host=b.example", "host"),
+            ("host=a.example;proto=https;HOST=b.example", "HOST"),
+            (
+                "for=1.2.3.4, proto=http;proto=https;host=a.example",
+                "proto",
+            ),
+            ("for=1.2.3.4;for=5.6.7.8;proto=https;host=a.example", "for"),
+        ] {
+            let r = Received::new("GET", "/").forwarded_header(Some(value));
+            assert_eq!(
+                r.rfc7239_origin(),
+                Err(Reason::ForwardedRepeated { name: name.into() }),
+                "{value}"
+            );
+        }
+        // Once in each of two elements is two elements, not a repetition.
+        let r = Received::new("GET", "/").forwarded_header(Some(
+            "proto=http;host=a.example, proto=https;host=b.example",
+        ));
+        assert_eq!(origin(&r), Some(("https", "b.example")));
     }
 }

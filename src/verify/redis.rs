@@ -331,9 +331,9 @@ fn describe(info: &ConnectionInfo) -> String {
 }
 
 /// Nonces in one Redis server (7.0 or later), over the `redis` crate's
-/// [`ConnectionManager`], which reconnects by itself. Cheap to share: wrap
-/// it in an `Arc`, or give each verifier its own (they see each other's
-/// nonces through Redis).
+/// [`ConnectionManager`](::redis::aio::ConnectionManager), which reconnects
+/// by itself. Cheap to share: wrap it in an `Arc`, or give each verifier
+/// its own (they see each other's nonces through Redis).
 pub struct RedisNonceStore {
     conn: ConnectionManager,
     checks: Checks,

@@ -12,7 +12,7 @@
 //! unknown key is named as such there, where the client hears "the
 //! signature does not match") and the problem answered; no secret is in it.
 //! A layer over a verifier that can only read absolute URLs (no public base
-//! URL, forwarded headers not trusted) is warned of when it is made, and
+//! URL, forwarded headers not read) is warned of when it is made, and
 //! each request it rejects for that is a WARN event that says so.
 //!
 //! [`Reason`]: crate::verify::Reason
@@ -56,6 +56,7 @@ use crate::verify::nonce::NonceStore;
 use crate::verify::reason::{Reason, Rejection};
 use crate::verify::received::Received;
 use crate::verify::secrets::{Lookup, SecretSource, Secrets};
+use crate::verify::target::Forwarded;
 use crate::verify::verified::Verified;
 use crate::verify::verifier::Verifier;
 
@@ -142,20 +143,54 @@ impl Diagnoses {
     }
 }
 
-/// The layer: wraps a service in a [`VerifyService`].
+/// The layer: wraps a service in a [`VerifyService`], which verifies every
+/// request before the service sees it.
+///
+/// A request that verifies reaches the service with its [`Verified`] in the
+/// request's extensions: the consumer key and token it was signed with, for
+/// the handler to act for. An axum handler takes it with the
+/// `Extension<Verified>` extractor; any other service with
+/// `request.extensions().get::<Verified>()`. A request that does not verify
+/// never reaches the service: it is answered here, 401 (503 when a store
+/// could not answer) with `WWW-Authenticate: OAuth realm="..."` and the
+/// OAuth Problem Reporting body.
 ///
 /// ```
 /// use std::sync::Arc;
-/// use oauth1_signer::verify::{MemoryNonceStore, StaticSecrets, Verifier, VerifyLayer};
-/// use oauth1_signer::Credentials;
+/// use axum::{body::Body, routing::get, Extension, Router};
+/// use oauth1_signer::verify::{MemoryNonceStore, StaticSecrets, Verified, Verifier, VerifyLayer};
+/// use oauth1_signer::{Credentials, OAuthRequest, Signer};
+/// use tower::ServiceExt as _;
 ///
-/// let secrets = StaticSecrets::new(Credentials::new("key", "secret"));
+/// // The handler: reached only by a request that verified, with its `Verified`.
+/// async fn me(Extension(verified): Extension<Verified>) -> String {
+///     format!("hello, {}", verified.consumer_key())
+/// }
+///
+/// let credentials = Credentials::new("key", "secret");
+/// let secrets = StaticSecrets::new(credentials.clone());
 /// let verifier = Verifier::builder(secrets, MemoryNonceStore::with_capacity(100_000))
 ///     .public_base_url("https://api.example.com")
 ///     .build()?;
-/// let layer = VerifyLayer::new(Arc::new(verifier)).realm("api.example.com")?;
-/// # let _ = layer;
-/// # Ok::<(), oauth1_signer::Error>(())
+/// let app = Router::new()
+///     .route("/me", get(me))
+///     .layer(VerifyLayer::new(Arc::new(verifier)).realm("api.example.com")?);
+///
+/// // A client signs for the public URL; the server receives the path.
+/// let header = Signer::new(credentials)
+///     .authorization_header(&OAuthRequest::get("https://api.example.com/me"))?;
+/// let signed = http::Request::get("/me").header("authorization", header).body(Body::empty())?;
+/// let runtime = tokio::runtime::Builder::new_current_thread().build()?;
+/// let answer = runtime.block_on(app.clone().oneshot(signed))?;
+/// assert_eq!(answer.status(), 200);
+/// let body = runtime.block_on(axum::body::to_bytes(answer.into_body(), 1024))?;
+/// assert_eq!(&body[..], b"hello, key");
+///
+/// // Unsigned: answered by the layer; the handler is never called.
+/// let answer = runtime.block_on(app.oneshot(http::Request::get("/me").body(Body::empty())?))?;
+/// assert_eq!(answer.status(), 401);
+/// assert_eq!(answer.headers()["www-authenticate"], "OAuth realm=\"api.example.com\"");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct VerifyLayer<S, N> {
     verifier: Arc<Verifier<S, N>>,
@@ -198,7 +233,8 @@ impl<S, N> VerifyLayer<S, N> {
     /// A server receives a path and a query (`/1.1/x.json?a=1`), not the URL
     /// the client signed: the verifier needs a
     /// [public base URL](crate::verify::VerifierBuilder::public_base_url)
-    /// (or trusted forwarded headers) to know it. Without either, this
+    /// (or [forwarded headers](crate::verify::VerifierBuilder::forwarded))
+    /// to know it. Without either, this
     /// warns (a `tracing` WARN event): every request that arrives as a path
     /// would be rejected.
     pub fn new(verifier: Arc<Verifier<S, N>>) -> Self {
@@ -286,7 +322,12 @@ impl<Inner, S, N> tower_layer::Layer<Inner> for VerifyLayer<S, N> {
     }
 }
 
-/// The service [`VerifyLayer`] makes.
+/// The service [`VerifyLayer`] makes: it verifies each request, then calls
+/// the inner service with the request and its [`Verified`] in the
+/// request's extensions (an axum handler's `Extension<Verified>`;
+/// [`VerifyLayer`] shows one). A request that does not verify is answered
+/// here, with its [`Rejection::status`], `WWW-Authenticate` and the
+/// problem, and never reaches the inner service.
 pub struct VerifyService<Inner, S, N> {
     inner: Inner,
     layer: VerifyLayer<S, N>,
@@ -395,10 +436,10 @@ where
 }
 
 /// Whether the verifier can know a received path's origin: a public base
-/// URL, or a proxy's forwarded headers it trusts.
+/// URL, or a proxy's forwarded headers it reads.
 fn knows_the_origin<S, N>(verifier: &Verifier<S, N>) -> bool {
     let policy = &verifier.config.url;
-    policy.base.is_some() || policy.trust_forwarded
+    policy.base.is_some() || policy.forwarded != Forwarded::Ignore
 }
 
 /// Tells the server's owner why a request was rejected: the true reason

@@ -52,7 +52,7 @@ pub struct Verifier<S, N> {
 /// A verifier's settings, as its builder checked them.
 #[derive(Clone)]
 pub(super) struct Config {
-    /// The public base URL and whether forwarded headers are trusted.
+    /// The public base URL and which forwarded headers are read.
     pub(super) url: UrlPolicy,
     pub(super) before: Duration,
     pub(super) after: Duration,
@@ -69,7 +69,7 @@ impl<S, N> fmt::Debug for Verifier<S, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Verifier")
             .field("public_base_url", &self.config.url.base)
-            .field("trust_forwarded", &self.config.url.trust_forwarded)
+            .field("forwarded", &self.config.url.forwarded)
             .field("window", &(self.config.before, self.config.after))
             .field("methods", &self.config.methods)
             .field("nonce_len", &self.config.nonce_len)
@@ -112,15 +112,20 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
     }
 
     /// The URL the client is taken to have signed: the received one with
-    /// the public base URL's (or trusted forwarded headers') scheme and
-    /// authority, and the base URL's path before the received path. The
-    /// verifier signs against it; a server that explains a failure uses
-    /// the same.
+    /// the public base URL's (or the [named forwarded headers'](crate::verify::Forwarded))
+    /// scheme and authority, and the base URL's path before the received
+    /// path. The verifier signs against it; a server that explains a
+    /// failure uses the same.
     ///
     /// # Errors
-    /// [`Reason::ForwardedRejected`] when the verifier trusts forwarded
-    /// headers and they name a scheme other than `http` or `https`, or a
-    /// host that is not `host[:port]`.
+    /// [`Reason::Malformed`] for a received target that is neither a path
+    /// (`/...`) nor an absolute URL (`x` would otherwise be joined into
+    /// another host); [`Reason::ForwardedRejected`] when the forwarded
+    /// headers read name a scheme other than `http` or `https` or a host
+    /// that is not `host[:port]`, or when both families came and none was
+    /// named ([`Forwarded::Either`](crate::verify::Forwarded::Either));
+    /// [`Reason::ForwardedRepeated`] for a parameter given twice in the
+    /// `Forwarded` element read.
     pub fn request_url(&self, r: &Received<'_>) -> Result<String, Reason> {
         self.config.url.url_of(r).map(std::borrow::Cow::into_owned)
     }
