@@ -306,8 +306,7 @@ async fn send(
                     eprintln!(
                         "the provider refused the timestamp ({}, HTTP {status}): {}; signing \
                          again with the clock moved by {offset:+} seconds (--fix-clock)",
-                        error.key,
-                        clock
+                        error.key, clock
                     );
                     signer = signer.with_clock_offset(offset);
                     request = again;
