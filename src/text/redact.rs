@@ -200,11 +200,7 @@ pub fn redact_url(url: &str) -> Cow<'_, str> {
         }
         let (name, _) = pair.split_once('=').unwrap_or((pair, ""));
         let decoded = percent_decode(name.replace('+', " ").as_bytes())
-            .map(|d| {
-                REDACTED_PARAMS
-                    .iter()
-                    .any(|n| d.as_bytes() == n.as_bytes())
-            })
+            .map(|d| REDACTED_PARAMS.iter().any(|n| d.as_bytes() == n.as_bytes()))
             .unwrap_or(false);
         if decoded && pair.contains('=') {
             query.push_str(name);

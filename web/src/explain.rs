@@ -115,7 +115,9 @@ pub fn explain_json(evidence: &str) -> Explained {
         #[cfg(not(feature = "capture"))]
         return failed(FieldError {
             field: Some("capture"),
-            spot: Spot::message("a captured request is read by the page's full module, not loaded yet"),
+            spot: Spot::message(
+                "a captured request is read by the page's full module, not loaded yet",
+            ),
         });
     }
     let (base, signature, header) = (
