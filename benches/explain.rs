@@ -36,7 +36,7 @@ fn search(c: &mut Criterion) {
             );
     let ex = Explainer::new(&signer(), &request).unwrap();
     assert!(!ex.signature(NOT_THEIRS).matches);
-    c.bench_function("explain_signature_x_docs_all_singles_and_pairs", |b| {
+    c.bench_function("explain_signature_x_docs_whole_search", |b| {
         b.iter(|| ex.signature(std::hint::black_box(NOT_THEIRS)))
     });
 
