@@ -16,7 +16,7 @@
 mod common;
 
 use common::peers::{peer_script, run_peer};
-use oauth1_signer::verify::{Forwarded, MemoryNonceStore, Received, StaticSecrets, Verifier};
+use oauth1_signer::verify::{MemoryNonceStore, Received, StaticSecrets, Verifier};
 use oauth1_signer::{
     pipeline::parse_authorization_header, pipeline::SigningKey, Credentials, Name, OAuthRequest,
     Provider, SignatureMethod,
@@ -276,6 +276,7 @@ mod layer {
     use axum::routing::any;
     use axum::{Extension, Router};
     use oauth1_signer::pipeline::ParameterStyle;
+    use oauth1_signer::verify::Forwarded;
     use oauth1_signer::verify::{Verified, VerifyLayer};
     use std::sync::Arc;
     use tower::ServiceExt as _;
