@@ -93,7 +93,7 @@ pub struct AnswerShown {
     pub timestamp: Option<u64>,
 }
 
-/// One error of the answer, as [`read_answer`] reads it.
+/// One error of the answer, as [`read_answer`](oauth1_signer::capture::read_answer) reads it.
 #[derive(Clone, Debug, Serialize)]
 pub struct ProviderErrorShown {
     /// `x-code`, `x-problem` or `oauth-problem`.
