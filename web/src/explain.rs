@@ -155,7 +155,7 @@ pub fn explain_json(evidence: &str) -> Explained {
         Some((skipped, h)) => (skipped, Some(h)),
         None => (0, None),
     };
-    let explainer = match explainer_of(&ev.fields, true) {
+    let explainer = match explainer_of(&ev.fields) {
         Ok(x) => x,
         Err(e) => return failed(*e),
     };
@@ -178,11 +178,12 @@ pub fn explain_json(evidence: &str) -> Explained {
     explained(&explanation)
 }
 
-/// The explainer of the request `fields` say.
-fn explainer_of(fields: &Fields, in_header: bool) -> Result<Explainer, Box<FieldError>> {
+/// The explainer of the request `fields` say, its parameters compared as
+/// a header's whatever the transmission.
+fn explainer_of(fields: &Fields) -> Result<Explainer, Box<FieldError>> {
     // A body that is not signed (JSON, say): a base string that signs it
     // is named `body-signed`.
-    with_request(fields, in_header, Explainer::new).map(|(x, spec, _)| match &spec.body {
+    with_request(fields, true, Explainer::new).map(|(x, spec, _)| match &spec.body {
         Some(body) => x.with_unsigned_body(body),
         None => x,
     })
