@@ -1,19 +1,22 @@
 //! The Explain panel's captured request: a curl command, a raw HTTP/1.1
-//! request or a HAR file, read by the library's `capture` wing, put in
-//! place of the Sign panel's method, URL and body, its `Authorization`
-//! header (or its `oauth_*` parameters) as their side; and the provider's
-//! answer a HAR entry holds, read by [`read_answer`]. As `oauth1 explain
-//! --curl/--http/--har` reads them (cli/src/capture.rs): nothing here
-//! parses, it only moves what the library read into the page's fields.
+//! request or a HAR file, read by the library's `capture` wing, and
+//! explained by its one call, [`CaptureExplainer`], as `oauth1 explain
+//! --curl/--http/--har` and `oauth1 serve` explain one: the capture's
+//! request, consumer key, token, signature method, realm, nonce, timestamp
+//! and version, signed with the Sign panel's secrets; a value the Sign
+//! panel pins that the capture contradicts said first; the provider's
+//! answer a HAR entry holds read beside, with the client's clock. Nothing
+//! here parses or decides: it says which of the Sign panel's fields pin
+//! (its filled ones, except the signature-method select: docs/web.md), and
+//! shapes what the library found for the page.
 
-use oauth1_signer::capture::{
-    clock_offset, parse_har, parse_http, read_answer, AnswerKind, Captured, Curl, Shell,
-};
-use oauth1_signer::{Error, Name, Part, Protocol, Transmission};
+use oauth1_signer::capture::{parse_har, parse_http, AnswerKind, Captured, Curl, Shell};
+use oauth1_signer::explain::{CaptureExplainer, CaptureExplanation, Contradiction};
+use oauth1_signer::{Error, ErrorKind, Name, Part, RequestSpec, SignatureMethod, Transmission};
 use serde::Serialize;
 
 use crate::render::Spot;
-use crate::sign::{FieldError, Fields};
+use crate::sign::{spec_of, FieldError, Fields};
 
 /// The longest capture read: a HAR file of a whole page load with its
 /// response bodies runs to megabytes; the CLI's limit.
@@ -38,8 +41,9 @@ pub struct CaptureRead {
     pub url: String,
     /// Where its protocol parameters were: `header`, `query`, `form-body`.
     pub transmission: Option<&'static str>,
-    /// Which of its protocol parameters were taken as ours (the nonce, the
-    /// timestamp, ... not pinned in the Sign panel).
+    /// Which of its protocol parameters were taken as ours, those the Sign
+    /// panel does not pin (the library's [`CaptureExplanation::taken`]:
+    /// `oauth_consumer_key`, ..., `realm`, `oauth_version`, in that order).
     pub taken: Vec<&'static str>,
     /// What a reader should know of how it was read (`fragment-dropped`...).
     pub warnings: Vec<WarningShown>,
@@ -81,13 +85,15 @@ pub struct AnswerShown {
     /// Whether an error is about the timestamp (X's 135,
     /// `timestamp_refused`).
     pub about_time: bool,
-    /// `oauth_timestamp` less the server's time (its `Date`), in seconds.
+    /// `oauth_timestamp` less the server's time (its `Date`), in seconds:
+    /// the library's [`Clock`](oauth1_signer::explain::Clock) when it is
+    /// read from the answer's `Date`.
     pub clock_offset: Option<i64>,
     /// The request's `oauth_timestamp` the offset is of.
     pub timestamp: Option<u64>,
 }
 
-/// One error of the answer, as [`read_answer`] reads it.
+/// One error of the answer, as [`read_answer`](oauth1_signer::capture::read_answer) reads it.
 #[derive(Clone, Debug, Serialize)]
 pub struct ProviderErrorShown {
     /// `x-code`, `x-problem` or `oauth-problem`.
@@ -110,22 +116,52 @@ pub struct ProviderErrorShown {
     pub line: String,
 }
 
-/// Their side, as the capture gives it.
-#[derive(Debug)]
-pub enum TheirSide {
-    /// The `Authorization: OAuth` header.
-    Header(String),
-    /// Their protocol parameters, from the query or the form body.
-    Params(Protocol<'static>),
+/// A value the Sign panel pins that the capture contradicts (the library's
+/// [`Contradiction`]): said first, never as a cause; the capture's value is
+/// the one signed.
+#[derive(Clone, Debug, Serialize)]
+pub struct ContradictionShown {
+    /// The protocol parameter (`oauth_consumer_key`, ..., `realm`).
+    pub name: &'static str,
+    /// The Sign panel's field that pins it (`consumer_key`, `token`,
+    /// `nonce`, `timestamp`, `callback`, `verifier`, `realm`), if one.
+    pub field: Option<&'static str>,
+    /// The value pinned.
+    pub pinned: Option<String>,
+    /// The capture's value; `None` when it sends none.
+    pub captured: Option<String>,
+    /// The library's sentence (English).
+    pub message: String,
 }
 
-/// A capture read into the page's fields: the request in `fields`, their
-/// side, and what to show of how it was read.
+impl From<&Contradiction> for ContradictionShown {
+    fn from(c: &Contradiction) -> Self {
+        let field = match c.name {
+            "oauth_consumer_key" => Some("consumer_key"),
+            "oauth_token" => Some("token"),
+            "oauth_nonce" => Some("nonce"),
+            "oauth_timestamp" => Some("timestamp"),
+            "oauth_callback" => Some("callback"),
+            "oauth_verifier" => Some("verifier"),
+            "realm" => Some("realm"),
+            _ => None,
+        };
+        ContradictionShown {
+            name: c.name,
+            field,
+            pinned: c.pinned.clone(),
+            captured: c.captured.clone(),
+            message: c.to_string(),
+        }
+    }
+}
+
+/// A capture read: the request, and what to show of how it was read.
 #[derive(Debug)]
 pub struct Read {
-    /// Their header or parameters.
-    pub theirs: TheirSide,
-    /// What the page shows.
+    /// The request as the client sent it.
+    pub captured: Captured,
+    /// What the page shows (completed by [`explained`]).
     pub shown: CaptureRead,
 }
 
@@ -140,20 +176,11 @@ pub struct Refused {
 }
 
 /// Reads `text` as a capture of `kind` (`curl`, `http` with `scheme`, or
-/// `har` with `entry`, empty: the only entry that carries OAuth) and puts
-/// its request in `fields`: the method, URL, body and its type; the
-/// nonce, timestamp, consumer key, token, callback and verifier from
-/// their parameters where the Sign panel pins none.
+/// `har` with `entry`, empty: the only entry that carries OAuth).
 ///
 /// # Errors
 /// The library's refusal, said in the capture field.
-pub fn read(
-    kind: &str,
-    text: &str,
-    scheme: &str,
-    entry: &str,
-    fields: &mut Fields,
-) -> Result<Read, Box<Refused>> {
+pub fn read(kind: &str, text: &str, scheme: &str, entry: &str) -> Result<Read, Box<Refused>> {
     let refuse = |e: &Error| {
         Box::new(Refused {
             error: error_in_capture(e, text),
@@ -226,66 +253,135 @@ pub fn read(
             said: crate::say::capture_warning(w),
         })
         .collect();
-    let theirs = fill(fields, &captured).map_err(|e| {
-        Box::new(Refused {
-            error: *e,
-            shown: None,
-        })
-    })?;
-    let protocol = match &theirs {
-        TheirSide::Header(h) => Protocol::from_header(h).ok().map(Protocol::into_owned),
-        TheirSide::Params(p) => Some(p.clone()),
-    };
-    shown.transmission = Some(match &theirs {
-        TheirSide::Header(_) => "header",
-        TheirSide::Params(_) => match fields.transmission.as_str() {
-            "query" => "query",
-            _ => "form-body",
-        },
+    Ok(Read { captured, shown })
+}
+
+/// What the Sign panel pins for a capture: its secrets (and RSA key, for a
+/// capture signed with an RSA method), provider and body-hash settings,
+/// and each protocol value it fills in (the consumer key, token, nonce,
+/// timestamp, realm, callback, verifier). The signature-method select
+/// always names a method, so it pins nothing here (the capture says its
+/// method), nor does the `oauth_version` box; an empty timestamp is the
+/// capture's, never the browser's clock. The request itself is the
+/// capture's ([`CaptureExplainer`] puts it in).
+///
+/// # Errors
+/// A select's value that names none of its options.
+pub fn pinned(fields: &Fields, captured: &Captured) -> Result<RequestSpec, Box<FieldError>> {
+    let mut spec = spec_of(fields).map_err(|field| Box::new(FieldError::unknown(field)))?;
+    spec.signature_method = None;
+    spec.timestamp = Some(fields.timestamp.clone()).filter(|t| !t.is_empty());
+    // The key is given to a capture signed with an RSA method only (a key
+    // beside an HMAC method is refused by the library); the method is the
+    // capture's, as the library reads it.
+    let rsa = captured.oauth().ok().flatten().is_some_and(|c| {
+        c.protocol()
+            .get(Name::SignatureMethod)
+            .and_then(|m| m.parse::<SignatureMethod>().ok())
+            .is_some_and(|m| m.is_rsa())
     });
-    if let Some(p) = &protocol {
-        shown.taken = take_theirs(fields, p);
+    spec.rsa_private_key = (rsa && !fields.private_key.is_empty())
+        .then(|| oauth1_signer::Secret::new(fields.private_key.as_str()));
+    Ok(spec)
+}
+
+/// Explains `read` with the Sign panel's pins ([`pinned`]) and their base
+/// string or signature when given, by the library's one call.
+///
+/// # Errors
+/// The capture's refusal, or the request's that cannot be signed as
+/// captured, in its field.
+pub fn explain(
+    read: &Read,
+    fields: &Fields,
+    base_string: Option<&str>,
+    signature: Option<&str>,
+) -> Result<CaptureExplanation, Box<FieldError>> {
+    let captured = &read.captured;
+    let spec = pinned(fields, captured)?;
+    let mut call = CaptureExplainer::new(captured, &spec);
+    if let Some(base) = base_string {
+        call = call.their_base_string(base);
     }
-    if let Some(response) = captured.response() {
-        let answer = read_answer(
-            Some(response.status).filter(|&s| s != 0),
-            response.body.as_deref().unwrap_or_default(),
-        );
-        if !answer.is_empty() {
-            let timestamp = protocol
-                .as_ref()
-                .and_then(|p| p.get(Name::Timestamp)?.parse::<u64>().ok());
-            let clock = match (timestamp, response.header("date")) {
-                (Some(ts), Some(date)) if answer.is_about_time() => clock_offset(ts, date).ok(),
-                _ => None,
-            };
-            shown.answer = Some(AnswerShown {
-                status: answer.status,
-                about_time: answer.is_about_time(),
-                clock_offset: clock,
-                timestamp,
-                errors: answer
-                    .errors
-                    .iter()
-                    .map(|e| ProviderErrorShown {
-                        kind: match e.kind {
-                            AnswerKind::XCode => "x-code",
-                            AnswerKind::XProblem => "x-problem",
-                            _ => "oauth-problem",
-                        },
-                        code: e.code.clone(),
-                        problem_type: e.problem_type().map(str::to_owned),
-                        message: e.message.clone(),
-                        key: e.key,
-                        meaning: e.meaning,
-                        check: e.check,
-                        line: e.to_string(),
-                    })
-                    .collect(),
-            });
+    if let Some(signature) = signature {
+        call = call.their_signature(signature);
+    }
+    match call.explain() {
+        Ok(Some(x)) => Ok(x),
+        Ok(None) => Err(Box::new(FieldError::page(
+            "capture",
+            "the captured request carries no OAuth 1.0a: no Authorization: OAuth header and no \
+             oauth_* parameter in its query or form body",
+            crate::render::Hint::new("err.capture-no-oauth", []),
+        ))),
+        Err(e) => Err(Box::new(refused(&e, captured, fields))),
+    }
+}
+
+/// The library's refusal of a capture, in its field: on the text it points
+/// into (the captured header, URL or form body), in the RSA key's field for
+/// the key, else on the capture as a whole.
+fn refused(e: &Error, captured: &Captured, fields: &Fields) -> FieldError {
+    if matches!(
+        e.kind(),
+        ErrorKind::MissingKey { .. } | ErrorKind::InvalidKey { .. } | ErrorKind::Rsa { .. }
+    ) {
+        return FieldError::new(e, fields);
+    }
+    let body = captured.body().map(String::from_utf8_lossy);
+    let text = match e.offset().map(|(part, _)| part) {
+        Some(Part::Header) => captured.oauth_header().unwrap_or_default(),
+        Some(Part::Url) => captured.url(),
+        Some(Part::FormBody) => body.as_deref().unwrap_or_default(),
+        _ => "",
+    };
+    error_in_capture(e, text)
+}
+
+/// What the page shows of the capture read and explained: where its
+/// protocol parameters were, which of them were taken, and the provider's
+/// answer with the client's clock.
+pub fn explained(x: &CaptureExplanation, mut shown: CaptureRead) -> CaptureRead {
+    let theirs = x.carried.protocol();
+    shown.transmission = Some(match theirs.transmission() {
+        Transmission::Header => "header",
+        Transmission::Query => "query",
+        _ => "form-body",
+    });
+    shown.taken.clone_from(&x.taken);
+    shown.answer = x.answer.as_ref().map(|answer| {
+        let timestamp = theirs
+            .get(Name::Timestamp)
+            .and_then(|t| t.parse::<u64>().ok());
+        AnswerShown {
+            status: answer.status,
+            about_time: answer.is_about_time(),
+            clock_offset: x
+                .clock
+                .filter(|c| c.from_date && answer.is_about_time())
+                .map(|c| c.offset),
+            timestamp,
+            errors: answer
+                .errors
+                .iter()
+                .map(|e| ProviderErrorShown {
+                    kind: match e.kind {
+                        AnswerKind::XCode => "x-code",
+                        AnswerKind::XProblem => "x-problem",
+                        _ => "oauth-problem",
+                    },
+                    code: e.code.clone(),
+                    problem_type: e.problem_type().map(str::to_owned),
+                    message: e.message.clone(),
+                    key: e.key,
+                    meaning: e.meaning,
+                    check: e.check,
+                    line: e.to_string(),
+                })
+                .collect(),
         }
-    }
-    Ok(Read { theirs, shown })
+    });
+    shown
 }
 
 /// The library's error about the capture `text`, marked on its line (a
@@ -293,7 +389,7 @@ pub fn read(
 fn error_in_capture(e: &Error, text: &str) -> FieldError {
     let said = crate::say::error(e, text);
     let spot = match e.offset() {
-        Some((_, at)) => {
+        Some((_, at)) if text.is_char_boundary(at.min(text.len())) => {
             let at = at.min(text.len());
             let start = text[..at].rfind('\n').map_or(0, |k| k + 1);
             let end = text[at..].find('\n').map_or(text.len(), |k| at + k);
@@ -301,120 +397,12 @@ fn error_in_capture(e: &Error, text: &str) -> FieldError {
             spot.offset = Some(at);
             spot
         }
-        None => Spot::message(e.to_string()),
+        _ => Spot::message(e.to_string()),
     };
     FieldError {
         field: Some("capture"),
         spot: spot.said(said),
     }
-}
-
-/// Puts the captured request in `fields` (as the CLI's `fill_spec`), and
-/// says where their protocol parameters are; with them in the query or the
-/// form body, they are taken out of it (the client signed the request
-/// without them).
-fn fill(fields: &mut Fields, captured: &Captured) -> Result<TheirSide, Box<FieldError>> {
-    fields.method = captured.method().to_owned();
-    fields.url = captured.url().to_owned();
-    let form = captured.is_form().map_err(|e| {
-        Box::new(error_in_capture(
-            &e,
-            captured.content_type().unwrap_or_default(),
-        ))
-    })?;
-    fields.body.clear();
-    fields.content_type.clear();
-    fields.body_type = "form".to_owned();
-    // The page's body field holds text: a body that is not UTF-8 cannot be
-    // carried as sent, and is refused rather than changed (its parameters,
-    // or its `oauth_body_hash`, would be of other bytes).
-    let text = match captured.body().map(std::str::from_utf8) {
-        Some(Err(e)) => {
-            let at = e.valid_up_to();
-            return Err(Box::new(FieldError::page(
-                "capture",
-                format!(
-                    "the captured body is not UTF-8 text (invalid byte at offset {at}): the \
-                     page cannot carry it as sent; `oauth1 explain` reads it from a file"
-                ),
-                crate::render::Hint::new("err.capture-body-not-utf8", [at.to_string()]),
-            )));
-        }
-        Some(Ok(text)) => Some(text),
-        None => None,
-    };
-    match (text, form) {
-        (Some(body), true) => {
-            body.clone_into(&mut fields.body);
-        }
-        (Some(body), false) => {
-            body.clone_into(&mut fields.body);
-            let media = captured
-                .content_type()
-                .unwrap_or("application/octet-stream");
-            fields.body_type = "bytes".to_owned();
-            fields.content_type = media.to_owned();
-        }
-        (None, _) => {}
-    }
-    // Read by the library as a verifier reads a received request; an error
-    // is shown on the text it is in.
-    let carried = captured.oauth().map_err(|e| {
-        let text = match e.offset().map(|(part, _)| part) {
-            Some(Part::Header) => captured.oauth_header().unwrap_or_default(),
-            Some(Part::Url) => captured.url(),
-            Some(Part::FormBody) => text.unwrap_or_default(),
-            _ => "",
-        };
-        Box::new(error_in_capture(&e, text))
-    })?;
-    let Some(carried) = carried else {
-        return Err(Box::new(FieldError::page(
-            "capture",
-            "the captured request carries no OAuth 1.0a: no Authorization: OAuth header and no \
-             oauth_* parameter in its query or form body",
-            crate::render::Hint::new("err.capture-no-oauth", []),
-        )));
-    };
-    let transmission = carried.protocol().transmission();
-    if transmission == Transmission::Header {
-        fields.transmission = "header".to_owned();
-        let header = captured.oauth_header().unwrap_or_default();
-        return Ok(TheirSide::Header(header.to_owned()));
-    }
-    fields.transmission = match transmission {
-        Transmission::Query => "query",
-        _ => "form-body",
-    }
-    .to_owned();
-    carried.url().clone_into(&mut fields.url);
-    if let Some(body) = carried.form_body() {
-        // A part of the UTF-8 text read above, cut at `&`s.
-        fields.body = String::from_utf8_lossy(body).into_owned();
-    }
-    Ok(TheirSide::Params(carried.into_protocol()))
-}
-
-/// Their values that are ours unless the Sign panel pins them: the nonce
-/// and timestamp (a signer's own), the consumer key and token (theirs to
-/// name; the secrets are typed), the callback and verifier. Says which.
-fn take_theirs(fields: &mut Fields, theirs: &Protocol<'_>) -> Vec<&'static str> {
-    let mut taken = Vec::new();
-    let mut take = |field: &mut String, name: Name| {
-        if field.trim().is_empty() {
-            if let Some(value) = theirs.get(name) {
-                value.clone_into(field);
-                taken.push(name.as_str());
-            }
-        }
-    };
-    take(&mut fields.nonce, Name::Nonce);
-    take(&mut fields.timestamp, Name::Timestamp);
-    take(&mut fields.consumer_key, Name::ConsumerKey);
-    take(&mut fields.token, Name::Token);
-    take(&mut fields.callback, Name::Callback);
-    take(&mut fields.verifier, Name::Verifier);
-    taken
 }
 
 #[cfg(test)]
@@ -463,13 +451,30 @@ mod tests {
         }
     }
 
+    /// Reads `case`'s capture and explains it with `fields`.
+    fn explained_with(case: &serde_json::Value, fields: &Fields) -> CaptureExplanation {
+        let entry = case["entry"]
+            .as_u64()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        let r = read(
+            case["format"].as_str().unwrap(),
+            case["text"].as_str().unwrap(),
+            case["scheme"].as_str().unwrap_or("https"),
+            &entry,
+        )
+        .ok()
+        .unwrap();
+        explain(&r, fields, None, None).unwrap()
+    }
+
     /// A protocol name escaped in the query (`oauth%5Fnonce`) is the name,
     /// as RFC 5849 §3.4.1.3.1 decodes it: oauthlib's signature of
-    /// `http-absolute-form-query` still matches, and the URL the page signs
-    /// holds only `size=original`.
+    /// `http-absolute-form-query` still matches, and the URL signed holds
+    /// only `size=original`.
     #[test]
     fn an_escaped_protocol_name_is_read_as_the_name() {
-        let case = cases()
+        let mut case = cases()
             .into_iter()
             .find(|c| c["id"] == "http-absolute-form-query")
             .unwrap();
@@ -477,12 +482,22 @@ mod tests {
             .as_str()
             .unwrap()
             .replacen("&oauth_nonce=", "&oauth%5Fnonce=", 1);
-        let mut fields = Fields::default();
-        let r = read("http", &text, "http", "", &mut fields).ok().unwrap();
-        assert!(matches!(r.theirs, TheirSide::Params(_)));
-        assert_eq!(fields.url, "http://api.example.com/photos?size=original");
-        assert_eq!(fields.transmission, "query");
-        assert_eq!(fields.nonce, "cXVlcnkgdHJhbnNtaXNzaW9u");
+        case["text"] = text.into();
+        let fields = Fields {
+            consumer_secret: case["credentials"]["consumer_secret"]
+                .as_str()
+                .unwrap()
+                .into(),
+            token_secret: case["credentials"]["token_secret"].as_str().unwrap().into(),
+            ..Fields::default()
+        };
+        let x = explained_with(&case, &fields);
+        assert!(x.matches(), "{:?}", x.explanation.findings);
+        assert_eq!(x.spec.url, "http://api.example.com/photos?size=original");
+        assert_eq!(x.spec.nonce.as_deref(), Some("cXVlcnkgdHJhbnNtaXNzaW9u"));
+        let shown = explained(&x, CaptureRead::default());
+        assert_eq!(shown.transmission, Some("query"));
+        assert!(shown.taken.contains(&"oauth_nonce"), "{:?}", shown.taken);
     }
 
     #[test]
@@ -491,21 +506,88 @@ mod tests {
             .into_iter()
             .find(|c| c["id"] == "firefox-har-timestamp-out-of-bounds")
             .unwrap();
-        let mut fields = Fields::default();
-        let entry = case["entry"].as_u64().unwrap().to_string();
-        let r = read(
-            "har",
-            case["text"].as_str().unwrap(),
-            "",
-            &entry,
-            &mut fields,
-        )
-        .ok()
-        .unwrap();
-        let answer = r.shown.answer.unwrap();
+        let x = explained_with(&case, &Fields::default());
+        let answer = explained(&x, CaptureRead::default()).answer.unwrap();
         assert!(answer.about_time);
         assert_eq!(answer.errors[0].code, "135");
-        assert!(answer.clock_offset.is_some());
+        assert_eq!(
+            answer.clock_offset,
+            case["answer"]["clock_offset_seconds"].as_i64()
+        );
+    }
+
+    /// oauthlib's HMAC-SHA256 request (fixtures/signatures.json,
+    /// `oauthlib-client-hmac-sha256`: its test_client.py's header), as a
+    /// raw HTTP request, with only its secret typed (empty: the key is
+    /// `&`) and the signature-method select left at HMAC-SHA1, the page's
+    /// first option: it matches, as `oauth1 explain --http` says, and the
+    /// method is the capture's. Before the page called the library's
+    /// `CaptureExplainer`, the select pinned HMAC-SHA1 and the page said
+    /// `signature-method-differs`.
+    fn hmac_sha256_evidence() -> serde_json::Value {
+        let all: serde_json::Value = serde_json::from_str(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../fixtures/signatures.json"
+        )))
+        .unwrap();
+        let v = all["vectors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["id"] == "oauthlib-client-hmac-sha256")
+            .unwrap();
+        let header = v["published"]["header"].as_str().unwrap();
+        serde_json::json!({
+            "consumer_secret": "",
+            "signature_method": "HMAC-SHA1",
+            "capture": format!("GET / HTTP/1.1\r\nHost: example.com\r\nAuthorization: {header}\r\n\r\n"),
+            "capture_kind": "http",
+            "capture_scheme": "http",
+        })
+    }
+
+    #[test]
+    fn an_hmac_sha256_capture_matches_whatever_the_method_select_says() {
+        let x = crate::explain::explain_json(&hmac_sha256_evidence().to_string());
+        assert!(x.error.is_none(), "{:?}", x.error);
+        let codes: Vec<&str> = x.causes.iter().map(|c| c.code).collect();
+        assert!(x.matches && codes.is_empty(), "{codes:?}");
+        assert!(x.contradictions.is_empty());
+        let taken = x.capture.unwrap().taken;
+        assert_eq!(
+            taken,
+            [
+                "oauth_consumer_key",
+                "oauth_signature_method",
+                "oauth_nonce",
+                "oauth_timestamp",
+                "oauth_version"
+            ]
+        );
+    }
+
+    /// A consumer key typed in the Sign panel that the capture contradicts
+    /// is said first, with both values, and is no cause: the capture's key
+    /// is signed, so its signature still matches.
+    #[test]
+    fn a_pinned_key_the_capture_contradicts_is_said_not_a_cause() {
+        let mut evidence = hmac_sha256_evidence();
+        evidence["consumer_key"] = "another_key".into();
+        let x = crate::explain::explain_json(&evidence.to_string());
+        assert!(x.error.is_none(), "{:?}", x.error);
+        let [c] = &x.contradictions[..] else {
+            panic!("{:?}", x.contradictions)
+        };
+        assert_eq!(
+            (c.name, c.field),
+            ("oauth_consumer_key", Some("consumer_key"))
+        );
+        assert_eq!(
+            (c.pinned.as_deref(), c.captured.as_deref()),
+            (Some("another_key"), Some("client_key"))
+        );
+        assert!(x.matches && x.causes.is_empty());
+        assert!(!x.capture.unwrap().taken.contains(&"oauth_consumer_key"));
     }
 
     /// A HAR file's entry: not chosen among several (the entries listed for
@@ -517,7 +599,7 @@ mod tests {
             .find(|c| c["id"] == "firefox-har-timestamp-out-of-bounds")
             .unwrap();
         let text = case["text"].as_str().unwrap();
-        let Err(r) = read("har", text, "", "", &mut Fields::default()) else {
+        let Err(r) = read("har", text, "", "") else {
             panic!("two entries carry OAuth")
         };
         assert_eq!(
@@ -526,7 +608,7 @@ mod tests {
         );
         let listed: Vec<usize> = r.shown.unwrap().entries.iter().map(|e| e.n).collect();
         assert!(listed.contains(&1) && listed.len() >= 2, "{listed:?}");
-        let Err(r) = read("har", text, "", "99", &mut Fields::default()) else {
+        let Err(r) = read("har", text, "", "99") else {
             panic!("no entry 99")
         };
         assert_eq!(
@@ -537,33 +619,30 @@ mod tests {
 
     #[test]
     fn a_refusal_is_marked_in_the_capture() {
-        let mut fields = Fields::default();
-        let text = "POST /x HTTP/1.1\r\nHost: h\r\nAuthorization: OAuth a=\"1\"\r\nAuthorization: OAuth b=\"2\"\r\n\r\n";
-        let Err(r) = read("http", text, "https", "", &mut fields) else {
-            panic!("read")
-        };
-        let said = r.error.spot.said.clone().unwrap();
+        let evidence = serde_json::json!({
+            "capture": "POST /x HTTP/1.1\r\nHost: h\r\nAuthorization: OAuth a=\"1\"\r\nAuthorization: OAuth b=\"2\"\r\n\r\n",
+            "capture_kind": "http",
+        });
+        let x = crate::explain::explain_json(&evidence.to_string());
+        let e = x.error.unwrap();
+        let said = e.spot.said.clone().unwrap();
         assert_eq!(said.code, "err.capture-ambiguous");
-        assert_eq!(r.error.field, Some("capture"));
-        assert!(r.error.spot.at.starts_with('A'), "{:?}", r.error.spot);
+        assert_eq!(e.field, Some("capture"));
+        assert!(e.spot.at.starts_with('A'), "{:?}", e.spot);
     }
 
     #[test]
-    fn a_body_that_is_not_utf8_is_refused_not_changed() {
+    fn a_form_body_that_is_not_utf8_is_refused_at_its_byte() {
         // bash's $'\xff' is the byte 0xFF: `a=` then one byte that is no
-        // UTF-8, at offset 2 of the body curl sends.
-        let mut fields = Fields::default();
-        let text = "curl https://h/x -H 'Authorization: OAuth oauth_consumer_key=\"k\"' --data-binary $'a=\\xff'";
-        let Err(r) = read("curl", text, "https", "", &mut fields) else {
-            panic!("read")
-        };
-        let said = r.error.spot.said.clone().unwrap();
-        assert_eq!(said.code, "err.capture-body-not-utf8");
-        assert!(
-            matches!(&said.args[..], [crate::render::Arg::Data(at)] if at == "2"),
-            "{:?}",
-            said.args
-        );
-        assert!(fields.body.is_empty(), "{:?}", fields.body);
+        // UTF-8, at offset 2 of the form body curl sends (-d's type).
+        let evidence = serde_json::json!({
+            "capture": "curl https://h/x -H 'Authorization: OAuth oauth_consumer_key=\"k\"' --data-binary $'a=\\xff'",
+            "capture_kind": "curl",
+        });
+        let x = crate::explain::explain_json(&evidence.to_string());
+        let e = x.error.unwrap();
+        assert_eq!(e.field, Some("capture"));
+        assert_eq!(e.spot.offset, Some(2), "{:?}", e.spot);
+        assert!(x.causes.is_empty() && !x.compared);
     }
 }

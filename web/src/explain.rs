@@ -81,7 +81,9 @@ pub struct Place {
 pub struct Explained {
     /// Whether anything was given to compare.
     pub compared: bool,
-    /// Whether what they gave matches ours.
+    /// Whether what they gave matches ours (for a capture: its signature,
+    /// signed with the capture's values, whatever the
+    /// [`contradictions`](Self::contradictions)).
     pub matches: bool,
     /// The causes, most fundamental first, each once with its findings.
     pub causes: Vec<CauseFound>,
@@ -91,6 +93,10 @@ pub struct Explained {
     pub error: Option<FieldError>,
     /// How the captured request was read, when one was given.
     pub capture: Option<CaptureShown>,
+    /// The values the Sign panel pins that the capture contradicts, to be
+    /// said first ([`matches`](Self::matches) is of the signature signed
+    /// with the capture's values).
+    pub contradictions: Vec<ContradictionShown>,
 }
 
 /// How a captured request was read: the capture module's, in the page's
@@ -102,6 +108,15 @@ pub type CaptureShown = crate::capture::CaptureRead;
 /// which reads no capture.
 #[cfg(not(feature = "capture"))]
 pub type CaptureShown = ();
+
+/// A value pinned that the capture contradicts: the capture module's, in
+/// the page's full module.
+#[cfg(feature = "capture")]
+pub type ContradictionShown = crate::capture::ContradictionShown;
+/// A value pinned that the capture contradicts: none, in the page's first
+/// download.
+#[cfg(not(feature = "capture"))]
+pub type ContradictionShown = ();
 
 /// `evidence` (JSON of [`Evidence`]) explained.
 pub fn explain_json(evidence: &str) -> Explained {
@@ -140,7 +155,7 @@ pub fn explain_json(evidence: &str) -> Explained {
         Some((skipped, h)) => (skipped, Some(h)),
         None => (0, None),
     };
-    let explainer = match explainer_of(&ev.fields, true) {
+    let explainer = match explainer_of(&ev.fields) {
         Ok(x) => x,
         Err(e) => return failed(*e),
     };
@@ -163,27 +178,29 @@ pub fn explain_json(evidence: &str) -> Explained {
     explained(&explanation)
 }
 
-/// The explainer of the request `fields` say.
-fn explainer_of(fields: &Fields, in_header: bool) -> Result<Explainer, Box<FieldError>> {
+/// The explainer of the request `fields` say, its parameters compared as
+/// a header's whatever the transmission.
+fn explainer_of(fields: &Fields) -> Result<Explainer, Box<FieldError>> {
     // A body that is not signed (JSON, say): a base string that signs it
     // is named `body-signed`.
-    with_request(fields, in_header, Explainer::new).map(|(x, spec, _)| match &spec.body {
+    with_request(fields, true, Explainer::new).map(|(x, spec, _)| match &spec.body {
         Some(body) => x.with_unsigned_body(body),
         None => x,
     })
 }
 
 #[cfg(feature = "capture")]
-/// The captured request explained: its header (or its protocol parameters)
-/// as their side, their base string or signature when given too, and the
-/// provider's answer it holds read beside.
-fn from_capture(mut ev: Evidence) -> Explained {
+/// The captured request explained by the library's one call
+/// ([`CaptureExplainer`](oauth1_signer::explain::CaptureExplainer), as
+/// `oauth1 explain` and `oauth1 serve` explain one): the Sign panel gives
+/// the secrets and pins what it fills in; a pin the capture contradicts is
+/// said first.
+fn from_capture(ev: Evidence) -> Explained {
     let read = match crate::capture::read(
         &ev.capture_kind,
         &ev.capture,
         &ev.capture_scheme,
         &ev.capture_entry,
-        &mut ev.fields,
     ) {
         Ok(r) => r,
         Err(refused) => {
@@ -194,44 +211,19 @@ fn from_capture(mut ev: Evidence) -> Explained {
             }
         }
     };
-    let shown = read.shown;
-    let with = |error: FieldError| Explained {
-        error: Some(error),
-        capture: Some(shown.clone()),
-        ..Explained::default()
-    };
     let base = Some(ev.their_base_string.trim()).filter(|s| !s.is_empty());
     let signature = Some(ev.their_signature.trim()).filter(|s| !s.is_empty());
-    let in_header = matches!(read.theirs, crate::capture::TheirSide::Header(_));
-    let explainer = match explainer_of(&ev.fields, in_header) {
-        Ok(x) => x,
-        Err(e) => return with(*e),
-    };
-    let explanation = match (&read.theirs, base) {
-        // Their parameters in the query or the body, and no base string:
-        // compared as a header's are.
-        (crate::capture::TheirSide::Params(p), None) => Ok(explainer.protocol(p)),
-        (theirs, base) => explainer.explain(Theirs {
-            header: match theirs {
-                crate::capture::TheirSide::Header(h) => Some(h.as_str()),
-                crate::capture::TheirSide::Params(_) => None,
-            },
-            base_string: base,
-            signature: signature.or(match theirs {
-                crate::capture::TheirSide::Params(p) => p.signature(),
-                crate::capture::TheirSide::Header(_) => None,
-            }),
-        }),
-    };
-    match explanation {
+    match crate::capture::explain(&read, &ev.fields, base, signature) {
         Ok(x) => Explained {
-            capture: Some(shown),
-            ..explained(&x)
+            contradictions: x.contradictions.iter().map(Into::into).collect(),
+            capture: Some(crate::capture::explained(&x, read.shown)),
+            ..explained(&x.explanation)
         },
-        Err(e) => with(FieldError {
-            field: Some("capture"),
-            spot: Spot::message(e.to_string()).said(crate::say::error(&e, "")),
-        }),
+        Err(error) => Explained {
+            error: Some(*error),
+            capture: Some(read.shown),
+            ..Explained::default()
+        },
     }
 }
 
@@ -277,6 +269,7 @@ fn explained(explanation: &oauth1_signer::explain::Explanation) -> Explained {
         their_base_string: explanation.their_base_string.clone(),
         error: None,
         capture: None,
+        contradictions: Vec::new(),
     }
 }
 

@@ -222,7 +222,7 @@ impl FieldError {
     }
 
     /// A select's value that names none of its options.
-    fn unknown(field: &'static str) -> FieldError {
+    pub(crate) fn unknown(field: &'static str) -> FieldError {
         FieldError::page(
             field,
             format!("the {field} select names none of its options"),

@@ -684,6 +684,29 @@ function showAnswer(a) {
   }
 }
 
+// The contradictions, each a sentence in the reader's language with the
+// parameter's name and both values as code (data, never translated); the
+// library's sentence kept in data-message for scripts.
+function contradictions(list) {
+  const ul = document.createElement('ul');
+  ul.className = 'contradictions';
+  ul.dataset.testid = 'explain-contradictions';
+  for (const c of list) {
+    const li = document.createElement('li');
+    li.dataset.testid = 'explain-contradiction';
+    li.dataset.name = c.name;
+    if (c.field) li.dataset.field = c.field;
+    li.dataset.message = c.message;
+    const values = [c.name, c.pinned ?? '', c.captured ?? ''];
+    const key = c.captured === null ? 'explain.contradictionNone' : 'explain.contradiction';
+    // Placeholders no translation holds, then split: the values are set as text.
+    const said = t(key, ...values.map((_, i) => `\u0001${i}\u0001`));
+    said.split(/\u0001(\d)\u0001/).forEach((part, i) => li.append(i % 2 ? text('code', values[Number(part)]) : part));
+    ul.append(li);
+  }
+  return ul;
+}
+
 function captureKind() {
   $('explain-capture-scheme-box').hidden = $('explain-capture-kind').value !== 'http';
 }
@@ -732,8 +755,12 @@ function explain() {
     out.append(text('p', t('explain.paste'), 'note'));
     return;
   }
+  // A value the Sign panel pins that the capture contradicts: said first,
+  // never as a cause (the capture's value is the one signed).
+  const contradicted = r.contradictions ?? [];
+  if (contradicted.length) out.append(contradictions(contradicted));
   if (r.matches) {
-    out.append(text('p', t('explain.match'), 'match'));
+    out.append(text('p', t(contradicted.length ? 'explain.matchCaptured' : 'explain.match'), 'match'));
     return;
   }
   const list = document.createElement('ol');

@@ -43,6 +43,9 @@ const en = {
   'b64.or': ' or ',
   'explain.paste': 'Paste their base string, signature or header to compare.',
   'explain.match': 'They match: the other side computed what we compute.',
+  'explain.matchCaptured': 'Signed with the capture’s own values, their signature matches what we compute: only the pinned values above differ.',
+  'explain.contradiction': 'The Sign panel pins {0} to {1}, but the capture was signed with {2}. The capture’s value is the one signed here; empty the field to take it.',
+  'explain.contradictionNone': 'The Sign panel pins {0} to {1}, but the capture sends no {0}. The request is signed here without it; empty the field to take the capture’s.',
   'explain.fixLabel': 'What to change:',
   'explain.where': 'Where: {0}',
   'explain.level': ' (their encoder, used for {0})',
@@ -181,7 +184,6 @@ const en = {
   'err.no-such-entry': 'The HAR file has no entry {0}: it has {1}, counted from 0.',
   'err.capture-no-oauth': 'The captured request carries no OAuth 1.0a: no Authorization: OAuth header, and no oauth_ parameter in its query or form body.',
   'err.capture-too-long': 'The capture is over the limit of {0} bytes.',
-  'err.capture-body-not-utf8': 'The captured body is not UTF-8 text (an invalid byte at offset {0}): the page cannot carry it as sent. oauth1 explain reads it from a file.',
 };
 
 const hi = {
@@ -302,6 +304,9 @@ const hi = {
   'explain.header': 'उनका Authorization हेडर',
   'explain.paste': 'तुलना के लिए उनकी बेस स्ट्रिंग, हस्ताक्षर या हेडर चिपकाएँ।',
   'explain.match': 'दोनों मेल खाते हैं: दूसरे पक्ष ने वही निकाला जो हम निकालते हैं।',
+  'explain.matchCaptured': 'कैप्चर के अपने मानों से हस्ताक्षर करने पर उनका हस्ताक्षर वही निकलता है जो हम निकालते हैं: केवल ऊपर के तय किए गए मान अलग हैं।',
+  'explain.contradiction': 'हस्ताक्षर पैनल में {0} का मान {1} तय है, लेकिन कैप्चर पर हस्ताक्षर {2} के साथ हुआ था। यहाँ कैप्चर वाला मान ही हस्ताक्षर में लिया गया है; उसे अपनाने के लिए यह फ़ील्ड खाली कर दें।',
+  'explain.contradictionNone': 'हस्ताक्षर पैनल में {0} का मान {1} तय है, लेकिन कैप्चर में {0} भेजा ही नहीं गया। यहाँ अनुरोध पर उसके बिना हस्ताक्षर किया गया है; कैप्चर जैसा रखने के लिए यह फ़ील्ड खाली कर दें।',
   'explain.fixLabel': 'क्या बदलें:',
   'explain.where': 'कहाँ: {0}',
   'explain.level': ' (उनका एन्कोडर, {0} के लिए इस्तेमाल हुआ)',
@@ -471,7 +476,7 @@ const hi = {
   "explain.found.not-reproduced": "सूची की कोई ग़लती, न उनकी कोई जोड़ी या संभावित तिकड़ी, उनका हस्ताक्षर दोबारा बना पाती है: बेस स्ट्रिंग्स की तुलना करें, और दोनों सीक्रेट जाँचें।",
   "explain.found.not-searched": "उनके हस्ताक्षर की खोज नहीं की गई (RSA हस्ताक्षर, या खोज की सीमा से बड़ा अनुरोध): बेस स्ट्रिंग्स की तुलना करें।",
   'explain.captureH': 'या क्लाइंट ने जो भेजा, वह कैप्चर',
-  'explain.captureNote': 'एक curl कमांड (Chrome या Firefox का “Copy as cURL”, Postman या Insomnia का स्निपेट), प्रॉक्सी द्वारा सहेजा गया कच्चा HTTP अनुरोध, या एक HAR फ़ाइल: उसका अनुरोध हस्ताक्षर पैनल के अनुरोध की जगह लेता है, और उसका Authorization हेडर उनका माना जाता है। उसकी कंज़्यूमर कुंजी, टोकन, नॉन्स और टाइमस्टैम्प उसी से लिए जाते हैं, जब तक हस्ताक्षर पैनल में वे न हों; सीक्रेट हस्ताक्षर पैनल में लिखें। कुछ भी इस ब्राउज़र से बाहर नहीं जाता।',
+  'explain.captureNote': 'एक curl कमांड (Chrome या Firefox का “Copy as cURL”, Postman या Insomnia का स्निपेट), प्रॉक्सी द्वारा सहेजा गया कच्चा HTTP अनुरोध, या एक HAR फ़ाइल: उसका अनुरोध हस्ताक्षर पैनल के अनुरोध की जगह लेता है, और उसका Authorization हेडर उनका माना जाता है। उसकी कंज़्यूमर कुंजी, टोकन, हस्ताक्षर का तरीका, रियल्म, नॉन्स और टाइमस्टैम्प उसी से लिए जाते हैं, जब तक हस्ताक्षर पैनल में वे भरे न हों (हस्ताक्षर के तरीके का चुनाव यहाँ नहीं गिना जाता: तरीका कैप्चर बताता है); भरा हुआ कोई मान कैप्चर से मेल न खाए, तो यह सबसे पहले बताया जाता है। सीक्रेट हस्ताक्षर पैनल में लिखें। कुछ भी इस ब्राउज़र से बाहर नहीं जाता।',
   'explain.captureKind': 'इसे ऐसे पढ़ें',
   'capture.kind.curl': 'curl कमांड (bash या cmd)',
   'capture.kind.http': 'कच्चा HTTP/1.1 अनुरोध',
@@ -589,7 +594,6 @@ const hi = {
   'err.no-such-entry': 'HAR फ़ाइल में प्रविष्टि {0} नहीं है: उसमें {1} हैं, 0 से गिनी गईं।',
   'err.capture-no-oauth': 'कैप्चर किए गए अनुरोध में OAuth 1.0a नहीं है: न Authorization: OAuth हेडर, न उसकी क्वेरी या फ़ॉर्म बॉडी में कोई oauth_ पैरामीटर।',
   'err.capture-too-long': 'कैप्चर {0} बाइट की सीमा से बड़ा है।',
-  'err.capture-body-not-utf8': 'कैप्चर की गई बॉडी UTF-8 टेक्स्ट नहीं है (ऑफ़सेट {0} पर अमान्य बाइट): पेज उसे भेजे गए रूप में नहीं रख सकता। oauth1 explain उसे फ़ाइल से पढ़ता है।',
 };
 
 const tr = {
@@ -710,6 +714,9 @@ const tr = {
   'explain.header': 'Onların Authorization başlığı',
   'explain.paste': 'Karşılaştırmak için onların temel dizesini, imzasını ya da başlığını yapıştırın.',
   'explain.match': 'Eşleşiyorlar: karşı taraf bizim hesapladığımızı hesaplamış.',
+  'explain.matchCaptured': 'Yakalanan isteğin kendi değerleriyle imzalandığında onların imzası bizim hesapladığımızla eşleşiyor: yalnızca yukarıdaki sabitlenmiş değerler farklı.',
+  'explain.contradiction': 'İmzala paneli {0} değerini {1} olarak sabitliyor, ama yakalanan istek {2} ile imzalanmış. Burada imzalanan, yakalanan isteğin değeri; onu almak için alanı boşaltın.',
+  'explain.contradictionNone': 'İmzala paneli {0} değerini {1} olarak sabitliyor, ama yakalanan istek hiç {0} göndermiyor. İstek burada onsuz imzalandı; yakalanan isteğe uymak için alanı boşaltın.',
   'explain.fixLabel': 'Ne değişmeli:',
   'explain.where': 'Nerede: {0}',
   'explain.level': ' (onların kodlayıcısı, {0} için kullanılmış)',
@@ -879,7 +886,7 @@ const tr = {
   "explain.found.not-reproduced": "Katalogdaki hiçbir hata, hiçbir hata çifti ya da olası üçlüsü de onların imzasını yeniden üretmiyor: temel dizeleri karşılaştırın ve iki gizli anahtara bakın.",
   "explain.found.not-searched": "Onların imzası aranmadı (bir RSA imzası, ya da aramanın sınırlarını aşan bir istek): temel dizeleri karşılaştırın.",
   'explain.captureH': 'Ya da istemcinin gönderdiği, yakalanmış hâliyle',
-  'explain.captureNote': 'Bir curl komutu (Chrome’un ya da Firefox’un “Copy as cURL”u, Postman’in ya da Insomnia’nın kod parçası), bir vekil sunucunun kaydettiği ham HTTP isteği ya da bir HAR dosyası: içindeki istek İmzala panelindekinin yerini alır, Authorization başlığı da onlarınki sayılır. Tüketici anahtarı, belirteci, nonce’u ve zaman damgası, İmzala panelinde yoksa ondan alınır; gizli anahtarları İmzala paneline yazın. Hiçbir şey bu tarayıcının dışına çıkmaz.',
+  'explain.captureNote': 'Bir curl komutu (Chrome’un ya da Firefox’un “Copy as cURL”u, Postman’in ya da Insomnia’nın kod parçası), bir vekil sunucunun kaydettiği ham HTTP isteği ya da bir HAR dosyası: içindeki istek İmzala panelindekinin yerini alır, Authorization başlığı da onlarınki sayılır. Tüketici anahtarı, belirteci, imza yöntemi, realm’i, nonce’u ve zaman damgası, İmzala panelinde doldurulmamışsa ondan alınır (imza yöntemi seçimi burada sayılmaz: yöntemi yakalanan istek söyler); doldurulan bir değer yakalanan istekle çelişirse bu en başta söylenir. Gizli anahtarları İmzala paneline yazın. Hiçbir şey bu tarayıcının dışına çıkmaz.',
   'explain.captureKind': 'Şöyle oku',
   'capture.kind.curl': 'bir curl komutu (bash ya da cmd)',
   'capture.kind.http': 'ham bir HTTP/1.1 isteği',
@@ -997,7 +1004,6 @@ const tr = {
   'err.no-such-entry': 'HAR dosyasında {0} numaralı kayıt yok: 0’dan sayılarak {1} kayıt var.',
   'err.capture-no-oauth': 'Yakalanan istek OAuth 1.0a taşımıyor: ne Authorization: OAuth başlığı ne de sorgusunda ya da form gövdesinde bir oauth_ parametresi var.',
   'err.capture-too-long': 'Yakalanan metin {0} baytlık sınırı aşıyor.',
-  'err.capture-body-not-utf8': 'Yakalanan gövde UTF-8 metin değil ({0}. konumda geçersiz bir bayt): sayfa onu gönderildiği gibi taşıyamaz. oauth1 explain onu bir dosyadan okur.',
 };
 
 export const MESSAGES = { en, hi, tr };

@@ -1745,8 +1745,9 @@ test('#31.3 a pasted curl command is explained: the mistake oauthlib made is nam
     // The request read is the one the fixture says was sent.
     const read = await id('explain-capture-read').textContent();
     assert.ok(read.includes(`${c.sent.method} ${c.sent.url}`), `${cid}: ${read}`);
-    // The consumer key, nonce and timestamp came from their header.
-    assert.match(read, /oauth_nonce, oauth_timestamp, oauth_consumer_key/, read);
+    // The consumer key, token, signature method, nonce and timestamp came
+    // from their header (the method select pins nothing for a capture).
+    assert.match(read, /oauth_consumer_key, (oauth_token, )?oauth_signature_method, oauth_nonce, oauth_timestamp/, read);
     // The secrets are not shown anywhere in the panel.
     const panel = await page.locator('#explain').textContent();
     assert.ok(!panel.includes(c.credentials.consumer_secret) && !panel.includes(c.credentials.token_secret), cid);
@@ -1811,6 +1812,68 @@ test('#31.3 a HAR file dropped or picked: the entry chosen, its mistake named, X
   assert.equal(await id('explain-answer').locator(`[data-code="${port.answer.code}"]`).count(), 1);
   await clearCapture();
   assert.equal(await id('explain-answer').isVisible(), false);
+});
+
+// Issue 37 item 4: the page explains a capture by the library's one call
+// (CaptureExplainer), as `oauth1 explain --http` does. oauthlib's
+// HMAC-SHA256 request (fixtures/signatures.json: its test_client.py's
+// header, signed with an empty consumer secret, the key "&"), as a proxy
+// saves it.
+const hmacSha256 = vector('oauthlib-client-hmac-sha256');
+const hmacSha256Http = `GET / HTTP/1.1\r\nHost: example.com\r\nAuthorization: ${hmacSha256.published.header}\r\n\r\n`;
+
+async function pasteHmacSha256(consumerKey) {
+  // Only the secret typed (oauthlib's is empty), the method select left at
+  // HMAC-SHA1: the capture says its own method.
+  await fillSign({ method: '', url: '', consumer_key: consumerKey, consumer_secret: '', token_secret: '',
+    signature_method: 'HMAC-SHA1', nonce: '', timestamp: '', version: '1.0' });
+  await id('explain-capture-kind').selectOption('http');
+  await id('explain-capture-scheme').selectOption('http');
+  await id('explain-capture').fill(hmacSha256Http);
+}
+
+test('#37.4 oauthlib\'s HMAC-SHA256 request pasted as raw HTTP, with only its secret typed, matches', async () => {
+  await pasteHmacSha256('');
+  assert.deepEqual(await explained(), ['match']);
+  assert.equal(await id('explain-contradictions').count(), 0);
+  const read = await id('explain-capture-read').textContent();
+  assert.ok(read.includes('GET http://example.com/'), read);
+  assert.match(read, /oauth_consumer_key, oauth_signature_method, oauth_nonce, oauth_timestamp, oauth_version/, read);
+  await clearCapture();
+});
+
+test('#37.4 a consumer key the capture contradicts is said first, as what it is, in en, hi and tr', async () => {
+  await pasteHmacSha256('another_key');
+  for (const lang of ['en', 'hi', 'tr']) {
+    await id('ui-lang').selectOption(lang);
+    // First in the result, before anything else.
+    const first = id('explain-result').locator(':scope > *').first();
+    assert.equal(await first.getAttribute('data-testid'), 'explain-contradictions', lang);
+    const c = id('explain-contradiction');
+    assert.equal(await c.count(), 1, lang);
+    assert.equal(await c.getAttribute('data-name'), 'oauth_consumer_key');
+    assert.equal(await c.getAttribute('data-field'), 'consumer_key');
+    // The parameter and both values, as data, in every language.
+    assert.deepEqual(await c.locator('code').allTextContents(), ['oauth_consumer_key', 'another_key', 'client_key'], lang);
+    // No cause: the capture's key is the one signed, and its signature matches.
+    assert.deepEqual(await explained(), ['match'], lang);
+    if (lang === 'en') {
+      const said = await c.textContent();
+      assert.ok(said.startsWith('The Sign panel pins oauth_consumer_key to another_key, but the capture was signed with client_key.'), said);
+    } else {
+      // Its words, without the data it quotes, hold no English.
+      const said = await c.evaluate((li) => [...li.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join(''));
+      assert.doesNotMatch(said, ENGLISH, `${lang}: ${said}`);
+    }
+    assert.equal(await c.locator('[lang=en]').count(), 0);
+  }
+  await id('ui-lang').selectOption('en');
+  // Pinned, the key is not said to be taken from the capture.
+  const read = await id('explain-capture-read').textContent();
+  assert.ok(!read.includes('oauth_consumer_key'), read);
+  await id('sign-consumer-key').fill('');
+  assert.equal(await id('explain-contradictions').count(), 0);
+  await clearCapture();
 });
 
 // The refusals, each in the capture field, said in the reader's language.
