@@ -3,7 +3,7 @@
 # library compiled to WebAssembly (profile `web`: opt-level "z", LTO), bound
 # to JavaScript by wasm-bindgen (shrunk first by wasm-opt where Debian's
 # binaryen is installed), twice (pkg/, the first download, without the
-# capture readers and RSA; pkg-full/ with them), and the static files
+# explainer, the capture readers and RSA; pkg-full/ with them), and the static files
 # beside them. Prints each .wasm's size, raw and gzipped.
 #
 #   bash web/build.sh          build
@@ -20,9 +20,10 @@ wasm="$target_dir/wasm32-unknown-unknown/web/oauth1_web.wasm"
 
 rm -rf "$out"
 mkdir -p "$out"
-# The page's module twice, from the one crate: pkg/ without the capture
-# readers and RSA (the first download), pkg-full/ with them, which app.js
-# loads when a capture or an RSA key is first used (issue 42.4).
+# The page's module twice, from the one crate: pkg/ without the explainer,
+# the capture readers and RSA (the first download), pkg-full/ with them,
+# which app.js loads when the Explain panel is first given something or an
+# RSA method is first chosen (issue 42.4).
 for module in pkg pkg-full; do
     if [ "$module" = pkg ]; then features=(--no-default-features); else features=(); fi
     cargo build --locked -p oauth1-web --target wasm32-unknown-unknown --profile web "${features[@]}"

@@ -14,6 +14,7 @@
 pub mod b64;
 #[cfg(feature = "capture")]
 pub mod capture;
+#[cfg(feature = "explain")]
 pub mod explain;
 pub mod percent;
 pub mod render;
@@ -104,6 +105,7 @@ pub fn authorize_url(authorize: &str, token: &str) -> String {
 
 /// Explain panel: the Sign panel's fields and the other side's evidence as
 /// JSON ([`explain::Evidence`]) to the causes (JSON of [`explain::Explained`]).
+#[cfg(feature = "explain")]
 #[wasm_bindgen]
 pub fn explain_request(evidence: &str) -> String {
     render::json(&explain::explain_json(evidence))

@@ -11,17 +11,18 @@ import * as state from './state.js';
 const $ = (id) => document.getElementById(id);
 const call = (f, ...args) => JSON.parse(f(...args));
 
-// The WebAssembly: the page's first download (pkg/) reads no captured
-// request and signs with no RSA key; the full module (pkg-full/, the same
-// crate with the `capture` and `rsa` features) is loaded when one is first
-// used, and then answers every call (issue 42.4: the first download within
-// 300 KB gzipped). `needsFull` says when; `loadFull` loads it once, and
-// shows the panels again with it.
+// The WebAssembly: the page's first download (pkg/) explains nothing and
+// signs with no RSA key; the full module (pkg-full/, the same crate with
+// the `explain`, `capture` and `rsa` features) is loaded when the Explain
+// panel is first given something to explain or an RSA method is first
+// chosen, and then answers every call (issue 42.4: the first download
+// within 300 KB gzipped). `needsFull` says when; `loadFull` loads it once,
+// and shows the panels again with it.
 let wasm = first;
 let fullLoading = null;
 const isRsa = (method) => /^RSA-/i.test(method.trim());
-function needsFull(fields, capture = '') {
-  return wasm === first && (isRsa(fields.signature_method) || capture.trim() !== '');
+function needsFull(fields, explaining = false) {
+  return wasm === first && (isRsa(fields.signature_method) || explaining);
 }
 function loadFull() {
   fullLoading ??= import('./pkg-full/oauth1_web.js').then(async (full) => {
@@ -734,11 +735,14 @@ function explain() {
   const ev = requestFields();
   for (const [name, id] of Object.entries(THEIRS)) ev[name] = $(id).value;
   for (const [name, id] of Object.entries(CAPTURE)) ev[name] = $(id).value;
-  if (needsFull(ev, ev.capture)) {
+  // Nothing of theirs yet: nothing to compare (the library's answer too,
+  // without loading the module that explains).
+  const given = [...Object.keys(THEIRS), 'capture'].some((name) => ev[name].trim() !== '');
+  if (needsFull(ev, given)) {
     loadFull();
     return;
   }
-  const r = call(wasm.explain_request, JSON.stringify(ev));
+  const r = given ? call(wasm.explain_request, JSON.stringify(ev)) : { compared: false };
   const out = $('explain-result');
   clear(out);
   markField(EXPLAIN_FIELDS, r.error && r.error.field);
