@@ -535,6 +535,7 @@ def main():
         entry = {
             "id": f"explain-{cause}" + (f"-{knobs['level']}" if "level" in knobs else ""),
             "cause": cause,
+            "knobs": knobs,
             "vector": vid,
             "source": v["source"],
             "inputs": inputs,
