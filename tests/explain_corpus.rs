@@ -42,7 +42,9 @@ fn said(x: &Explanation) -> (String, Vec<String>) {
     let first = if x.matches {
         "matches"
     } else {
-        x.findings.first().map_or("unexplained", |f| f.cause.as_str())
+        x.findings
+            .first()
+            .map_or("unexplained", |f| f.cause.as_str())
     };
     let causes = x.findings.iter().map(|f| f.cause.as_str().to_owned());
     (first.to_owned(), causes.collect())
@@ -159,7 +161,11 @@ fn the_first_cause_is_right_from_each_input_with_the_secrets_alone() {
     assert!(controls_wrong.is_empty(), "{controls_wrong:#?}");
     for (said, right, pairs_right, pairs, _) in &table {
         // At least 95 %: right/n >= 95/100, of all and of the pairs and triples.
-        assert!(right * 100 >= n * 95, "{said}: {right}/{n}\n{}", misses.join("\n"));
+        assert!(
+            right * 100 >= n * 95,
+            "{said}: {right}/{n}\n{}",
+            misses.join("\n")
+        );
         assert!(
             pairs_right * 100 >= pairs * 95,
             "{said}: pairs {pairs_right}/{pairs}\n{}",
