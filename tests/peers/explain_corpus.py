@@ -56,6 +56,8 @@ NEVER_TRAVELS = {
                     "version is said first, then the search's causes",
     "replace": "their nonce or timestamp is not ours: a signature alone cannot tell which value they "
                "signed",
+    "fragment_in_uri": "a fragment is never sent (RFC 9110 §4.2.4; curl and browsers drop it): the "
+                       "capture cannot tell it was signed",
 }
 
 
@@ -166,7 +168,7 @@ def expected(entry, kind, knobs):
         capture = "matches"
     if knobs.get("version") == "1.0a":
         capture, capture_why = "oauth-version-mismatch", NEVER_TRAVELS["version_1.0a"]
-    for k in ("keep_case", "extra", "signature_signed"):
+    for k in ("keep_case", "extra", "signature_signed", "fragment_in_uri"):
         if knobs.get(k) and (k != "signature_signed" or knobs[k] is True):
             capture, capture_why, capture_causes = "unexplained", NEVER_TRAVELS[k], []
     for i in CAPTURES:
@@ -177,28 +179,73 @@ def expected(entry, kind, knobs):
     return out, named, why
 
 
+# Mistakes no input but their base string can tell, each on a vector of fixtures/explain.json's
+# controls: (name, vector, the URL the client signs, the consumer secret it signs with, the
+# first cause their base string shows, why).
+UNTOLD = [
+    ("dot-segments", "x-docs-creating-a-signature",
+     "https://api.x.com/1.1/./statuses/../statuses/update.json?include_entities=true", None,
+     "path-differs",
+     "the client signs the path as given, with dot segments, and its HTTP client removes them "
+     "before sending (RFC 3986 §5.2.4; curl does unless --path-as-is, browsers always): the request "
+     "meant and sent has none, so neither their signature nor a capture can tell it"),
+    ("wrong-consumer-secret", "x-docs-creating-a-signature", None,
+     "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBx", "matches",
+     "another consumer secret: their base string is right, and no catalogued key mistake of ours "
+     "reproduces their signature (a secret is not guessed)"),
+]
+
+
+def untold(doc):
+    """The UNTOLD cases, as corpus entries of explain.json's shape."""
+    controls = {c["vector"]: c for c in doc["controls"]}
+    out = []
+    for name, vid, signed_url, secret, base_cause, why in UNTOLD:
+        control = controls[vid]
+        inputs = control["inputs"]
+        signed = dict(inputs, url=signed_url or inputs["url"],
+                      consumer_secret=secret or inputs["consumer_secret"])
+        base = ef.base_string(signed, {})
+        sig = ef.signature(signed, base, {})
+        assert sig != control["signature"], name
+        out.append(({"id": f"untold-{name}", "vector": vid, "source": control["source"],
+                     "inputs": inputs, "signed_inputs": signed, "theirs": {"base_string": base, "signature": sig},
+                     "why": why},
+                    {"base_string": base_cause, "signature": "unexplained", **{i: "unexplained" for i in CAPTURES}}))
+    return out
+
+
 def corpus(doc):
     out = []
     lists = [("case", c) for c in doc["cases"]] + [("search", c) for c in doc["search"]] + [
-        ("control", c) for c in doc["controls"]]
+        ("control", c) for c in doc["controls"]] + [("untold", c) for c in untold(doc)]
     for kind, entry in lists:
+        if kind == "untold":
+            entry, want = entry
         inputs = entry["inputs"]
         knobs = entry.get("knobs", {})
         if kind == "control":
             base, sig = ef.base_string(inputs, {}), entry["signature"]
+        elif kind == "untold":
+            base, sig = entry["theirs"]["base_string"], entry["theirs"]["signature"]
         else:
             base, sig = entry["theirs"]["base_string"], entry["theirs"]["signature"]
         # The signer reproduces what fixtures/explain.json holds.
-        assert ef.base_string(inputs, knobs) == base, entry["id"]
-        assert ef.signature(inputs, base, knobs) == sig, entry["id"]
+        signed = entry.get("signed_inputs", inputs)
+        assert ef.base_string(signed, knobs) == base, entry["id"]
+        assert ef.signature(signed, base, knobs) == sig, entry["id"]
         header = sent_header(inputs, sig, knobs)
         if kind == "case":
             assert header == entry["theirs"]["authorization_header"], entry["id"]
         chrome, firefox, http, scheme = requests(inputs, knobs, header, entry.get("unsigned_body"))
-        want, named, why = expected(entry, kind, knobs)
+        if kind == "untold":
+            named = {i: [c] if c not in ("matches", "unexplained") else [] for i, c in want.items()}
+            why = {i: entry["why"] for i, c in want.items() if c != "path-differs"}
+        else:
+            want, named, why = expected(entry, kind, knobs)
         case = {
             "id": entry["id"],
-            "of": {"case": "cases", "search": "search", "control": "controls"}[kind],
+            "of": {"case": "cases", "search": "search", "control": "controls", "untold": "untold"}[kind],
             "vector": entry["vector"],
             "source": entry["source"],
             "inputs": inputs,
