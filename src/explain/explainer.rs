@@ -185,7 +185,7 @@ impl Explainer {
         if compared.matches {
             return compared;
         }
-        let Some(mut found) = search_base_string(
+        let Some(found) = search_base_string(
             self.ours(),
             &self.model,
             self.method,
