@@ -275,6 +275,10 @@ catalogue! {
                 "keeps the query (`?...`) in the base string URI",
                 Other(|v| set(&mut v.query_in_uri, true)),
             ),
+            m(
+                "keeps the fragment (`#...`) in the base string URI (it is never sent)",
+                Other(|v| set(&mut v.fragment_in_uri, true)),
+            ),
         ],
     };
     /// another method, or the method not upper-cased.

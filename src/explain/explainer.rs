@@ -14,7 +14,7 @@ use super::compare::compare;
 use super::finding::{Component, Explanation, Finding, FoundBy};
 use super::lenient::lenient_decode;
 use super::model::{MParam, Model, Scratch};
-use super::search::{search, signs_as, Keys, Ours};
+use super::search::{search, search_base_string, signs_as, Keys, Ours};
 use super::tried::key_mistake;
 use super::variant::{KeyRule, Variant};
 use crate::error::{Error, ErrorKind, Part};
@@ -168,10 +168,59 @@ impl Explainer {
     }
 
     /// Compares their signature base string with ours, component by
-    /// component, and names the cause of each difference. Takes time
-    /// linear in the two base strings (n log n in their parameters).
+    /// component, and names the cause of each difference. Where a
+    /// combination of mistakes of the signature search writes their base
+    /// string, its causes are said as from their signature, in its order
+    /// (the most fundamental first): each by the comparison's findings of
+    /// it (where each difference is), or, where the comparison names it
+    /// otherwise, by the search's (naming the real encoder); the
+    /// comparison's findings of other causes are then what the combination
+    /// writes, and are left out. The comparison takes time
+    /// linear in the two base strings (n log n in their parameters); the
+    /// search is bounded as from a signature
+    /// ([`SEARCH_MAX_SIGNATURES`](crate::explain::SEARCH_MAX_SIGNATURES),
+    /// [`SEARCH_MAX_WRITTEN`](crate::explain::SEARCH_MAX_WRITTEN)).
     pub fn base_string(&self, theirs: &str) -> Explanation {
-        compare(&self.model, &self.trace.base_string, theirs)
+        let compared = compare(&self.model, &self.trace.base_string, theirs);
+        if compared.matches {
+            return compared;
+        }
+        let Some(found) = search_base_string(
+            self.ours(),
+            &self.model,
+            self.method,
+            theirs.trim().as_bytes(),
+        ) else {
+            return compared;
+        };
+        // Each cause of the combination in its order: the comparison's
+        // findings of it where it has some (they say where), else the
+        // search's.
+        let mut findings: Vec<Finding> = Vec::new();
+        let mut done: HashSet<Cause> = HashSet::new();
+        for f in found.findings {
+            if !done.insert(f.cause) {
+                if !compared.findings.iter().any(|c| c.cause == f.cause) {
+                    findings.push(f);
+                }
+                continue;
+            }
+            let located: Vec<&Finding> = compared
+                .findings
+                .iter()
+                .filter(|c| c.cause == f.cause)
+                .collect();
+            if located.is_empty() {
+                findings.push(f);
+            } else {
+                findings.extend(located.into_iter().cloned());
+            }
+        }
+        Explanation {
+            matches: false,
+            findings,
+            their_base_string: compared.their_base_string,
+        }
     }
 
     /// Compares their base string and the signature they computed over it:

@@ -33,7 +33,8 @@
 //! - the order: raw, by `name=value`, not sorted, a stable sort by name;
 //! - the base string URI: the scheme (`http` for `https`), a default port
 //!   kept or a port dropped, the case, the other X host, the path (decoded,
-//!   a `/` more or less, empty, `~` as `%7E`), the query kept in it;
+//!   a `/` more or less, empty, `~` as `%7E`), the query or the fragment
+//!   kept in it;
 //! - the method: not upper-cased, lower-cased, the other one, HEAD as GET;
 //! - the parameters: the query's, the body's, each one, duplicates, `realm`,
 //!   an empty `oauth_signature`, a non-form body, `oauth_version` toggled

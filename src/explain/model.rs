@@ -68,6 +68,8 @@ struct Uri {
     named_port: Option<u16>,
     /// The query as given, without its `?`.
     query: Option<String>,
+    /// The fragment as given, without its `#` (never signed nor sent).
+    fragment: Option<String>,
 }
 
 /// The request as a mistaken implementation starts from it.
@@ -137,6 +139,7 @@ impl Model {
             given_port: url.port().unwrap_or(default_port(url.is_https())),
             named_port: url.port(),
             query: url.query().map(str::to_owned),
+            fragment: url.fragment().map(str::to_owned),
         };
         let mut model = Model {
             method: method.to_owned(),
@@ -340,6 +343,10 @@ impl Model {
         if let (true, Some(query)) = (v.query_in_uri, &u.query) {
             out.push(b'?');
             out.extend_from_slice(query.as_bytes());
+        }
+        if let (true, Some(fragment)) = (v.fragment_in_uri, &u.fragment) {
+            out.push(b'#');
+            out.extend_from_slice(fragment.as_bytes());
         }
     }
 

@@ -206,6 +206,15 @@ fn mistakes(model: &Model, method: SignatureMethod, keyed: &[SignatureMethod]) -
     search_list(method, keyed, &params)
 }
 
+/// What the search recomputes our request to reproduce: their signature,
+/// or their base string (then no key is needed, and a key mistake cannot
+/// show).
+#[derive(Clone, Copy)]
+enum Target<'a> {
+    Signature(&'a str),
+    BaseString(&'a [u8]),
+}
+
 /// Recomputes `model` under each mistake, then each pair, and names those
 /// that reproduce `theirs`; `findings` come first in the explanation. Also
 /// says how many base strings it wrote.
@@ -214,35 +223,85 @@ pub(super) fn search(
     model: &Model,
     method: SignatureMethod,
     theirs: &str,
-    mut findings: Vec<Finding>,
+    findings: Vec<Finding>,
 ) -> (Explanation, usize) {
-    let Some((cs, ts)) = ours.secrets else {
-        findings.push(
-            ours.finding(
-                Cause::Unexplained,
-                Component::Signature,
-                theirs,
-                "the signature search needs an HMAC or PLAINTEXT key; with RSA, compare base \
-                 strings"
-                    .into(),
-            )
-            .found_by(FoundBy::NotSearched),
-        );
-        return (
-            Explanation {
-                matches: false,
-                findings,
-                their_base_string: None,
-            },
-            0,
-        );
+    let (ex, writes, _) = search_for(ours, model, method, Target::Signature(theirs), findings);
+    (ex, writes)
+}
+
+/// The same search as from their signature, made for their base string:
+/// the combination of mistakes that writes it, most fundamental first, its
+/// real encoders named, found as [`FoundBy::Compared`] (the base strings
+/// are compared, no key is tried). `None` when no combination within the
+/// search's bounds writes it (or the request is over them).
+pub(super) fn search_base_string(
+    ours: Ours<'_>,
+    model: &Model,
+    method: SignatureMethod,
+    theirs: &[u8],
+) -> Option<Explanation> {
+    match search_for(ours, model, method, Target::BaseString(theirs), Vec::new()) {
+        (ex, _, true) => Some(ex),
+        _ => None,
+    }
+}
+
+/// The search for `target`: the explanation, how many base strings it
+/// wrote, and whether a combination reproduced it.
+fn search_for(
+    ours: Ours<'_>,
+    model: &Model,
+    method: SignatureMethod,
+    target: Target<'_>,
+    mut findings: Vec<Finding>,
+) -> (Explanation, usize, bool) {
+    let (theirs, what, evidence) = match target {
+        Target::Signature(sig) => (sig, "their signature", "the signature"),
+        Target::BaseString(_) => ("", "their base string", "their base string"),
+    };
+    // A finding of the search: about the signature, or (for their base
+    // string) found by comparing base strings, whose parts the comparison
+    // shows.
+    let finding = |cause: Cause, component: Component, detail: String| match target {
+        Target::Signature(_) => ours.finding(cause, component, theirs, detail),
+        Target::BaseString(_) => Finding::new(cause, component, "", "", detail),
+    };
+    let secrets = match (ours.secrets, target) {
+        (Some(secrets), _) => secrets,
+        (None, Target::BaseString(_)) => ("", ""),
+        (None, Target::Signature(_)) => {
+            findings.push(
+                ours.finding(
+                    Cause::Unexplained,
+                    Component::Signature,
+                    theirs,
+                    "the signature search needs an HMAC or PLAINTEXT key; with RSA, compare base \
+                     strings"
+                        .into(),
+                )
+                .found_by(FoundBy::NotSearched),
+            );
+            return (
+                Explanation {
+                    matches: false,
+                    findings,
+                    their_base_string: None,
+                },
+                0,
+                false,
+            );
+        }
     };
     let bytes: usize = model
         .params
         .iter()
         .map(|p| p.name.len() + p.value.len())
         .sum();
-    if model.params.len() > SEARCH_MAX_PARAMS || bytes > SEARCH_MAX_BYTES {
+    let over = model.params.len() > SEARCH_MAX_PARAMS || bytes > SEARCH_MAX_BYTES;
+    if over && matches!(target, Target::BaseString(_)) {
+        return (Explanation::matching(), 0, false);
+    }
+    if over {
         findings.push(
             ours.finding(
                 Cause::Unexplained,
@@ -264,17 +323,29 @@ pub(super) fn search(
                 their_base_string: None,
             },
             0,
+            false,
         );
     }
-    let keys = Keys::for_side(&ours, cs, ts);
+    let keys = match target {
+        Target::Signature(_) => Keys::for_side(&ours, secrets.0, secrets.1),
+        Target::BaseString(_) => Keys(Vec::new()),
+    };
     let mut s = Scratch::default();
     let mut base = Vec::new();
     let mut right = Vec::new();
     model.write(&Variant::default(), &mut s, &mut right);
     let signs = |v: &Variant, base: &[u8]| -> bool {
-        keys.get(v.key, v.method.unwrap_or(method))
-            .is_some_and(|k| signs_as(k, base, theirs))
+        match target {
+            Target::Signature(theirs) => keys
+                .get(v.key, v.method.unwrap_or(method))
+                .is_some_and(|k| signs_as(k, base, theirs)),
+            // A key mistake does not change the base string.
+            Target::BaseString(theirs) => v.key == KeyRule::Right && base == theirs,
+        }
     };
+    if matches!(target, Target::BaseString(b) if b == right.as_slice()) {
+        return (Explanation::matching(), s.writes, false);
+    }
     if signs(&Variant::default(), &right) {
         return (
             Explanation {
@@ -283,6 +354,7 @@ pub(super) fn search(
                 their_base_string: Some(String::from_utf8_lossy(&right).into_owned()),
             },
             s.writes,
+            true,
         );
     }
     // Each single mistake. Those that change nothing here are left out,
@@ -406,6 +478,9 @@ pub(super) fn search(
     let their_base_string = found
         .first()
         .map(|(_, b)| String::from_utf8_lossy(b).into_owned());
+    if found.is_empty() && matches!(target, Target::BaseString(_)) {
+        return (Explanation::matching(), s.writes, false);
+    }
     if found.is_empty() {
         let tried = if ours.untrusted {
             "No catalogued mistake, nor any pair of them, reproduces their signature"
@@ -440,13 +515,15 @@ pub(super) fn search(
         // cannot tell which.
         let mut ambiguous = false;
         let mut after = match mistakes.len() {
-            1 => ". Recomputing our request this way reproduces their signature.".to_owned(),
-            2 => ", with the other mistake of this pair. Recomputing our request with both \
-                  reproduces their signature."
-                .to_owned(),
-            _ => ", with the other two mistakes of this triple. Recomputing our request with \
-                  all three reproduces their signature."
-                .to_owned(),
+            1 => format!(". Recomputing our request this way reproduces {what}."),
+            2 => format!(
+                ", with the other mistake of this pair. Recomputing our request with both \
+                 reproduces {what}."
+            ),
+            _ => format!(
+                ", with the other two mistakes of this triple. Recomputing our request with \
+                 all three reproduces {what}."
+            ),
         };
         let same: &[Tried] = if mistakes.len() == 1 {
             found_single
@@ -465,7 +542,7 @@ pub(super) fn search(
             if !wider.is_empty() {
                 ambiguous = true;
                 after.push_str(&format!(
-                    " The same encoder {} writes the same base string here, so the signature \
+                    " The same encoder {} writes the same base string here, so {evidence} \
                      cannot tell which.",
                     wider.join(" or ")
                 ));
@@ -478,7 +555,7 @@ pub(super) fn search(
             if !others.is_empty() {
                 ambiguous = true;
                 after.push_str(&format!(
-                    " Equally, {} writes the same base string here, so the signature cannot \
+                    " Equally, {} writes the same base string here, so {evidence} cannot \
                      tell which.",
                     others.join("; or ")
                 ));
@@ -505,10 +582,10 @@ pub(super) fn search(
                 .any(|(o, (_, b))| o != k && b == their_base)
         {
             ambiguous = true;
-            after.push_str(
-                " Another combination writes the same base string here, so the signature \
-                 cannot tell which.",
-            );
+            after.push_str(&format!(
+                " Another combination writes the same base string here, so {evidence} \
+                 cannot tell which."
+            ));
         }
         // The findings of this combination, then those of the other
         // mistakes that write the same base string.
@@ -524,20 +601,23 @@ pub(super) fn search(
                 format!("{}{after}", sentence(&m.describe(dropped.as_deref())))
             } else {
                 format!(
-                    "{}. Recomputing our request this way reproduces their signature, as \
-                     another mistake does (said above), so the signature cannot tell which.",
+                    "{}. Recomputing our request this way reproduces {what}, as another \
+                     mistake does (said above), so {evidence} cannot tell which.",
                     sentence(&m.describe(dropped.as_deref()))
                 )
             };
             for cause in m.causes() {
                 let component = Component::of(cause.entry().place, dropped.clone());
-                let f = ours
-                    .finding(cause, component, theirs, detail.clone())
-                    .with_level(m.level())
-                    .found_by(FoundBy::Reproduced {
+                let found_by = match target {
+                    Target::Signature(_) => FoundBy::Reproduced {
                         paired: mistakes.len() > 1,
                         ambiguous: ambiguous || n >= mistakes.len(),
-                    });
+                    },
+                    Target::BaseString(_) => FoundBy::Compared,
+                };
+                let f = finding(cause, component, detail.clone())
+                    .with_level(m.level())
+                    .found_by(found_by);
                 if !findings.contains(&f) {
                     findings.push(f);
                 }
@@ -551,6 +631,7 @@ pub(super) fn search(
             their_base_string,
         },
         s.writes,
+        true,
     )
 }
 

@@ -461,6 +461,7 @@ pub(crate) struct Variant {
     pub path_empty: bool,
     pub path_tilde: bool,
     pub query_in_uri: bool,
+    pub fragment_in_uri: bool,
     pub signature_signed: bool,
     pub timestamp_ms: bool,
     pub version_1_0a: bool,

@@ -42,6 +42,8 @@ pub struct RequestUrl<'a> {
     query: Option<&'a str>,
     /// The offset of the query (just past its `?`) in the URL.
     query_at: usize,
+    /// The fragment without its `#` (never signed nor sent).
+    fragment: Option<&'a str>,
 }
 
 impl<'a> RequestUrl<'a> {
@@ -174,7 +176,8 @@ impl<'a> RequestUrl<'a> {
         // otherwise held to RFC 3986 §3.5 like the rest, so no control byte
         // gets through to a terminal.
         let end = path_len + query.map_or(0, |q| q.len() + 1);
-        if let Some(fragment) = after.get(end..).and_then(|f| f.strip_prefix('#')) {
+        let fragment = after.get(end..).and_then(|f| f.strip_prefix('#'));
+        if let Some(fragment) = fragment {
             let at = after_start + end + 1;
             if sent {
                 check_chars(
@@ -200,6 +203,7 @@ impl<'a> RequestUrl<'a> {
             path,
             query,
             query_at,
+            fragment,
         })
     }
 
@@ -226,6 +230,13 @@ impl<'a> RequestUrl<'a> {
     /// The query without its `?`, if there is one.
     pub fn query(&self) -> Option<&'a str> {
         self.query
+    }
+
+    /// The fragment without its `#`, if there is one: never signed nor
+    /// sent (the explainer tries a side that keeps it in the base string
+    /// URI).
+    pub fn fragment(&self) -> Option<&'a str> {
+        self.fragment
     }
 
     /// The byte offset of the query (just past its `?`) in the URL.

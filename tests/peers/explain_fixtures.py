@@ -225,7 +225,10 @@ def base_string_uri(url, k):
     if k.get("path_tilde"):
         path = path.replace("~", "%7E")
     query = "?" + parts.query if k.get("query_in_uri") and parts.query else ""
-    return f"{scheme}://{host}{':' + port if port else ''}{path}{query}"
+    # A fragment kept (a client that signs the URL it was given whole; RFC 5849 §3.4.1.2 signs
+    # no fragment, and no HTTP client sends one).
+    fragment = "#" + parts.fragment if k.get("fragment_in_uri") and parts.fragment else ""
+    return f"{scheme}://{host}{':' + port if port else ''}{path}{query}{fragment}"
 
 
 def base_string(inputs, k):
@@ -368,6 +371,8 @@ SEARCH_CASES = [
     ("empty-path", {"empty_path": True}, RFC,
      [("url", "http://photos.example.net?file=vacation.jpg&size=original")], ["path-differs"]),
     ("query-in-uri", {"query_in_uri": True}, RFC, [], ["path-differs"]),
+    ("fragment-in-uri", {"fragment_in_uri": True}, X,
+     [("url", "https://api.x.com/1.1/statuses/update.json?include_entities=true#reply")], ["path-differs"]),
     ("tilde-in-path", {"path_tilde": True}, RFC,
      [("url", "http://photos.example.net/~user/photos?file=vacation.jpg&size=original")], ["path-differs"]),
     ("method-lower", {"method_lower": True}, X, [], ["method-differs"]),
@@ -535,6 +540,7 @@ def main():
         entry = {
             "id": f"explain-{cause}" + (f"-{knobs['level']}" if "level" in knobs else ""),
             "cause": cause,
+            "knobs": knobs,
             "vector": vid,
             "source": v["source"],
             "inputs": inputs,
