@@ -42,7 +42,7 @@ fn search(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("explain_signature_params");
     group.sample_size(10);
-    for n in [10usize, 100] {
+    for n in [10usize, 100, 1000] {
         let query: Vec<String> = (0..n).map(|i| format!("p{i:03}=v%20{i}")).collect();
         let url = format!("https://api.x.com/2/x?{}", query.join("&"));
         let ex = Explainer::new(&signer(), &OAuthRequest::get(&url)).unwrap();

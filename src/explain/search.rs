@@ -41,11 +41,11 @@ pub const SEARCH_EACH_PARAM_MAX: usize = 64;
 pub const SEARCH_MAX_SIGNATURES: usize = 10_000;
 
 /// Nor do the signature search's pairs and triples write more than this
-/// many bytes of base strings (64 MiB: at the 2–3 ns a byte that
-/// BENCHMARKS.md measures for a 1,000-parameter search, some 150 ms): a large
-/// request gets fewer tries. (The single mistakes are always tried: they
-/// are a few dozen.)
-pub const SEARCH_MAX_WRITTEN: usize = 64 * 1024 * 1024;
+/// many bytes of base strings (12 MiB: each byte written and signed costs
+/// about 5.6 ns in a release build, BENCHMARKS.md, so some 70 ms): a large
+/// request gets fewer tries, and no search takes much over 100 ms. (The
+/// single mistakes are always tried: they are a few dozen.)
+pub const SEARCH_MAX_WRITTEN: usize = 12 * 1024 * 1024;
 
 /// Over this many parameters (1,024), the signature search is not made:
 /// each catalogued mistake, and each pair of them, rewrites the whole
