@@ -300,35 +300,8 @@ pub(crate) fn fill_spec(
     spec: &mut RequestSpec,
     captured: &Captured,
 ) -> Result<Option<Carried>, Failure> {
-    spec.method = captured.method().to_owned();
-    spec.url = captured.url().to_owned();
-    let form = captured
-        .is_form()
-        .map_err(|e| Failure::input(format!("the captured request's Content-Type: {e}")))?;
-    spec.form_body = None;
-    spec.body = None;
-    spec.content_type = None;
-    match (captured.body(), form) {
-        (Some(body), true) => {
-            let text = String::from_utf8(body.to_vec()).map_err(|e| {
-                Failure::input(format!(
-                    "the captured form body is not UTF-8 text (invalid byte at offset {})",
-                    e.utf8_error().valid_up_to()
-                ))
-            })?;
-            spec.form_body = Some(text);
-        }
-        (Some(body), false) => {
-            spec.body = Some(body.to_vec());
-            spec.content_type = Some(
-                captured
-                    .content_type()
-                    .unwrap_or("application/octet-stream")
-                    .to_owned(),
-            );
-        }
-        (None, _) => {}
-    }
+    spec.set_captured(captured, captured.url(), captured.body())
+        .map_err(|e| Failure::input(format!("the captured request: {e}")))?;
     Ok(captured.oauth().ok().flatten())
 }
 

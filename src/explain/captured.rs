@@ -18,7 +18,7 @@
 use std::fmt;
 
 use crate::capture::{clock_offset, Answer, Captured, CapturedResponse, Carried};
-use crate::error::{Error, Part};
+use crate::error::Error;
 use crate::explain::explainer::{Explainer, Theirs};
 use crate::explain::finding::Explanation;
 use crate::explain::response::{find_base_string_in_response, ResponseBaseString};
@@ -257,7 +257,7 @@ impl<'a> CaptureExplainer<'a> {
     /// # Errors
     /// The capture's, as [`Captured::oauth`] and [`Captured::is_form`]
     /// refuse it; [`InvalidByte`](crate::ErrorKind::InvalidByte) for a form
-    /// body that is not UTF-8 ([`Part::FormBody`], at the first such byte);
+    /// body that is not UTF-8 ([`Part::FormBody`](crate::Part::FormBody), at the first such byte);
     /// a request that cannot be signed as captured ([`RequestSpec::signer`]);
     /// their header or signature, as [`Explainer::explain`] refuses them.
     pub fn explain(&self) -> Result<Option<CaptureExplanation>, Error> {
@@ -324,31 +324,7 @@ impl<'a> CaptureExplainer<'a> {
     /// the protocol parameters, the body's media type, and where the
     /// protocol parameters travelled.
     fn fill_request(&self, spec: &mut RequestSpec, carried: &Carried) -> Result<(), Error> {
-        let captured = self.captured;
-        spec.method = captured.method().to_owned();
-        carried.url().clone_into(&mut spec.url);
-        spec.form_body = None;
-        spec.body = None;
-        spec.content_type = None;
-        match (carried.form_body(), captured.body()) {
-            (Some(form), _) => {
-                let text = std::str::from_utf8(form).map_err(|e| {
-                    let at = e.valid_up_to();
-                    Error::invalid_byte(Part::FormBody, at, form[at], "UTF-8 text")
-                })?;
-                spec.form_body = Some(text.to_owned());
-            }
-            (None, Some(body)) if !captured.is_form()? => {
-                spec.body = Some(body.to_vec());
-                spec.content_type = Some(
-                    captured
-                        .content_type()
-                        .unwrap_or("application/octet-stream")
-                        .to_owned(),
-                );
-            }
-            _ => {}
-        }
+        spec.set_captured(self.captured, carried.url(), carried.form_body())?;
         spec.transmission = Some(carried.protocol().transmission());
         Ok(())
     }

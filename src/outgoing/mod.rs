@@ -10,6 +10,8 @@
 //! It imports the [`pipeline`](crate::pipeline) and [`provider`](crate::provider)
 //! wings.
 
+#[cfg(feature = "capture")]
+mod captured;
 pub(crate) mod read;
 pub(crate) mod sent;
 #[cfg(feature = "json")]
