@@ -677,12 +677,7 @@ fn fitting_encoders(
                 return false;
             }
             v.named = true;
-            if level != EncodingLevel::Outer {
-                v.enc = e.enc;
-            }
-            if level != EncodingLevel::Values {
-                v.outer = e.enc;
-            }
+            level.set(&mut v, |_| e.enc);
             model.write(&v, s, out);
             out == base
         })

@@ -29,6 +29,17 @@ pub enum EncodingLevel {
 }
 
 impl EncodingLevel {
+    /// Sets `v`'s encoder at this level to `enc` of what it was: the names'
+    /// and values' (`Values`), the outer encoding's (`Outer`), or both.
+    pub(super) fn set(self, v: &mut Variant, enc: impl Fn(Enc) -> Enc) {
+        if self != EncodingLevel::Outer {
+            v.enc = enc(v.enc);
+        }
+        if self != EncodingLevel::Values {
+            v.outer = enc(v.outer);
+        }
+    }
+
     /// Every level, the narrowest first.
     pub const ALL: [EncodingLevel; 3] = [
         EncodingLevel::Values,
@@ -129,12 +140,7 @@ impl Tried {
                 if v.named || v.enc.has(d) || v.outer.has(d) {
                     return false;
                 }
-                if level != EncodingLevel::Outer {
-                    v.enc = v.enc.with(d);
-                }
-                if level != EncodingLevel::Values {
-                    v.outer = v.outer.with(d);
-                }
+                level.set(v, |enc| enc.with(d));
                 true
             }
             (Change::Named(i), Arg::Level(level)) => {
@@ -145,12 +151,7 @@ impl Tried {
                     return false;
                 }
                 v.named = true;
-                if level != EncodingLevel::Outer {
-                    v.enc = e.enc;
-                }
-                if level != EncodingLevel::Values {
-                    v.outer = e.enc;
-                }
+                level.set(v, |_| e.enc);
                 true
             }
             (Change::Depth(depth), _) => set(&mut v.depth, depth),
