@@ -266,11 +266,12 @@ fn search_for(
         Target::Signature(_) => ours.finding(cause, component, theirs, detail),
         Target::BaseString(_) => Finding::new(cause, component, "", "", detail),
     };
-    let secrets = match (ours.secrets, target) {
-        (Some(secrets), _) => secrets,
-        (None, Target::BaseString(_)) => ("", ""),
-        (None, Target::Signature(_)) => {
-            findings.push(
+    let secrets =
+        match (ours.secrets, target) {
+            (Some(secrets), _) => secrets,
+            (None, Target::BaseString(_)) => ("", ""),
+            (None, Target::Signature(_)) => return not_searched(
+                findings,
                 ours.finding(
                     Cause::Unexplained,
                     Component::Signature,
@@ -278,20 +279,9 @@ fn search_for(
                     "the signature search needs an HMAC or PLAINTEXT key; with RSA, compare base \
                      strings"
                         .into(),
-                )
-                .found_by(FoundBy::NotSearched),
-            );
-            return (
-                Explanation {
-                    matches: false,
-                    findings,
-                    their_base_string: None,
-                },
-                0,
-                false,
-            );
-        }
-    };
+                ),
+            ),
+        };
     let bytes: usize = model
         .params
         .iter()
@@ -302,7 +292,8 @@ fn search_for(
         return (Explanation::matching(), 0, false);
     }
     if over {
-        findings.push(
+        return not_searched(
+            findings,
             ours.finding(
                 Cause::Unexplained,
                 Component::Signature,
@@ -313,17 +304,7 @@ fn search_for(
                      search is made for: compare base strings (ask for theirs)",
                     model.params.len()
                 ),
-            )
-            .found_by(FoundBy::NotSearched),
-        );
-        return (
-            Explanation {
-                matches: false,
-                findings,
-                their_base_string: None,
-            },
-            0,
-            false,
+            ),
         );
     }
     let keys = match target {
@@ -637,6 +618,21 @@ fn search_for(
 
 /// A deterministic hash of a base string (`DefaultHasher::new` has fixed
 /// keys).
+/// The search's answer when it is not made: `finding` (why) after the
+/// findings so far, nothing written.
+fn not_searched(mut findings: Vec<Finding>, finding: Finding) -> (Explanation, usize, bool) {
+    findings.push(finding.found_by(FoundBy::NotSearched));
+    (
+        Explanation {
+            matches: false,
+            findings,
+            their_base_string: None,
+        },
+        0,
+        false,
+    )
+}
+
 fn hash_of(bytes: &[u8]) -> u64 {
     use std::hash::{Hash as _, Hasher as _};
     let mut h = std::collections::hash_map::DefaultHasher::new();
