@@ -178,11 +178,12 @@ fn target_form(url: &str) -> Result<Target, Reason> {
     )))
 }
 
-/// The received request can be read: its `Content-Type` was not refused,
-/// and its target is a path or an absolute URL.
+/// The received request can be read: its `Content-Type` was not refused.
+/// (Its target, a path or an absolute URL, is checked once, as its URL is
+/// built: [`UrlPolicy::url_of`].)
 pub(super) fn check_target(r: &Received<'_>) -> Result<(), Reason> {
-    if let Some(e) = &r.refused {
-        return Err(Reason::Malformed(e.clone()));
+    match &r.refused {
+        Some(e) => Err(Reason::Malformed(e.clone())),
+        None => Ok(()),
     }
-    target_form(&r.url).map(|_| ())
 }
