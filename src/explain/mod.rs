@@ -80,6 +80,7 @@ mod explainer;
 mod finding;
 mod lenient;
 mod model;
+mod ours;
 mod rejected;
 mod response;
 mod search;

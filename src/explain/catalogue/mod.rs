@@ -16,79 +16,10 @@ use crate::pipeline::protocol::Name;
 
 use super::variant::{set, BodyRule, Departure, Depth, Dups, Enc, KeyRule, Order, Uni, Variant};
 
-/// Where the finding of a mistake the signature search tried points.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Place {
-    Method,
-    Uri,
-    /// The parameters (or, for a parameter left out, that parameter).
-    Parameters,
-    Key,
-}
+mod row;
 
-/// How a mistake changes the way the base string or key is built.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Change {
-    /// One of an encoder's departures, tried at each [`EncodingLevel`].
-    Encoder(Departure),
-    /// Names and values encoded another number of times.
-    Depth(Depth),
-    /// Another key made of the secrets.
-    Key(KeyRule),
-    /// Another keyed signature method: tried with each.
-    Method,
-    /// One parameter left out: tried with each.
-    DropParam,
-    /// A real encoder ([`ENCODERS`](super::variant::ENCODERS), by index),
-    /// tried at each [`EncodingLevel`](super::tried::EncodingLevel).
-    Named(usize),
-    /// Any other change; false if the variant departs there already.
-    Other(fn(&mut Variant) -> bool),
-}
-
-/// One wrong rule.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Mistake {
-    /// What the other side does, after "the other side ": for
-    /// [`Change::DropParam`] and [`Change::Method`] the parameter or method
-    /// follows.
-    pub what: &'static str,
-    pub change: Change,
-}
-
-const fn m(what: &'static str, change: Change) -> Mistake {
-    Mistake { what, change }
-}
-
-/// One row of the catalogue.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Entry {
-    pub cause: Cause,
-    pub code: &'static str,
-    /// Where the search's findings of this cause point.
-    pub place: Place,
-    /// For a cause that is another value of one protocol parameter: that
-    /// parameter.
-    pub value_of: Option<Name>,
-    /// The mistakes the signature search tries; none for a cause only a
-    /// comparison names.
-    pub mistakes: &'static [Mistake],
-    /// What to change, in one sentence addressed to whoever computed the
-    /// other side's signature.
-    pub fix: &'static str,
-}
-
-impl Entry {
-    /// The fields a row does not name.
-    const REST: Entry = Entry {
-        cause: Cause::Unexplained,
-        code: "",
-        place: Place::Parameters,
-        value_of: None,
-        mistakes: &[],
-        fix: "",
-    };
-}
+use row::m;
+pub(crate) use row::{Change, Entry, Mistake, Place};
 
 /// Declares [`Cause`] and [`CATALOGUE`] from one list of rows:
 /// `doc Variant = "code" { other fields of its Entry };`.
