@@ -15,7 +15,13 @@ use std::path::Path;
 /// Every module of the library (not the binaries): its path (`""` for the
 /// crate root, `explain::model`) and its code without tests or comments.
 fn modules() -> BTreeMap<String, String> {
-    fn walk(dir: &Path, out: &mut BTreeMap<String, String>) {
+    modules_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
+}
+
+/// Every module of the crate whose source is `src` (its binaries' roots,
+/// `main.rs` and `bin/`, aside), as [`modules`].
+fn modules_of(src: &Path) -> BTreeMap<String, String> {
+    fn walk(src: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
         let mut entries: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -24,15 +30,15 @@ fn modules() -> BTreeMap<String, String> {
         for path in entries {
             if path.is_dir() {
                 if path.file_name().is_some_and(|n| n != "bin") {
-                    walk(&path, out);
+                    walk(src, &path, out);
                 }
                 continue;
             }
-            if path.extension().is_none_or(|e| e != "rs") {
+            if path.extension().is_none_or(|e| e != "rs") || dir == src && path.ends_with("main.rs")
+            {
                 continue;
             }
-            let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-            let rel = path.strip_prefix(&src).unwrap().with_extension("");
+            let rel = path.strip_prefix(src).unwrap().with_extension("");
             let mut parts: Vec<String> = rel
                 .components()
                 .map(|c| c.as_os_str().to_string_lossy().into_owned())
@@ -45,25 +51,14 @@ fn modules() -> BTreeMap<String, String> {
         }
     }
     let mut out = BTreeMap::new();
-    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut out);
+    walk(src, src, &mut out);
     out
 }
 
-/// `text` without its comments and without its test module (the last
-/// `#[cfg(test)]` before a `mod`, which runs to the end of the file).
+/// `text` without its comments and without its test module.
 fn code(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
-    let end = (0..lines.len())
-        .find(|&i| {
-            lines[i].trim() == "#[cfg(test)]"
-                && lines.get(i + 1).is_some_and(|l| {
-                    let l = l.trim_start();
-                    let l = l.strip_prefix("pub(crate) ").unwrap_or(l);
-                    l.starts_with("mod ")
-                })
-        })
-        .unwrap_or(lines.len());
-    lines[..end]
+    lines[..before_tests(&lines)]
         .iter()
         .map(|l| match l.trim_start().starts_with("//") {
             true => "",
@@ -73,9 +68,23 @@ fn code(text: &str) -> String {
         .join("\n")
 }
 
+/// How many of `lines` come before the test module (the last
+/// `#[cfg(test)]` before a `mod`, which runs to the end of the file).
+fn before_tests(lines: &[&str]) -> usize {
+    (0..lines.len())
+        .find(|&i| {
+            lines[i].trim() == "#[cfg(test)]"
+                && lines.get(i + 1).is_some_and(|l| {
+                    let l = l.trim_start();
+                    let l = l.strip_prefix("pub(crate) ").unwrap_or(l);
+                    l.starts_with("mod ")
+                })
+        })
+        .unwrap_or(lines.len())
+}
+
 /// The modules `module` names in `code`, among `all`.
 fn uses(module: &str, code: &str, all: &BTreeSet<String>) -> BTreeSet<String> {
-    let parent = module.rsplit_once("::").map_or("", |(p, _)| p);
     let child = |name: &str| match module {
         "" => name.to_owned(),
         m => format!("{m}::{name}"),
@@ -128,16 +137,28 @@ fn uses(module: &str, code: &str, all: &BTreeSet<String>) -> BTreeSet<String> {
         }
     }
     for (at, _) in code.match_indices("super::") {
-        let ident = ident_at(at + "super::".len());
-        let sibling = match parent {
+        // A run of `super::super::...` is read once, from its first.
+        if code[..at].ends_with("super::") {
+            continue;
+        }
+        let mut up = 1;
+        let mut i = at + "super::".len();
+        while code[i..].starts_with("super::") {
+            up += 1;
+            i += "super::".len();
+        }
+        let segments: Vec<&str> = module.split("::").filter(|s| !s.is_empty()).collect();
+        let base = segments[..segments.len().saturating_sub(up)].join("::");
+        let ident = ident_at(i);
+        let below = match base.as_str() {
             "" => ident.to_owned(),
-            p => format!("{p}::{ident}"),
+            b => format!("{b}::{ident}"),
         };
-        if all.contains(&sibling) {
-            out.insert(sibling);
-        } else if !parent.is_empty() || !module.is_empty() {
-            // An item of the parent module itself.
-            out.insert(parent.to_owned());
+        if all.contains(&below) {
+            out.insert(below);
+        } else if !base.is_empty() || !module.is_empty() {
+            // An item of the ancestor module itself.
+            out.insert(base);
         }
     }
     for line in code.lines() {
@@ -209,7 +230,13 @@ fn cycle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 /// using its own ancestor or descendant is no edge: a wing's `mod.rs`
 /// declares and re-exports its modules). Keyed by that ancestor.
 fn sibling_edges() -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
-    let modules = modules();
+    sibling_edges_of(&modules())
+}
+
+/// [`sibling_edges`] among `modules`.
+fn sibling_edges_of(
+    modules: &BTreeMap<String, String>,
+) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
     let all: BTreeSet<String> = modules.keys().cloned().collect();
     let path = |m: &str| -> Vec<String> {
         if m.is_empty() {
@@ -219,7 +246,7 @@ fn sibling_edges() -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
         }
     };
     let mut out: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
-    for (module, code) in &modules {
+    for (module, code) in modules {
         for used in uses(module, code, &all) {
             let (a, b) = (path(module), path(&used));
             let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
@@ -284,17 +311,20 @@ fn no_import_circle_anywhere() {
 fn the_explainer_modules_use_only_those_below_them() {
     // From the bottom: the ways a base string can be built, the table of
     // causes, what a finding says, reading their text; then what uses them.
-    const ORDER: [&str; 15] = [
+    const ORDER: [&str; 18] = [
         "explain::variant",
+        "explain::catalogue::mistake",
         "explain::catalogue",
         "explain::tried",
         "explain::finding",
+        "explain::ours",
         "explain::lenient",
         "explain::response",
         "explain::model",
         "explain::compare::matching",
         "explain::compare::params",
         "explain::compare",
+        "explain::search::say",
         "explain::search",
         "explain::explainer",
         "explain::rejected",
@@ -338,4 +368,92 @@ fn uses_are_read_from_every_kind_of_path() {
     // A group under `crate::`, and a child named by its path alone.
     let text = "use crate::{d, a::c};\nfn f() { b::y() }";
     assert_eq!(uses("a", text, &all), set(&["d", "a::c", "a::b"]));
+    // `super::super::` from a grandchild: the grandparent's child, or the
+    // grandparent itself.
+    let text = "use super::super::b::X;\nuse super::super::Y;";
+    assert_eq!(uses("a::c::x", text, &all), set(&["a::b", "a"]));
+    let text = "use super::super::c::Z;";
+    assert_eq!(uses("a::b::x", text, &all), set(&["a::c"]));
+}
+
+/// The command line's and the page's crates, where this is the workspace
+/// (the published crate holds the library alone).
+fn shells() -> Vec<(&'static str, std::path::PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    ["cli/src", "web/src"]
+        .into_iter()
+        .map(|dir| (dir, root.join(dir)))
+        .filter(|(_, path)| path.is_dir())
+        .collect()
+}
+
+#[test]
+fn no_import_circle_in_the_command_line_or_the_page() {
+    let mut circles = Vec::new();
+    for (dir, src) in shells() {
+        let modules = modules_of(&src);
+        let levels = sibling_edges_of(&modules);
+        // The graph was read: the crate root declares its modules, and
+        // they use each other.
+        assert!(modules.len() > 5, "{dir}: {:?}", modules.keys());
+        assert!(
+            levels.get("").is_some_and(|e| e.len() > 4),
+            "{dir}: {levels:#?}"
+        );
+        circles.extend(
+            levels
+                .values()
+                .filter_map(cycle)
+                .map(|circle| format!("{dir}: {}", circle.join(" -> "))),
+        );
+    }
+    assert!(circles.is_empty(), "import circles: {circles:#?}");
+}
+
+/// The most lines a source file may hold before its tests.
+const MAX_LINES: usize = 550;
+
+#[test]
+fn no_source_file_is_over_550_lines_before_its_tests() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![("src", root.join("src"))];
+    dirs.extend(shells());
+    let mut over = Vec::new();
+    let mut files = 0;
+    for (_, dir) in dirs {
+        let mut stack = vec![dir];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    files += 1;
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    let lines = before_tests(&text.lines().collect::<Vec<_>>());
+                    if lines > MAX_LINES {
+                        over.push(format!(
+                            "{} ({lines})",
+                            path.strip_prefix(root).unwrap().display()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(files > 100, "{files} files read");
+    over.sort();
+    assert!(
+        over.is_empty(),
+        "over {MAX_LINES} lines before the tests: {over:#?}"
+    );
+}
+
+#[test]
+fn lines_are_counted_up_to_the_test_module() {
+    let lines = |text: &str| before_tests(&text.lines().collect::<Vec<_>>());
+    let text = "fn a() {}\n// one\n\n#[cfg(test)]\nmod tests {\n    fn b() {}\n}\n";
+    assert_eq!(lines(text), 3);
+    // A `#[cfg(test)]` item that is not the test module counts.
+    assert_eq!(lines("fn a() {}\n#[cfg(test)]\nfn b() {}\n"), 3);
 }

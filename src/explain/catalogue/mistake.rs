@@ -1,11 +1,7 @@
-//! A row of the catalogue: the cause, its code, where its findings point,
-//! the mistakes the signature search tries for it and how each changes a
-//! [`Variant`], and the fix it says.
-
-use crate::pipeline::protocol::Name;
+//! What a catalogue row says the search tries: where its findings point,
+//! and the mistakes, each with how it changes a [`Variant`].
 
 use super::super::variant::{Departure, Depth, KeyRule, Variant};
-use super::Cause;
 
 /// Where the finding of a mistake the signature search tried points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,34 +45,4 @@ pub(crate) struct Mistake {
 
 pub(super) const fn m(what: &'static str, change: Change) -> Mistake {
     Mistake { what, change }
-}
-
-/// One row of the catalogue.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Entry {
-    pub cause: Cause,
-    pub code: &'static str,
-    /// Where the search's findings of this cause point.
-    pub place: Place,
-    /// For a cause that is another value of one protocol parameter: that
-    /// parameter.
-    pub value_of: Option<Name>,
-    /// The mistakes the signature search tries; none for a cause only a
-    /// comparison names.
-    pub mistakes: &'static [Mistake],
-    /// What to change, in one sentence addressed to whoever computed the
-    /// other side's signature.
-    pub fix: &'static str,
-}
-
-impl Entry {
-    /// The fields a row does not name.
-    pub(super) const REST: Entry = Entry {
-        cause: Cause::Unexplained,
-        code: "",
-        place: Place::Parameters,
-        value_of: None,
-        mistakes: &[],
-        fix: "",
-    };
 }

@@ -1,7 +1,7 @@
 //! The catalogue of causes: one table, each row a [`Cause`] with its stable
 //! code, its documentation and the wrong rules (mistakes) the signature
-//! search tries for it, each with how it changes a [`Variant`] and what it
-//! says the other side does.
+//! search tries for it, each with how it changes a
+//! [`Variant`](super::variant::Variant) and what it says the other side does.
 //!
 //! Everything about causes derives from that one table: the [`Cause`] enum
 //! and [`Cause::ALL`], the codes ([`Cause::as_str`]), the list the search
@@ -14,12 +14,42 @@ use std::str::FromStr;
 
 use crate::pipeline::protocol::Name;
 
-use super::variant::{set, BodyRule, Departure, Depth, Dups, Enc, KeyRule, Order, Uni, Variant};
+use super::variant::{set, BodyRule, Departure, Depth, Dups, Enc, KeyRule, Order, Uni};
 
-mod row;
+mod mistake;
 
-use row::m;
-pub(crate) use row::{Change, Entry, Mistake, Place};
+use mistake::m;
+pub(crate) use mistake::{Change, Mistake, Place};
+
+/// One row of the catalogue.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Entry {
+    pub cause: Cause,
+    pub code: &'static str,
+    /// Where the search's findings of this cause point.
+    pub place: Place,
+    /// For a cause that is another value of one protocol parameter: that
+    /// parameter.
+    pub value_of: Option<Name>,
+    /// The mistakes the signature search tries; none for a cause only a
+    /// comparison names.
+    pub mistakes: &'static [Mistake],
+    /// What to change, in one sentence addressed to whoever computed the
+    /// other side's signature.
+    pub fix: &'static str,
+}
+
+impl Entry {
+    /// The fields a row does not name.
+    const REST: Entry = Entry {
+        cause: Cause::Unexplained,
+        code: "",
+        place: Place::Parameters,
+        value_of: None,
+        mistakes: &[],
+        fix: "",
+    };
+}
 
 /// Declares [`Cause`] and [`CATALOGUE`] from one list of rows:
 /// `doc Variant = "code" { other fields of its Entry };`.
