@@ -10,7 +10,6 @@
 use base64::Engine as _;
 
 use crate::error::{Error, ErrorKind, Part};
-use crate::text::percent_encode;
 use crate::text::scan::holds_escape;
 
 use super::shell::{looks_like_cmd, split_cmd, split_posix, unreadable, Command, Stdin};
@@ -20,7 +19,7 @@ mod args;
 mod url;
 
 use args::{header, read_options, DataKind, HeaderArg, Options, Piece};
-use url::{append_query, requested_url};
+use url::{append_query, authority_from_host, curl_escape, requested_url};
 
 /// Where a command's files come from, when the caller lets them be read
 /// ([`Curl::with_files`]): `-d @payload.json`, `-H @headers.txt`,
@@ -531,93 +530,6 @@ impl<'f> Curl<'f> {
             ));
         }
         Ok(captured)
-    }
-}
-
-/// The URL a server builds from what curl sends: curl connects to the
-/// URL's host but sends the `Host` a `-H` gives, and a server reconstructs
-/// the target URI's authority from `Host` (RFC 9112 §3.3), so that is the
-/// URL it verifies (and the one a client must sign). A `Host` that is no
-/// authority, or none sent at all (`-H 'Host:'`), is refused.
-fn authority_from_host(
-    url: &mut String,
-    headers: &[Header],
-    removed: &[(String, usize)],
-    warnings: &mut Vec<Warning>,
-) -> Result<(), Error> {
-    if let Some((_, at)) = removed.iter().find(|(r, _)| r.eq_ignore_ascii_case("host")) {
-        return Err(unreadable(
-            *at,
-            "-H 'Host:' sends no Host header: an HTTP/1.1 server refuses the request (RFC \
-             9112 §3.2), and the URL it would verify cannot be known",
-        ));
-    }
-    let mut hosts = headers
-        .iter()
-        .filter(|h| h.name.eq_ignore_ascii_case("host"));
-    let (Some(host), None) = (hosts.next(), hosts.next()) else {
-        // None, or two (refused by `check_once`, at the second).
-        return Ok(());
-    };
-    let at = host.offset.unwrap_or(0);
-    let value = host.value.as_str();
-    // RFC 9110 §7.2: Host = uri-host [ ":" port ] (RFC 3986's host:
-    // reg-name, an IP literal in brackets).
-    let valid = !value.is_empty()
-        && !value.starts_with(':')
-        && value
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:%[]".contains(&b));
-    if !valid {
-        return Err(unreadable(
-            at,
-            format!(
-                "the Host header {} is not a host and port (RFC 9110 §7.2): the URL a \
-                 server builds from it cannot be known",
-                shown(value.as_bytes())
-            ),
-        ));
-    }
-    let Some(start) = url.find("://").map(|k| k + 3) else {
-        return Ok(());
-    };
-    let end = url[start..]
-        .find(['/', '?'])
-        .map_or(url.len(), |k| start + k);
-    // Keep userinfo, which curl does not send in Host.
-    let host_start = url[start..end].rfind('@').map_or(start, |k| start + k + 1);
-    if url[host_start..end].eq_ignore_ascii_case(value) {
-        return Ok(());
-    }
-    let quoted = shown(value.as_bytes());
-    warnings.push(
-        Warning::new(
-            "host-header",
-            Some(at),
-            format!(
-                "-H sends Host {quoted}, not the URL's host: curl connects to the URL's host, \
-                 and a server builds the URL it verifies from Host (RFC 9112 §3.3), so the \
-                 URL is read with {quoted}"
-            ),
-        )
-        .quoting([quoted]),
-    );
-    url.replace_range(host_start..end, value);
-    Ok(())
-}
-
-/// curl's `curl_easy_escape` (every byte but `A-Z a-z 0-9 - . _ ~` as
-/// `%XX`, upper-case hex: RFC 3986's unreserved set, as our encoder
-/// writes it), then each `%20` as `+`, as its tool does for
-/// `--data-urlencode` and `--url-query`.
-fn curl_escape(bytes: &[u8], out: &mut Vec<u8>) {
-    for (i, piece) in bytes.split(|&b| b == b' ').enumerate() {
-        if i > 0 {
-            out.push(b'+');
-        }
-        for run in percent_encode(piece) {
-            out.extend_from_slice(run.as_bytes());
-        }
     }
 }
 
