@@ -1,6 +1,9 @@
 //! The one way the CLI writes JSON (`explain`, `verify`, `serve`): with
 //! every control character escaped.
 
+use serde::Serialize;
+use serde_json::ser::Formatter;
+
 /// `value` as JSON text with every control character escaped, and a final
 /// newline, written by `format` (compact or pretty): serde_json escapes
 /// U+0000..U+001F in strings, but leaves DEL and the C1 controls
@@ -111,6 +114,7 @@ impl<F: Formatter> Formatter for TerminalSafe<F> {
 mod tests {
     use super::*;
     use serde_json::ser::{CompactFormatter, PrettyFormatter};
+    use std::fmt::Write as _;
 
     /// The naive reference: serde_json's text, then every control
     /// character but a newline escaped, a `char` at a time.

@@ -17,6 +17,7 @@ mod codec;
 mod explain;
 mod failure;
 mod flags;
+mod json;
 mod multipart;
 mod output;
 mod profile;

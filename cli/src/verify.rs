@@ -14,8 +14,8 @@ use serde_json::ser::CompactFormatter;
 
 use crate::capture::{answer_json, answer_text, clock, fill_spec, timestamp_of, CaptureFlags};
 use crate::caret::{printable, Caret};
-use crate::explain::terminal_json;
 use crate::flags::Credentials;
+use crate::json::terminal_json;
 use crate::spec::{library_error, spec, BodyHashFlags, RequestFlags};
 use crate::verdict::{verdict_json, Audience, Checker, Diagnosis, Seen, Verdict};
 use crate::{emit, Failure};

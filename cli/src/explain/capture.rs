@@ -2,11 +2,25 @@
 //! library's one call ([`CaptureExplainer`]), the flags that contradict the
 //! capture said first, and what was taken from it noted.
 
+use std::fmt::Write as _;
+
+use oauth1_signer::explain::{CaptureExplainer, Contradiction};
+use oauth1_signer::Part;
+
+use crate::capture::Read;
+use crate::caret::printable;
+use crate::flags::Pins;
+use crate::output::Shown;
+use crate::Failure;
+
+use super::render::{finish, render};
+use super::{nothing_in_response, saved, several_noted, spec_of, their_base_string, ExplainArgs};
+
 /// Explains a captured request with the library's one call
 /// ([`CaptureExplainer`]): its own consumer key, token, method, realm,
 /// nonce, timestamp and version, with the secrets given; a flag that
 /// contradicts the capture is said first.
-fn explain_capture(
+pub(super) fn explain_capture(
     args: &ExplainArgs,
     given: &dyn Fn(&str) -> bool,
     read: &Read,

@@ -6,27 +6,28 @@ use std::fmt::Write as _;
 use std::io::{Read as _, Write as _};
 use std::path::PathBuf;
 
-use anstyle::{AnsiColor, Style};
 use clap::{Args, ValueEnum};
 use std::path::Path;
 
 use oauth1_signer::capture::{Answer, CapturedResponse};
 use oauth1_signer::explain::{
-    find_base_string_in_response, CaptureExplainer, Clock, Contradiction, Explainer, Explanation,
-    Finding, ResponseBaseString, Theirs, MAX_RESPONSE_BODY_LEN,
+    find_base_string_in_response, Clock, Explainer, ResponseBaseString, Theirs,
+    MAX_RESPONSE_BODY_LEN,
 };
-use oauth1_signer::pipeline::base_string_lines;
 use oauth1_signer::{ErrorKind, Name, Part, Protocol, RequestSpec, Signer};
-use serde::Serialize;
-use serde_json::ser::Formatter;
-use similar::{ChangeTag, TextDiff};
 
-use crate::capture::{answer_json, answer_text, saved_response, timestamp_of, CaptureFlags, Read};
-use crate::caret::printable;
-use crate::flags::{Credentials, Pins};
-use crate::output::{sent_text, stages_text, Shown};
+use crate::capture::{answer_text, saved_response, timestamp_of, CaptureFlags};
+use crate::flags::Credentials;
+use crate::output::Shown;
 use crate::spec::{library_error, spec, spec_of, RequestFlags, SigningFlags};
 use crate::Failure;
+
+mod capture;
+mod render;
+
+use capture::explain_capture;
+use render::{finish, render};
+pub(crate) use render::{json_causes, JsonCause};
 
 pub(crate) const EXPLAIN_HELP: &str = "\
 Paste what the client sent: --curl (a curl command: Chrome's or Firefox's \"Copy as cURL\",

@@ -1,9 +1,28 @@
 //! What `explain` prints: each cause aligned (or JSON of them), the
 //! provider's answer, and the two base strings diffed a part per line.
 
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+use anstyle::{AnsiColor, Style};
+use oauth1_signer::capture::Answer;
+use oauth1_signer::explain::{Clock, Explainer, Explanation, Finding};
+use oauth1_signer::pipeline::base_string_lines;
+use oauth1_signer::RequestSpec;
+use serde::Serialize;
+use similar::{ChangeTag, TextDiff};
+
+use crate::capture::{answer_json, answer_text};
+use crate::caret::printable;
+use crate::json::terminal_json;
+use crate::output::{sent_text, stages_text, Shown};
+use crate::Failure;
+
+use super::{ExplainArgs, ExplainFormat};
+
 /// What `explain` prints: the contradictions first, then each cause (or
 /// JSON of them), the answer, and the base strings diffed or our trace.
-fn render(
+pub(super) fn render(
     args: &ExplainArgs,
     contradictions: &[String],
     explanation: &Explanation,
@@ -58,7 +77,7 @@ fn render(
 
 /// Writes the notes and the output (neither holding a secret unless
 /// asked) and says how it went.
-fn finish(
+pub(super) fn finish(
     args: &ExplainArgs,
     spec: &RequestSpec,
     out: String,

@@ -21,7 +21,7 @@ use tokio::sync::Semaphore;
 
 use super::legs::{Leg, Legs};
 use crate::caret::printable;
-use crate::explain::terminal_json;
+use crate::json::terminal_json;
 use crate::verdict::{verdict_json, Audience, Checker, Diagnosis, Seen, Verdict};
 
 /// The largest body read: 1 MiB.
