@@ -5,6 +5,8 @@
 
 use serde::Serialize;
 
+pub use crate::say::{Arg, Hint};
+
 /// `value` as JSON; a value that cannot be written says so in JSON.
 pub fn json(value: &impl Serialize) -> String {
     serde_json::to_string(value).unwrap_or_else(|e| format!(r#"{{"fault":{:?}}}"#, e.to_string()))
@@ -32,60 +34,6 @@ pub const HEX_PREVIEW: usize = 64;
 /// The first [`HEX_PREVIEW`] bytes in hex.
 pub fn hex_preview(bytes: &[u8]) -> String {
     hex(&bytes[..bytes.len().min(HEX_PREVIEW)])
-}
-
-/// What the page says, by a stable `code` that the page words in the
-/// reader's language, and the values it quotes: its own advice about an
-/// input (`plus-kept`, `decomposed`...), and what it says of an error or a
-/// warning (`err.*`, `warn.*`: [`say`](crate::say)).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Hint {
-    /// Which message: `plus-kept`, `err.url-byte`, ...
-    pub code: &'static str,
-    /// The values it quotes, in order.
-    pub args: Vec<Arg>,
-}
-
-/// A value a message quotes: data (a name, a value, an offset: shown as
-/// it is, never translated), or a word the page has in each language (the
-/// name of a part of the request, a space).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
-pub enum Arg {
-    /// Data, as it is (JSON: a string).
-    Data(String),
-    /// The page's word of this key (JSON: `{"word": key}`).
-    Word {
-        /// Its key in the page's messages.
-        word: &'static str,
-    },
-}
-
-impl Arg {
-    /// Data.
-    pub fn data(value: impl Into<String>) -> Arg {
-        Arg::Data(value.into())
-    }
-
-    /// The page's word `key`.
-    pub fn word(key: &'static str) -> Arg {
-        Arg::Word { word: key }
-    }
-}
-
-impl Hint {
-    /// Message `code` quoting the data `args`.
-    pub fn new(code: &'static str, args: impl IntoIterator<Item = String>) -> Hint {
-        Hint::with(code, args.into_iter().map(Arg::Data))
-    }
-
-    /// Message `code` quoting `args`, data or words.
-    pub fn with(code: &'static str, args: impl IntoIterator<Item = Arg>) -> Hint {
-        Hint {
-            code,
-            args: args.into_iter().collect(),
-        }
-    }
 }
 
 /// Bytes in a line of a hex dump.

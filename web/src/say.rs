@@ -15,8 +15,62 @@ use oauth1_signer::capture::Warning as CaptureWarning;
 use oauth1_signer::text::{escape_controls, percent_encode_str};
 use oauth1_signer::Warning;
 use oauth1_signer::{Error, ErrorKind, Part};
+use serde::Serialize;
 
-use crate::render::{Arg, Hint};
+/// What the page says, by a stable `code` that the page words in the
+/// reader's language, and the values it quotes: its own advice about an
+/// input (`plus-kept`, `decomposed`...), and what it says of an error or a
+/// warning (`err.*`, `warn.*`: this module's).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Hint {
+    /// Which message: `plus-kept`, `err.url-byte`, ...
+    pub code: &'static str,
+    /// The values it quotes, in order.
+    pub args: Vec<Arg>,
+}
+
+/// A value a message quotes: data (a name, a value, an offset: shown as
+/// it is, never translated), or a word the page has in each language (the
+/// name of a part of the request, a space).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Arg {
+    /// Data, as it is (JSON: a string).
+    Data(String),
+    /// The page's word of this key (JSON: `{"word": key}`).
+    Word {
+        /// Its key in the page's messages.
+        word: &'static str,
+    },
+}
+
+impl Arg {
+    /// Data.
+    pub fn data(value: impl Into<String>) -> Arg {
+        Arg::Data(value.into())
+    }
+
+    /// The page's word `key`.
+    pub fn word(key: &'static str) -> Arg {
+        Arg::Word { word: key }
+    }
+}
+
+impl Hint {
+    /// Message `code` quoting the data `args`.
+    pub fn new(code: &'static str, args: impl IntoIterator<Item = String>) -> Hint {
+        Hint::with(code, args.into_iter().map(Arg::Data))
+    }
+
+    /// Message `code` quoting `args`, data or words.
+    pub fn with(code: &'static str, args: impl IntoIterator<Item = Arg>) -> Hint {
+        Hint {
+            code,
+            args: args.into_iter().collect(),
+        }
+    }
+}
+
 
 /// The word the page has for a part of the input.
 pub fn part(part: Part) -> Arg {
