@@ -18,8 +18,9 @@
 //! bytes at most. The answers are the library's writers (the inverses of
 //! the client's parsers: [`TemporaryCredentials::response_body`],
 //! [`callback_url`], [`TokenCredentials::response_body`]); a verifier is
-//! compared by [`Secret::ct_eq`]. What is left here is the token store and
-//! the answers' statuses and log lines; `answer` writes them as HTTP. A temporary token expires `--temporary-token-lifetime`
+//! compared by [`Secret::ct_eq`]. What is left here is the legs' order,
+//! their statuses and log lines; the tokens are kept in `store`, and
+//! `answer` writes the answers as HTTP. A temporary token expires `--temporary-token-lifetime`
 //! after it is issued, and the temporary tokens held are bounded in count
 //! and in bytes (`temporary`); access tokens live as long as the server,
 //! [`MAX_TOKENS`] at most. Each token, secret and verifier is 128 bits from
@@ -31,7 +32,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use hyper::{Method, StatusCode};
@@ -40,14 +41,13 @@ use oauth1_signer::flow::{
     TokenCredentials,
 };
 use oauth1_signer::pipeline::{encode_pairs, ParameterStyle, Params};
-use oauth1_signer::verify::{
-    Lookup, NonceStore, Received, Rejection, SecretFuture, SecretSource, Secrets, Verifier,
-};
+use oauth1_signer::verify::{NonceStore, Received, Rejection, SecretSource, Secrets, Verifier};
 use oauth1_signer::RequestSpec;
 use oauth1_signer::{BodyHash, Name, Secret, SignatureMethod};
 use rand::rngs::SysRng;
 use rand::TryRng as _;
 
+use super::store::{lock, Access, Consumer, Issued, Kind, Tokens};
 use super::temporary::{Found, Full, Temporaries};
 use super::FlowFlags;
 use crate::Failure;
@@ -110,76 +110,6 @@ impl Leg {
     }
 }
 
-/// An access token issued (§2.3).
-struct Access {
-    /// For a diagnosis made with it.
-    secret: Secret,
-    /// The consumer's and this token's, kept (keyed once).
-    secrets: Secrets,
-}
-
-struct Tokens {
-    temporary: Temporaries,
-    access: HashMap<String, Access>,
-}
-
-/// Which tokens a lookup knows.
-#[derive(Clone, Copy)]
-enum Kind {
-    /// None (the request-token leg) or a temporary token.
-    Temporary,
-    /// An access token issued by the access-token leg.
-    Access,
-}
-
-/// The secrets of the consumer `serve` holds and of the tokens it issued,
-/// of one kind.
-struct Issued {
-    consumer_key: String,
-    /// The consumer's alone (a request-token request's).
-    consumer: Secrets,
-    tokens: Arc<Mutex<Tokens>>,
-    kind: Kind,
-}
-
-fn lock(tokens: &Mutex<Tokens>) -> MutexGuard<'_, Tokens> {
-    // A panic while the map was held leaves it whole (each change is one
-    // insert or one field): go on with it.
-    tokens
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-impl Issued {
-    fn lookup(&self, consumer_key: &str, token: Option<&str>) -> Lookup {
-        if consumer_key != self.consumer_key {
-            return Lookup::UnknownConsumer;
-        }
-        let Some(token) = token else {
-            return match self.kind {
-                Kind::Temporary => Lookup::Found(self.consumer.clone()),
-                Kind::Access => Lookup::UnknownToken,
-            };
-        };
-        let tokens = lock(&self.tokens);
-        let secrets = match self.kind {
-            // An exchanged one too: its owner is told it was used (it
-            // holds the secret, or the signature would not verify).
-            Kind::Temporary => tokens.temporary.secrets(token),
-            Kind::Access => tokens.access.get(token).map(|a| a.secrets.clone()),
-        };
-        drop(tokens);
-        secrets.map_or(Lookup::UnknownToken, Lookup::Found)
-    }
-}
-
-impl SecretSource for Issued {
-    fn secrets<'a>(&'a self, consumer_key: &'a str, token: Option<&'a str>) -> SecretFuture<'a> {
-        let found = self.lookup(consumer_key, token);
-        Box::pin(std::future::ready(Ok(found)))
-    }
-}
-
 /// The three legs' state and their verifier.
 pub(crate) struct Legs {
     tokens: Arc<Mutex<Tokens>>,
@@ -189,42 +119,6 @@ pub(crate) struct Legs {
     users: AtomicU64,
     /// The app schemes accepted in a callback beside http(s) and oob.
     callback_schemes: Vec<String>,
-}
-
-/// The consumer `serve` holds, whose secret every token's is paired with.
-struct Consumer {
-    key: String,
-    secret: Secret,
-    public_key: Option<String>,
-}
-
-impl Consumer {
-    /// The consumer's secrets with `token_secret`, made once when the token
-    /// is issued and kept: each request verified with them copies the
-    /// keyed MAC instead of keying it afresh.
-    fn secrets(&self, token_secret: Secret) -> Secrets {
-        let secrets = Secrets::new(self.secret.clone(), token_secret);
-        match &self.public_key {
-            // A key that does not parse was refused at start (`Legs::new`),
-            // so the fallback (RSA refused as "no public key") is never
-            // taken.
-            Some(pem) => secrets
-                .clone()
-                .with_rsa_public_key_pem(pem)
-                .unwrap_or(secrets),
-            None => secrets,
-        }
-    }
-
-    /// The lookup of `tokens` of `kind`.
-    fn issued(&self, tokens: &Arc<Mutex<Tokens>>, kind: Kind) -> Issued {
-        Issued {
-            consumer_key: self.key.clone(),
-            consumer: self.secrets(Secret::default()),
-            tokens: tokens.clone(),
-            kind,
-        }
-    }
 }
 
 impl std::fmt::Debug for Legs {
