@@ -18,6 +18,11 @@
 //! With the `reqwest` feature, [`request_temporary_credentials`] and
 //! [`request_token_credentials`] do the sending too.
 //!
+//! It imports the wings below it: the [`pipeline`](crate::pipeline) (the
+//! signer, credentials, the query writer), the [`provider`](crate::provider)
+//! (a provider's flow quirks), [`text`](crate::text) and, for the senders,
+//! the `client`; no wing imports it.
+//!
 //! On the provider's side, [`check_callback`] is the rule for the
 //! `oauth_callback` a server records and later redirects the user to:
 //! `oob`, an absolute `http(s)` URL, or an app scheme the server names;

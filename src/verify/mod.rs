@@ -8,6 +8,12 @@
 //! body. Secrets come from a [`SecretSource`]; nonces go to a
 //! [`NonceStore`], only once the signature has verified.
 //!
+//! It imports the wings below it: the [`pipeline`](crate::pipeline) (the
+//! signer's own stages, run on what was received), [`text`](crate::text)
+//! and the `client`'s reading of an `http::Request` (its
+//! media-type rule and errors, so that both edges read a request alike);
+//! the `explain` wing imports it.
+//!
 //! # In a server: the tower layer
 //!
 //! With the `tower` feature, [`VerifyLayer`] verifies every request before
