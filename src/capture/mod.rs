@@ -30,9 +30,7 @@
 //! scheme, [`Params`](crate::pipeline::Params) and
 //! [`Protocol`](crate::pipeline::Protocol) to find OAuth 1.0a where the
 //! verifier finds it. It produces the request that the verifier and the
-//! explainer read; the `outgoing`,
-//! `client` and `explain` wings import
-//! it.
+//! explainer read; the `outgoing`, `client` and `explain` wings import it.
 //!
 //! ```
 //! use oauth1_signer::capture::parse_curl;

@@ -4,8 +4,8 @@
 //! request of a client, re-signing retries and same-origin redirects.
 //!
 //! It imports the [`pipeline`](crate::pipeline), [`provider`](crate::provider),
-//! `capture` (a provider's answer, for the clock skew)
-//! and [`text`](crate::text) wings; the flow's senders and the verifier's
+//! `capture` (a provider's answer, for the clock skew) and
+//! [`text`](crate::text) wings; the flow's senders and the verifier's
 //! reading of an `http::Request` import it.
 
 pub(crate) mod http_request;
