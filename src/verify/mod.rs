@@ -82,6 +82,7 @@ mod secrets;
 mod target;
 #[cfg(feature = "tower")]
 mod tower;
+mod unavailable;
 mod verified;
 mod verifier;
 
@@ -89,11 +90,12 @@ mod verifier;
 pub use self::redis::{RedisClusterNonceStore, RedisNonceStore, RedisOptions};
 pub use builder::{VerifierBuilder, DEFAULT_WINDOW};
 pub use memory::MemoryNonceStore;
-pub use nonce::{Freshness, NonceKey, NonceStore, StoreError, StoreFuture};
+pub use nonce::{Freshness, NonceKey, NonceStore, StoreFuture};
 pub use reason::{Reason, Rejection};
 pub use received::Received;
-pub use secrets::{Lookup, SecretFuture, SecretSource, Secrets, SecretsError, StaticSecrets};
+pub use secrets::{Lookup, SecretFuture, SecretSource, Secrets, StaticSecrets};
 pub use target::Forwarded;
+pub use unavailable::{SecretsError, StoreError};
 #[cfg(feature = "tower")]
 pub use tower::{
     Diagnose, LayerBody, OriginalUri, VerifyFuture, VerifyLayer, VerifyService, DEFAULT_BODY_LIMIT,
