@@ -3,17 +3,17 @@
 //! tests/explain.rs.)
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::process::{Command, Stdio};
+mod common;
+
+use std::process::Stdio;
 
 use oauth1_signer::text::percent_encode;
 use serde_json::Value;
 
 /// `oauth1` run with `args` and `env`: exit code, stdout bytes, stderr.
 fn oauth1(args: &[&str], env: &[(&str, &str)]) -> (i32, Vec<u8>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_oauth1"))
+    let out = common::bin::hermetic()
         .args(args)
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("NO_COLOR")
         .envs(env.iter().copied())
         .stdin(Stdio::null())
         .output()
