@@ -22,3 +22,5 @@ pub mod provider;
 pub mod refused;
 pub mod serve;
 pub mod vectors;
+#[path = "../../../tests/common/x_docs.rs"]
+pub mod x_docs;
