@@ -20,6 +20,8 @@
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
+#[path = "../tests/common/x_docs.rs"]
+mod x_docs;
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -250,15 +252,7 @@ fn cli(c: &mut Criterion) {
         // The X docs request (the inputs of fixtures/signatures.json's vector
         // `x-docs-creating-a-signature`, a request file as `--request` reads
         // it) with its body grown to `size` bytes of escaped text.
-        let vectors: serde_json::Value =
-            serde_json::from_str(include_str!("../fixtures/signatures.json")).unwrap();
-        let mut spec = vectors["vectors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|v| v["id"] == "x-docs-creating-a-signature")
-            .unwrap()["inputs"]
-            .clone();
+        let mut spec = x_docs::inputs();
         spec["form_body"] = content(size, true).into();
         let file = dir.join(format!("body-{size}.json"));
         std::fs::write(&file, serde_json::to_vec(&spec).unwrap()).unwrap();

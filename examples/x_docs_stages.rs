@@ -31,7 +31,7 @@ fn main() -> Result<(), Error> {
 
     let trace = signer.trace(&request)?;
     println!("collected parameters (query, protocol, body):");
-    for (name, value) in &trace.collected_params {
+    for (_, name, value) in &trace.collected_params {
         println!(
             "  {} = {}",
             String::from_utf8_lossy(name),

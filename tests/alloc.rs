@@ -14,6 +14,8 @@
 
 #[path = "../benches/common/mod.rs"]
 mod common;
+#[path = "common/x_docs.rs"]
+mod x_docs;
 
 use std::alloc::System;
 
@@ -22,7 +24,6 @@ use base64::Engine as _;
 use hmac::{Hmac, KeyInit, Mac};
 use oauth1_signer::{OAuthRequest, Signer};
 use percent_encoding::utf8_percent_encode;
-use serde_json::Value;
 use sha1::Sha1;
 use stats_alloc::{Region, Stats, StatsAlloc, INSTRUMENTED_SYSTEM};
 
@@ -41,16 +42,8 @@ fn counted<R>(f: impl FnOnce() -> R) -> (R, Stats) {
 
 /// `x-docs-creating-a-signature` from fixtures/signatures.json: its expected header.
 fn x_docs_fixture_header() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/signatures.json");
-    let all: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let vector = all["vectors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|v| v["id"] == "x-docs-creating-a-signature")
-        .unwrap();
     // The bench's copy of the request is the fixture's.
-    let inputs = &vector["inputs"];
+    let inputs = x_docs::inputs();
     assert_eq!(inputs["url"], X_DOCS_URL);
     assert_eq!(
         inputs["form_body"].as_str().unwrap().as_bytes(),
@@ -60,10 +53,7 @@ fn x_docs_fixture_header() -> String {
     assert_eq!(inputs["timestamp"], TIMESTAMP);
     assert_eq!(inputs["consumer_secret"], CONSUMER_SECRET);
     assert_eq!(inputs["token_secret"], TOKEN_SECRET);
-    vector["expected"]["authorization_header"]
-        .as_str()
-        .unwrap()
-        .to_owned()
+    x_docs::expected("authorization_header")
 }
 
 /// The 20-parameter GET's signature, by the book (RFC 5849 §3.4, with the

@@ -204,6 +204,35 @@ proptest! {
         prop_assert_eq!(parse_authorization_header(&header).unwrap(), want);
     }
 
+    /// A provider's token answer reads back as what it issued (RFC 5849
+    /// §2.1, §2.3): `parse` is the inverse of `response_body`.
+    #[test]
+    fn a_token_answer_parses_back(
+        token in tricky_text().prop_filter("a token", |t| !t.is_empty()),
+        secret in tricky_text(),
+        params in param_list(12),
+    ) {
+        use oauth1_signer::flow::{TemporaryCredentials, TokenCredentials};
+        let temporary = TemporaryCredentials::new(token.as_str(), secret.as_str()).unwrap();
+        let back = TemporaryCredentials::parse(temporary.response_body().as_bytes()).unwrap();
+        prop_assert_eq!((back.token(), back.secret().expose()), (token.as_str(), secret.as_str()));
+        let refs: Vec<(&str, &str)> = params.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        match TokenCredentials::new(token.as_str(), secret.as_str(), refs.iter().copied()) {
+            Ok(issued) => {
+                let back = TokenCredentials::parse(issued.response_body().as_bytes()).unwrap();
+                prop_assert_eq!((back.token(), back.secret().expose()), (token.as_str(), secret.as_str()));
+                prop_assert_eq!(back.params().collect::<Vec<_>>(), refs);
+            }
+            // Refused only where the answer could not be read back so.
+            Err(_) => {
+                let mut names: Vec<&str> = refs.iter().map(|(n, _)| *n).collect();
+                names.extend(["oauth_token", "oauth_token_secret"]);
+                names.sort_unstable();
+                prop_assert!(names.windows(2).any(|w| w[0] == w[1]), "{:?}", refs);
+            }
+        }
+    }
+
     /// A realm is a plain quoted-string: `"`, `\`, control characters and
     /// non-ASCII are refused at the first such byte, by the header builder
     /// and by the signer; `,` and `=` are kept.

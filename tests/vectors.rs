@@ -288,7 +288,7 @@ fn x_docs_authorizing_a_request_shows_the_legacy_signature() {
         "hCtSmYh+iHYCEqBWrE7C7hYmtUk="
     );
     assert_eq!(
-        trace(SIGNATURES, "x-docs-creating-a-signature")
+        trace(SIGNATURES, common::x_docs::ID)
             .signature
             .as_str(),
         CORRECT
@@ -402,7 +402,7 @@ fn dghubble_header_encoded_names_are_decoded() {
 fn http_requests_with_slice_and_bytes_bodies_sign_the_published_form() {
     use oauth1_signer::client::{trace_http_request, HttpOptions};
 
-    let v = vector(SIGNATURES, "x-docs-creating-a-signature");
+    let v = vector(SIGNATURES, common::x_docs::ID);
     let inputs = request_inputs(&v);
     let signer = inputs.signer().unwrap();
     let body = inputs.form_body.as_deref().unwrap().as_bytes();

@@ -133,7 +133,7 @@ impl<'a> Bytes<'a> {
 pub fn stages_json(trace: &Trace, shown: &Shown, sent: Option<&Sent>) -> Result<String, Failure> {
     let json = |value: &dyn erased::Json| value.to_json().map_err(|e| Failure::Io(e.to_string()));
     let mut out = String::from("{\n  \"collected_params\": [");
-    for (i, (name, value)) in trace.collected_params.iter().enumerate() {
+    for (i, (_, name, value)) in trace.collected_params.iter().enumerate() {
         let sep = if i == 0 { "" } else { "," };
         let (name, value) = (json(&Bytes::new(name))?, json(&Bytes::new(value))?);
         let _ = write!(out, "{sep}\n    [{name}, {value}]");
@@ -220,11 +220,11 @@ pub fn stages_text(spec: &RequestSpec, trace: &Trace, shown: &Shown) -> String {
     let width = trace
         .collected_params
         .iter()
-        .map(|(n, _)| printable(n).chars().count())
+        .map(|(_, n, _)| printable(n).chars().count())
         .filter(|&w| w <= MAX_PAD)
         .max()
         .unwrap_or(0);
-    for (name, value) in &trace.collected_params {
+    for (_, name, value) in &trace.collected_params {
         let _ = writeln!(out, "  {:<width$}  {}", printable(name), printable(value));
     }
     out.push_str("\nnormalized parameters (encoded, sorted; one per line, joined by '&'):\n");

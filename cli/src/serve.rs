@@ -39,6 +39,7 @@ use crate::Failure;
 mod answer;
 mod conn;
 mod legs;
+mod store;
 mod temporary;
 
 use answer::Server;

@@ -12,7 +12,8 @@ mod common;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use common::exec::{oauth1, run, Output, CREDENTIAL_VARS, ESCAPE_RULE};
+use common::bin::{clear_env, hermetic};
+use common::exec::{oauth1, run, Output, ESCAPE_RULE};
 use common::vectors::fixture;
 use serde_json::{json, Value};
 
@@ -130,7 +131,7 @@ fn decoded_control_characters_are_escaped_on_a_terminal_only() {
     assert_eq!(out.code, 0);
     assert_eq!(out.stdout, "\x1b]0;pwned\x07\x1b[2Jx\ty\n");
     let line = format!("'{}' decode '{input}'", env!("CARGO_BIN_EXE_oauth1"));
-    let out = Command::new("script")
+    let out = clear_env(&mut Command::new("script"))
         .args(["-qec", &line, "/dev/null"])
         .stdin(Stdio::null())
         .output()
@@ -197,9 +198,7 @@ fn run_in_200_mb(args: &[&str], stdin: &[u8]) -> Output {
         .arg(r#"ulimit -v 200000 && exec "$0" "$@""#)
         .arg(env!("CARGO_BIN_EXE_oauth1"))
         .args(args);
-    for var in CREDENTIAL_VARS {
-        cmd.env_remove(var);
-    }
+    clear_env(&mut cmd);
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -285,7 +284,7 @@ fn a_closed_pipe_ends_quietly_and_a_full_disk_does_not() {
     use std::io::Read;
 
     // `oauth1 encode < big | head -c1`: more than a pipe holds.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oauth1"))
+    let mut child = hermetic()
         .arg("encode")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -314,7 +313,7 @@ fn a_closed_pipe_ends_quietly_and_a_full_disk_does_not() {
     // `> /dev/full`: exit 1 and say so.
     if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
         for args in [&["encode", "abc"][..], &["sign", "--example"]] {
-            let out = Command::new(env!("CARGO_BIN_EXE_oauth1"))
+            let out = hermetic()
                 .args(args)
                 .stdout(full.try_clone().unwrap())
                 .stderr(Stdio::piped())

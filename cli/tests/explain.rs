@@ -3,17 +3,16 @@
 //! tests/explain.rs.)
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::process::{Command, Stdio};
+mod common;
+
+use std::process::Stdio;
 
 use oauth1_signer::text::percent_encode;
-use serde_json::Value;
 
 /// `oauth1` run with `args` and `env`: exit code, stdout bytes, stderr.
 fn oauth1(args: &[&str], env: &[(&str, &str)]) -> (i32, Vec<u8>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_oauth1"))
+    let out = common::bin::hermetic()
         .args(args)
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("NO_COLOR")
         .envs(env.iter().copied())
         .stdin(Stdio::null())
         .output()
@@ -30,26 +29,6 @@ fn temp_file(name: &str, bytes: &[u8]) -> String {
     let path = format!("{}/explain-{name}", env!("CARGO_TARGET_TMPDIR"));
     std::fs::write(&path, bytes).unwrap();
     path
-}
-
-/// One recorded stage of `oauth1 explain --example`'s request (vector
-/// `x-docs-creating-a-signature`).
-fn x_docs(stage: &str) -> String {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../fixtures/signatures.json"
-    ))
-    .unwrap();
-    let file: Value = serde_json::from_str(&text).unwrap();
-    file["vectors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|v| v["id"] == "x-docs-creating-a-signature")
-        .unwrap()["expected"][stage]
-        .as_str()
-        .unwrap()
-        .to_owned()
 }
 
 #[test]
@@ -88,7 +67,7 @@ fn empty_or_blank_input_from_the_other_side_exits_2_and_says_so() {
 
 #[test]
 fn a_parameter_given_twice_in_their_header_is_named() {
-    let ours = x_docs("authorization_header");
+    let ours = common::x_docs::expected("authorization_header");
     let (code, _, stderr) = oauth1(&["explain", "--example", "--their-header", &ours], &[]);
     assert_eq!(
         (code, stderr.as_str()),
@@ -125,7 +104,7 @@ fn a_parameter_given_twice_in_their_header_is_named() {
 
 #[test]
 fn of_several_debug_sbs_the_one_that_parses_is_used_and_the_count_is_said() {
-    let right = x_docs("base_string");
+    let right = common::x_docs::expected("base_string");
     // Form-encoded once more, as a form body holds it.
     let form = percent_encode(right.as_bytes()).to_string();
     let body = format!(
@@ -164,7 +143,7 @@ fn a_response_body_over_the_limit_exits_2_naming_it() {
 
 #[test]
 fn escape_sequences_from_the_other_side_never_reach_stdout() {
-    let right = x_docs("base_string");
+    let right = common::x_docs::expected("base_string");
     // Their base string: a status that clears the screen (CSI 2J), sets the
     // window title (OSC), rings the bell, and a C1 CSI (U+009B).
     let evil = "\u{1b}[2J\u{1b}]0;owned\u{7}\u{9b}31mred";

@@ -12,7 +12,7 @@
 mod common;
 
 use common::exec::oauth1;
-use common::vectors::{vector, X_CONSUMER_SECRET, X_NONCE, X_TOKEN_SECRET};
+use common::vectors::{X_CONSUMER_SECRET, X_NONCE, X_TOKEN_SECRET};
 use serde_json::{json, Value};
 
 // `oauth1 explain`: the request of `--example` is vector
@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 
 /// One stage of vector `x-docs-creating-a-signature`, as recorded.
 fn x_docs(stage: &str) -> String {
-    vector("signatures.json", "x-docs-creating-a-signature")["expected"][stage]
+    common::x_docs::vector()["expected"][stage]
         .as_str()
         .unwrap()
         .to_owned()

@@ -473,7 +473,7 @@ fn running_out_of_files_backs_off_instead_of_spinning() {
         "ulimit -n 32 && exec \"$0\" serve --listen 127.0.0.1:0 --read-timeout 1 --max-connections 1000 {}",
         FLAGS.join(" ")
     );
-    let mut child = Command::new("sh")
+    let mut child = common::bin::clear_env(&mut Command::new("sh"))
         .args(["-c", &script, common::bin::BIN])
         .env("OAUTH1_CONFIG_DIR", dir.config())
         .stdin(Stdio::null())
@@ -666,7 +666,7 @@ fn the_log_holds_no_signature_and_no_secret_in_any_spelling() {
 
 #[test]
 fn a_nonce_store_url_s_password_is_never_printed() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_oauth1"))
+    let out = common::bin::hermetic()
         .args([
             "serve",
             "--listen",

@@ -143,7 +143,7 @@ fn every_request_vector_signs_as_recorded() {
 }
 
 fn x_docs_header() -> String {
-    vector("signatures.json", "x-docs-creating-a-signature")["expected"]["authorization_header"]
+    common::x_docs::vector()["expected"]["authorization_header"]
         .as_str()
         .unwrap()
         .to_owned()
@@ -237,7 +237,7 @@ fn flags_on_the_command_line_override_the_request_file() {
 
 #[test]
 fn the_example_reproduces_the_x_docs() {
-    let v = vector("signatures.json", "x-docs-creating-a-signature");
+    let v = common::x_docs::vector();
     let out = oauth1(&["sign", "--example"]);
     assert_eq!(
         out.stdout,

@@ -123,7 +123,7 @@ fn the_rfc_and_x_docs_base_strings_give_the_correct_signatures_not_the_misprints
         rfc["published"]["signature"].as_str().unwrap()
     );
     // X's "Creating a signature": the page's base string and signature.
-    let x = vector("signatures.json", "x-docs-creating-a-signature");
+    let x = common::x_docs::vector();
     let flags = [
         format!("--consumer-secret={X_CONSUMER_SECRET}"),
         format!("--token-secret={X_TOKEN_SECRET}"),
@@ -150,7 +150,7 @@ fn the_rfc_and_x_docs_base_strings_give_the_correct_signatures_not_the_misprints
 
 #[test]
 fn a_file_or_standard_input_is_signed_without_its_final_line_ending() {
-    let x = vector("signatures.json", "x-docs-creating-a-signature");
+    let x = common::x_docs::vector();
     let base_string = x["expected"]["base_string"].as_str().unwrap();
     let want = "Ls93hJiZbQ3akF3HF3x1Bz8/zU4=\n";
     let flags = [

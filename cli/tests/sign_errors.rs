@@ -391,3 +391,57 @@ fn a_pinned_nonce_or_timestamp_that_cannot_be_sent_is_refused() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.contains("oauth_timestamp=\"0042\""));
 }
+
+/// The runner every test uses (`common::bin::hermetic`) clears each
+/// variable the binary's own code reads (a clap `env = "..."`, a `var("...")`),
+/// but those read only when `OAUTH1_CONFIG_DIR`, which it sets, is not.
+#[test]
+fn the_runner_clears_every_variable_the_binary_reads() {
+    fn walk(dir: &std::path::Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    let mut sources = Vec::new();
+    walk(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut sources,
+    );
+    let mut read = std::collections::BTreeSet::new();
+    for source in &sources {
+        for marker in ["env = \"", "var(\"", "var_os(\""] {
+            for (at, _) in source.match_indices(marker) {
+                let rest = &source[at + marker.len()..];
+                read.insert(rest[..rest.find('"').unwrap()].to_owned());
+            }
+        }
+    }
+    assert!(read.contains("OAUTH_CONSUMER_SECRET"), "{read:?}");
+    assert!(read.contains("OAUTH1_CONFIG_DIR"), "{read:?}");
+    // Read only when OAUTH1_CONFIG_DIR is not set.
+    let fallbacks = ["HOME", "APPDATA"];
+    for var in &read {
+        assert!(
+            common::bin::ENV_READ.contains(&var.as_str())
+                || var == "OAUTH1_CONFIG_DIR"
+                || fallbacks.contains(&var.as_str()),
+            "{var} is read by oauth1 and left to the test's environment"
+        );
+    }
+    let envs: Vec<_> = common::bin::hermetic()
+        .get_envs()
+        .map(|(k, v)| (k.to_owned(), v.map(ToOwned::to_owned)))
+        .collect();
+    for var in common::bin::ENV_READ {
+        assert!(envs.contains(&(var.into(), None)), "{var} is not cleared");
+    }
+    assert!(envs.contains(&(
+        "OAUTH1_CONFIG_DIR".into(),
+        Some(common::bin::NO_PROFILES.into())
+    )));
+}

@@ -121,10 +121,7 @@ fn every_public_request_vector_verifies_at_its_timestamp() {
 /// The X docs' "Creating a signature" request, its published header, its
 /// timestamp.
 fn x_docs() -> (Value, String, String) {
-    let v = fixture("signatures.json")
-        .into_iter()
-        .find(|v| v["id"] == "x-docs-creating-a-signature")
-        .unwrap();
+    let v = common::x_docs::vector();
     let header = v["expected"]["authorization_header"]
         .as_str()
         .unwrap()
@@ -349,10 +346,7 @@ fn a_parameter_twice_in_the_header_is_rejected_by_name() {
 fn a_client_that_wrote_spaces_as_plus_is_diagnosed() {
     let dir = TempDir::new("verify-diagnosis");
     let (inputs, header, ts) = x_docs();
-    let v = fixture("signatures.json")
-        .into_iter()
-        .find(|v| v["id"] == "x-docs-creating-a-signature")
-        .unwrap();
+    let v = common::x_docs::vector();
     // That client's base string: each space of the status a '+' (so %2B
     // in the base string) instead of %20 (%2520).
     let base = v["expected"]["base_string"].as_str().unwrap();

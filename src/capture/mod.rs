@@ -25,9 +25,12 @@
 //!   its v2 problems, OAuth Problem Reporting), and by how much a client's
 //!   clock is off ([`clock_offset`]).
 //!
-//! A wing above the pipeline: it uses only the error type, `text` and the
-//! pipeline's media-type rule, and produces the request that the
-//! verifier and the explainer read.
+//! It imports the wings below it, [`text`](crate::text) and the
+//! [`pipeline`](crate::pipeline): the media-type rule, and the header's
+//! scheme, [`Params`](crate::pipeline::Params) and
+//! [`Protocol`](crate::pipeline::Protocol) to find OAuth 1.0a where the
+//! verifier finds it. It produces the request that the verifier and the
+//! explainer read; the `outgoing`, `client` and `explain` wings import it.
 //!
 //! ```
 //! use oauth1_signer::capture::parse_curl;

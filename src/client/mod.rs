@@ -3,9 +3,10 @@
 //! feature `reqwest` a `reqwest_middleware::Middleware` that signs every
 //! request of a client, re-signing retries and same-origin redirects.
 //!
-//! It imports the [`pipeline`](crate::pipeline), [`provider`](crate::provider)
-//! and [`text`](crate::text) wings; nothing imports it but the flow's
-//! senders.
+//! It imports the [`pipeline`](crate::pipeline), [`provider`](crate::provider),
+//! `capture` (a provider's answer, for the clock skew) and
+//! [`text`](crate::text) wings; the flow's senders and the verifier's
+//! reading of an `http::Request` import it.
 
 pub(crate) mod http_request;
 #[cfg(feature = "reqwest")]

@@ -115,8 +115,9 @@ impl Explainer {
         let url = RequestUrl::parse(request.url)?;
         let scheme = request.url.split(':').next().unwrap_or_default();
         let params = trace
-            .collected()
-            .map(|(source, n, v)| MParam::new(n.to_vec(), v.to_vec(), source))
+            .collected_params
+            .iter()
+            .map(|(source, n, v)| MParam::new(n.clone(), v.clone(), *source))
             .collect();
         let realm = trace.signed.protocol().realm().map(str::to_owned);
         let model = Model::new(request.method, &url, scheme, params, realm);

@@ -11,6 +11,12 @@
 //! (a space encoded as `+`, a default port kept, parameters sorted raw...),
 //! with a stable code.
 //!
+//! It imports the wings below it: the [`pipeline`](crate::pipeline) (the
+//! stages it reruns), [`text`](crate::text), `capture`
+//! (a captured request and the provider's answer),
+//! `outgoing` (the request as meant) and
+//! [`verify`](crate::verify) (a request as received); no wing imports it.
+//!
 //! The right rules come from the stages; the explainer knows only the wrong
 //! ones, each a small named transformation of how a base string is built
 //! (`variant.rs`), listed with its cause in one table (`catalogue.rs`). With only a

@@ -18,11 +18,18 @@
 //! With the `reqwest` feature, [`request_temporary_credentials`] and
 //! [`request_token_credentials`] do the sending too.
 //!
+//! It imports the wings below it: the [`pipeline`](crate::pipeline) (the
+//! signer, credentials, the query writer), the [`provider`](crate::provider)
+//! (a provider's flow quirks), [`text`](crate::text) and, for the senders,
+//! the `client`; no wing imports it.
+//!
 //! On the provider's side, [`check_callback`] is the rule for the
 //! `oauth_callback` a server records and later redirects the user to:
 //! `oob`, an absolute `http(s)` URL, or an app scheme the server names;
 //! never `javascript:`, `data:`, `vbscript:` or `file:`; at most
-//! [`MAX_CALLBACK`] bytes.
+//! [`MAX_CALLBACK`] bytes. The provider's answers are the parsers'
+//! inverses: [`TemporaryCredentials::response_body`] (§2.1),
+//! [`callback_url`] (§2.2) and [`TokenCredentials::response_body`] (§2.3).
 //!
 //! # A login end to end, without X
 //!
@@ -285,6 +292,25 @@ impl FlowError {
 /// ```
 pub fn authorize_url(authorize: &str, temporary_token: &str) -> String {
     append_to_query(authorize, [("oauth_token", temporary_token)])
+}
+
+/// Where the provider sends the user back (§2.2): the `callback` the
+/// client gave (§2.1, checked by [`check_callback`]; not `oob`) with
+/// `oauth_token` and `oauth_verifier` added to its query, which it keeps,
+/// before any fragment.
+///
+/// ```
+/// use oauth1_signer::flow::callback_url;
+///
+/// // RFC 5849 §2.2: the callback `http://client.example.net/cb?x=1`, and
+/// // the browser's `GET /cb?x=1&oauth_token=hdk48Djdsa&oauth_verifier=473f82d3`.
+/// assert_eq!(
+///     callback_url("http://client.example.net/cb?x=1", "hdk48Djdsa", "473f82d3"),
+///     "http://client.example.net/cb?x=1&oauth_token=hdk48Djdsa&oauth_verifier=473f82d3",
+/// );
+/// ```
+pub fn callback_url(callback: &str, token: &str, verifier: &str) -> String {
+    append_to_query(callback, [("oauth_token", token), ("oauth_verifier", verifier)])
 }
 
 /// The URL to send the user to for `temporary_token`, by a provider's

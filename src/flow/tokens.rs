@@ -4,11 +4,19 @@
 //! (which keep the other parameters, such as X's `user_id` and
 //! `screen_name`). An error names a byte offset or a parameter, never a value:
 //! the body holds a secret.
+//!
+//! A provider writes the same answers: [`TemporaryCredentials::new`] and
+//! [`TokenCredentials::new`] take what it issued, and `response_body` writes
+//! the body that `parse` reads back to the same values (RFC 5849 §2.1's
+//! `oauth_callback_confirmed=true` included), each name and value
+//! percent-encoded as §3.6 encodes them.
 
 use super::FlowError;
 use crate::pipeline::credentials::{Credentials, Secret};
+use crate::pipeline::header::encode_pairs;
 use crate::provider::profile::FlowQuirks;
 use crate::text::decode::form_decode;
+use crate::text::encode::encoded_len;
 use crate::text::form::segments;
 use crate::text::repeat::first_repeat;
 use crate::text::scan::is_form_byte;
@@ -145,6 +153,36 @@ fn take_token(params: &mut Vec<(String, String)>) -> Result<(String, Secret), Fl
     Ok((token, secret))
 }
 
+/// The checks that make `parse` read back what `response_body` writes:
+/// a token that is not empty, names given once (the token's two among
+/// them), an answer within [`MAX_TOKEN_ANSWER`] bytes once encoded.
+fn check_issued<'a>(
+    token: &str,
+    pairs: impl Iterator<Item = (&'a str, &'a str)> + Clone,
+) -> Result<(), FlowError> {
+    if token.is_empty() {
+        return Err(FlowError::MissingParameter {
+            name: "oauth_token",
+        });
+    }
+    if let Some(i) = first_repeat(pairs.clone().map(|(n, _)| n)) {
+        return Err(FlowError::DuplicateParameter {
+            name: pairs.clone().nth(i).map_or_else(String::new, |(n, _)| n.to_owned()),
+        });
+    }
+    // Each pair's `name=value`, and an `&` between pairs.
+    let len = pairs
+        .map(|(n, v)| encoded_len(n.as_bytes()) + 1 + encoded_len(v.as_bytes()) + 1)
+        .sum::<usize>()
+        .saturating_sub(1);
+    if len > MAX_TOKEN_ANSWER {
+        return Err(FlowError::TooLarge {
+            limit: MAX_TOKEN_ANSWER,
+        });
+    }
+    Ok(())
+}
+
 /// Temporary credentials (a request token), from the first step (§2.1).
 ///
 /// `Debug` hides the secret.
@@ -209,6 +247,43 @@ impl TemporaryCredentials {
         Ok(TemporaryCredentials { token, secret })
     }
 
+    /// The temporary credentials a provider issues (§2.1), to answer with
+    /// [`response_body`](Self::response_body).
+    ///
+    /// # Errors
+    /// What [`parse`](Self::parse) would refuse in the answer:
+    /// [`FlowError::MissingParameter`] for an empty token,
+    /// [`FlowError::TooLarge`] for an answer over [`MAX_TOKEN_ANSWER`]
+    /// bytes.
+    pub fn new(
+        token: impl Into<String>,
+        secret: impl Into<Secret>,
+    ) -> Result<TemporaryCredentials, FlowError> {
+        let (token, secret) = (token.into(), secret.into());
+        check_issued(&token, temporary_pairs(&token, &secret).into_iter())?;
+        Ok(TemporaryCredentials { token, secret })
+    }
+
+    /// The provider's answer (§2.1), the inverse of [`parse`](Self::parse):
+    /// `oauth_token=...&oauth_token_secret=...&oauth_callback_confirmed=true`,
+    /// names and values percent-encoded (§3.6). It holds the secret: it is
+    /// for the client that asked, over TLS, never for a log.
+    ///
+    /// ```
+    /// use oauth1_signer::flow::TemporaryCredentials;
+    ///
+    /// // RFC 5849 §2.1's answer.
+    /// let t = TemporaryCredentials::new("hdk48Djdsa", "xyz4992k83j47x0b")?;
+    /// assert_eq!(
+    ///     t.response_body(),
+    ///     "oauth_token=hdk48Djdsa&oauth_token_secret=xyz4992k83j47x0b&oauth_callback_confirmed=true"
+    /// );
+    /// # Ok::<(), oauth1_signer::flow::FlowError>(())
+    /// ```
+    pub fn response_body(&self) -> String {
+        encode_pairs(temporary_pairs(&self.token, &self.secret))
+    }
+
     /// The temporary token (`oauth_token`).
     pub fn token(&self) -> &str {
         &self.token
@@ -262,6 +337,56 @@ impl TokenCredentials {
         })
     }
 
+    /// The token credentials a provider issues (§2.3), with the other
+    /// parameters it answers (X's `user_id` and `screen_name`), to answer
+    /// with [`response_body`](Self::response_body).
+    ///
+    /// # Errors
+    /// What [`parse`](Self::parse) would refuse in the answer:
+    /// [`FlowError::MissingParameter`] for an empty token,
+    /// [`FlowError::DuplicateParameter`] for a name given twice or
+    /// `oauth_token` or `oauth_token_secret` among `params`,
+    /// [`FlowError::TooLarge`] for an answer over [`MAX_TOKEN_ANSWER`]
+    /// bytes.
+    pub fn new<'a>(
+        token: impl Into<String>,
+        secret: impl Into<Secret>,
+        params: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<TokenCredentials, FlowError> {
+        let (token, secret) = (token.into(), secret.into());
+        let params: Vec<(String, String)> = params
+            .into_iter()
+            .map(|(n, v)| (n.to_owned(), v.to_owned()))
+            .collect();
+        let pairs = token_pairs(&token, &secret).into_iter().chain(
+            params.iter().map(|(n, v)| (n.as_str(), v.as_str())),
+        );
+        check_issued(&token, pairs)?;
+        Ok(TokenCredentials {
+            token,
+            secret,
+            params,
+        })
+    }
+
+    /// The provider's answer (§2.3), the inverse of [`parse`](Self::parse):
+    /// `oauth_token=...&oauth_token_secret=...`, then the other parameters
+    /// in order, names and values percent-encoded (§3.6). It holds the
+    /// secret: it is for the client that asked, over TLS, never for a log.
+    ///
+    /// ```
+    /// use oauth1_signer::flow::TokenCredentials;
+    ///
+    /// // RFC 5849 §2.3's answer.
+    /// let t = TokenCredentials::new("j49ddk933skd9dks", "ll399dj47dskfjdk", [])?;
+    /// assert_eq!(t.response_body(), "oauth_token=j49ddk933skd9dks&oauth_token_secret=ll399dj47dskfjdk");
+    /// # Ok::<(), oauth1_signer::flow::FlowError>(())
+    /// ```
+    pub fn response_body(&self) -> String {
+        let params = self.params.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+        encode_pairs(token_pairs(&self.token, &self.secret).into_iter().chain(params))
+    }
+
     /// The token (`oauth_token`).
     pub fn token(&self) -> &str {
         &self.token
@@ -290,6 +415,20 @@ impl TokenCredentials {
         Credentials::new(consumer.consumer_key(), consumer.consumer_secret().clone())
             .with_token(self.token.clone(), self.secret.clone())
     }
+}
+
+/// The pairs of a temporary-credentials answer (§2.1).
+fn temporary_pairs<'a>(token: &'a str, secret: &'a Secret) -> [(&'a str, &'a str); 3] {
+    [
+        ("oauth_token", token),
+        ("oauth_token_secret", secret.expose()),
+        ("oauth_callback_confirmed", "true"),
+    ]
+}
+
+/// The token's pairs of a token-credentials answer (§2.3).
+fn token_pairs<'a>(token: &'a str, secret: &'a Secret) -> [(&'a str, &'a str); 2] {
+    [("oauth_token", token), ("oauth_token_secret", secret.expose())]
 }
 
 #[cfg(test)]
@@ -547,5 +686,67 @@ mod tests {
         assert_eq!(creds.token_secret().expose(), "SECRET");
         let k = TokenCredentials::parse(b"oauth_token=t&oauth_token_secret=SECRET").unwrap();
         assert!(!format!("{k:?}").contains("SECRET"));
+    }
+
+    #[test]
+    fn what_is_issued_is_read_back_as_it_was() {
+        // Every byte class a token, secret or value could hold: reserved,
+        // `+` (a space to form decoding), `%`, UTF-8, the empty secret.
+        for (token, secret) in [
+            ("a+b", "s !"),
+            ("100%", ""),
+            ("tok/=&?#", "sé\u{2603}"),
+            ("~-._*", "%41"),
+        ] {
+            let t = TemporaryCredentials::new(token, secret).unwrap();
+            let back = TemporaryCredentials::parse(t.response_body().as_bytes()).unwrap();
+            assert_eq!((back.token(), back.secret().expose()), (token, secret));
+            let params = [("user_id", "6253282"), ("screen_name", secret), ("", token)];
+            let k = TokenCredentials::new(token, secret, params).unwrap();
+            let back = TokenCredentials::parse(k.response_body().as_bytes()).unwrap();
+            assert_eq!((back.token(), back.secret().expose()), (token, secret));
+            assert_eq!(back.params().collect::<Vec<_>>(), params);
+        }
+    }
+
+    #[test]
+    fn what_parse_would_refuse_is_not_issued() {
+        let empty = FlowError::MissingParameter {
+            name: "oauth_token",
+        };
+        assert_eq!(TemporaryCredentials::new("", "s").unwrap_err(), empty);
+        assert_eq!(TokenCredentials::new("", "s", []).unwrap_err(), empty);
+        for (params, name) in [
+            (&[("a", "1"), ("a", "2")][..], "a"),
+            (&[("oauth_token", "t2")], "oauth_token"),
+            (&[("oauth_token_secret", "s2")], "oauth_token_secret"),
+        ] {
+            assert_eq!(
+                TokenCredentials::new("t", "s", params.iter().copied()).unwrap_err(),
+                FlowError::DuplicateParameter { name: name.into() }
+            );
+        }
+        // At the limit, written and read; a byte more, refused. The head
+        // `oauth_token=t&oauth_token_secret=s&x=` is 37 bytes.
+        let at = "a".repeat(MAX_TOKEN_ANSWER - 37);
+        let t = TokenCredentials::new("t", "s", [("x", at.as_str())]).unwrap();
+        assert_eq!(t.response_body().len(), MAX_TOKEN_ANSWER);
+        assert!(TokenCredentials::parse(t.response_body().as_bytes()).is_ok());
+        let over = format!("{at}a");
+        assert_eq!(
+            TokenCredentials::new("t", "s", [("x", over.as_str())]).unwrap_err(),
+            FlowError::TooLarge {
+                limit: MAX_TOKEN_ANSWER
+            }
+        );
+        // An escape counts its three bytes: around a secret of n `/`s,
+        // `oauth_token=t&oauth_token_secret=` and
+        // `&oauth_callback_confirmed=true` are 63 bytes, so 21,824 of them
+        // make 65,535 bytes and 21,825 make 65,538.
+        let slashes = "/".repeat(21_824);
+        let t = TemporaryCredentials::new("t", slashes.as_str()).unwrap();
+        assert_eq!(t.response_body().len(), 65_535);
+        let slashes = "/".repeat(21_825);
+        assert!(TemporaryCredentials::new("t", slashes.as_str()).is_err());
     }
 }

@@ -1,6 +1,9 @@
 //! The outgoing request ([`RequestSpec`]) as JSON (feature `json`): its
 //! serde adapter and [`JsonError`].
 //!
+//! The top wing: it imports `outgoing` (the request it
+//! reads) and the error; no wing imports it.
+//!
 //! The schema is the one of the `inputs` of this crate's test vectors
 //! (`fixtures/README.md`, "Request inputs"), so a vector, a bug report and a
 //! command-line request file are the same thing:

@@ -8,7 +8,8 @@
 //! all use it; `json` only reads and writes it.
 //!
 //! It imports the [`pipeline`](crate::pipeline) and [`provider`](crate::provider)
-//! wings.
+//! wings, and with feature `capture` the `capture` wing (a captured request
+//! read into a `RequestSpec`).
 
 #[cfg(feature = "capture")]
 mod captured;

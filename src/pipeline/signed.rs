@@ -176,8 +176,24 @@ impl fmt::Debug for Signed {
 #[derive(Clone)]
 #[non_exhaustive]
 pub struct Trace {
-    /// Decoded `(name, value)` pairs in the order collected: query, protocol, body.
-    pub collected_params: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The parameters collected (§3.4.1.3.1), decoded, in the order
+    /// collected (the query's, the protocol parameters, the body's), each
+    /// as `(where it came from, name, value)`.
+    ///
+    /// ```
+    /// use oauth1_signer::pipeline::ParamSource;
+    /// use oauth1_signer::{Credentials, OAuthRequest, Signer};
+    ///
+    /// let signer = Signer::new(Credentials::new("ck", "cs"));
+    /// let trace = signer.trace(&OAuthRequest::post("https://h/p?a=1").form_body(b"b=2"))?;
+    /// let sources: Vec<(ParamSource, &[u8])> =
+    ///     trace.collected_params.iter().map(|(source, name, _)| (*source, &name[..])).collect();
+    /// assert_eq!(sources[0], (ParamSource::Query, &b"a"[..]));
+    /// assert_eq!(sources[1], (ParamSource::Protocol, &b"oauth_consumer_key"[..]));
+    /// assert_eq!(sources.last(), Some(&(ParamSource::Body, &b"b"[..])));
+    /// # Ok::<(), oauth1_signer::Error>(())
+    /// ```
+    pub collected_params: Vec<(ParamSource, Vec<u8>, Vec<u8>)>,
     /// The normalised parameter string (§3.4.1.3.2).
     pub normalized_params: String,
     /// The base string URI (§3.4.1.2).
@@ -198,9 +214,6 @@ pub struct Trace {
     /// What is signed correctly but is likely to make the other side compute
     /// a different signature.
     pub warnings: Vec<Warning>,
-    /// How many of `collected_params` came from the query, and then from
-    /// the protocol parameters ([`Trace::collected`]).
-    pub(crate) counts: (usize, usize),
 }
 
 /// Where a signed parameter came from (RFC 5849 §3.4.1.3.1).
@@ -212,42 +225,6 @@ pub enum ParamSource {
     Protocol,
     /// The form body.
     Body,
-}
-
-impl Trace {
-    /// The parameters collected, decoded, in the order collected (the
-    /// query's, the protocol parameters, the body's), each with where it
-    /// came from.
-    ///
-    /// ```
-    /// use oauth1_signer::pipeline::ParamSource;
-    /// use oauth1_signer::{Credentials, OAuthRequest, Signer};
-    ///
-    /// let signer = Signer::new(Credentials::new("ck", "cs"));
-    /// let trace = signer.trace(&OAuthRequest::post("https://h/p?a=1").form_body(b"b=2"))?;
-    /// let sources: Vec<(ParamSource, &[u8])> =
-    ///     trace.collected().map(|(source, name, _)| (source, name)).collect();
-    /// assert_eq!(sources[0], (ParamSource::Query, &b"a"[..]));
-    /// assert_eq!(sources[1], (ParamSource::Protocol, &b"oauth_consumer_key"[..]));
-    /// assert_eq!(sources.last(), Some(&(ParamSource::Body, &b"b"[..])));
-    /// # Ok::<(), oauth1_signer::Error>(())
-    /// ```
-    pub fn collected(&self) -> impl Iterator<Item = (ParamSource, &[u8], &[u8])> {
-        let (query, protocol) = self.counts;
-        self.collected_params
-            .iter()
-            .enumerate()
-            .map(move |(i, (n, v))| {
-                let source = if i < query {
-                    ParamSource::Query
-                } else if i < query + protocol {
-                    ParamSource::Protocol
-                } else {
-                    ParamSource::Body
-                };
-                (source, &n[..], &v[..])
-            })
-    }
 }
 
 /// Something signed as RFC 5849 says that a provider may read otherwise: a

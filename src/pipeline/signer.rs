@@ -24,7 +24,7 @@ use crate::pipeline::protocol::{
 };
 use crate::pipeline::request::{is_form_urlencoded, OAuthRequest};
 use crate::pipeline::sign::{SignatureMethod, SigningKey};
-use crate::pipeline::signed::{Signed, Trace, Warning};
+use crate::pipeline::signed::{ParamSource, Signed, Trace, Warning};
 use crate::pipeline::style::{
     check_mastercard, mastercard_base_string, mastercard_header, mastercard_parameter_string,
     ParameterStyle,
@@ -280,7 +280,9 @@ impl Signer {
         self.run(request, |run| {
             // In the order collected: the query's, the protocol parameters
             // (sorted, as sent), the body's.
-            let decoded = |p: &Param<'_>| (p.name().into_owned(), p.value().into_owned());
+            let decoded = |source: ParamSource| {
+                move |p: &Param<'_>| (source, p.name().into_owned(), p.value().into_owned())
+            };
             let (query, body) = run.params.iter().as_slice().split_at(run.query_len);
             let mut warnings: Vec<Warning> = not_utf8(query, Part::Url)
                 .chain(not_utf8(body, Part::FormBody))
@@ -295,17 +297,14 @@ impl Signer {
                     _ => None,
                 },
             ));
-            let protocol_count = run.protocol.valued().count();
-            let counts = (query.len(), protocol_count);
             let collected_params = query
                 .iter()
-                .map(decoded)
-                .chain(
-                    run.protocol
-                        .valued()
-                        .map(|p| (p.name.as_bytes().to_vec(), p.value.as_bytes().to_vec())),
-                )
-                .chain(body.iter().map(decoded))
+                .map(decoded(ParamSource::Query))
+                .chain(run.protocol.valued().map(|p| {
+                    let (name, value) = (p.name.as_bytes(), p.value.as_bytes());
+                    (ParamSource::Protocol, name.to_vec(), value.to_vec())
+                }))
+                .chain(body.iter().map(decoded(ParamSource::Body)))
                 .collect();
             let base_string_uri = BaseStringUri::new(&run.url).to_string();
             let (normalized_params, base_string) = match self.style {
@@ -325,7 +324,6 @@ impl Signer {
             // The key that signed, not one rebuilt from the credentials.
             let signing_key = self.key.key_string().cloned();
             Ok(Trace {
-                counts,
                 collected_params,
                 normalized_params,
                 base_string_uri,
@@ -557,16 +555,16 @@ mod tests {
         let nonce = t
             .collected_params
             .iter()
-            .find(|(n, _)| n == b"oauth_nonce")
+            .find(|(_, n, _)| n == b"oauth_nonce")
             .unwrap();
-        assert_eq!(nonce.1.len(), 32);
-        assert!(nonce.1.iter().all(u8::is_ascii_alphanumeric));
+        assert_eq!(nonce.2.len(), 32);
+        assert!(nonce.2.iter().all(u8::is_ascii_alphanumeric));
         let ts = t
             .collected_params
             .iter()
-            .find(|(n, _)| n == b"oauth_timestamp")
+            .find(|(_, n, _)| n == b"oauth_timestamp")
             .unwrap();
-        let ts: u64 = std::str::from_utf8(&ts.1).unwrap().parse().unwrap();
+        let ts: u64 = std::str::from_utf8(&ts.2).unwrap().parse().unwrap();
         assert!(ts > 1_700_000_000);
         let other = s.trace(&OAuthRequest::get("https://h/")).unwrap();
         assert_ne!(
@@ -749,7 +747,7 @@ mod tests {
             .unwrap()
             .trace(&req)
             .unwrap();
-        let names: Vec<&[u8]> = t.collected_params.iter().map(|(n, _)| &n[..]).collect();
+        let names: Vec<&[u8]> = t.collected_params.iter().map(|(_, n, _)| &n[..]).collect();
         // The query's, the protocol parameters sorted (as sent), the body's.
         let want: [&[u8]; 12] = [
             b"z",
@@ -769,7 +767,7 @@ mod tests {
         // Each with where it came from: a query parameter named like a
         // protocol one would not move the boundaries.
         use crate::pipeline::ParamSource::*;
-        let sources: Vec<_> = t.collected().map(|(s, _, _)| s).collect();
+        let sources: Vec<_> = t.collected_params.iter().map(|(s, _, _)| *s).collect();
         let mut expected = vec![Query, Query];
         expected.extend([Protocol; 9]);
         expected.push(Body);
@@ -797,7 +795,7 @@ mod tests {
             .unwrap();
         assert!(t
             .collected_params
-            .contains(&(b"oauth_nonce".to_vec(), b"n2".to_vec())));
+            .contains(&(Protocol, b"oauth_nonce".to_vec(), b"n2".to_vec())));
     }
 
     fn parse_sent(header: &str) -> Vec<String> {

@@ -5,8 +5,8 @@
 //! ([`ParameterStyle`](crate::pipeline::ParameterStyle)): how a base string
 //! is written is a stage of signing.
 //!
-//! It imports the [`pipeline`](crate::pipeline) and [`text`](crate::text)
-//! wings; the pipeline asks it nothing but the style a signer was built with.
+//! It imports the [`pipeline`](crate::pipeline) wing alone; the pipeline
+//! asks it nothing but the style a signer was built with.
 //!
 //! ```
 //! use oauth1_signer::{Provider, SignatureMethod, Transmission};

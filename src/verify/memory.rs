@@ -17,7 +17,8 @@ use std::fmt;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::nonce::{Freshness, NonceKey, NonceStore, StoreError, StoreFuture};
+use super::nonce::{Freshness, NonceKey, NonceStore, StoreFuture};
+use super::unavailable::StoreError;
 
 /// The clock a [`MemoryNonceStore`] reads: [`Instant::now`] unless a test
 /// gives its own.

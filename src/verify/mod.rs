@@ -8,6 +8,12 @@
 //! body. Secrets come from a [`SecretSource`]; nonces go to a
 //! [`NonceStore`], only once the signature has verified.
 //!
+//! It imports the wings below it: the [`pipeline`](crate::pipeline) (the
+//! signer's own stages, run on what was received), [`text`](crate::text)
+//! and the `client`'s reading of an `http::Request` (its
+//! media-type rule and errors, so that both edges read a request alike);
+//! the `explain` wing imports it.
+//!
 //! # In a server: the tower layer
 //!
 //! With the `tower` feature, [`VerifyLayer`] verifies every request before
@@ -76,6 +82,7 @@ mod secrets;
 mod target;
 #[cfg(feature = "tower")]
 mod tower;
+mod unavailable;
 mod verified;
 mod verifier;
 
@@ -83,11 +90,12 @@ mod verifier;
 pub use self::redis::{RedisClusterNonceStore, RedisNonceStore, RedisOptions};
 pub use builder::{VerifierBuilder, DEFAULT_WINDOW};
 pub use memory::MemoryNonceStore;
-pub use nonce::{Freshness, NonceKey, NonceStore, StoreError, StoreFuture};
+pub use nonce::{Freshness, NonceKey, NonceStore, StoreFuture};
 pub use reason::{Reason, Rejection};
 pub use received::Received;
-pub use secrets::{Lookup, SecretFuture, SecretSource, Secrets, SecretsError, StaticSecrets};
+pub use secrets::{Lookup, SecretFuture, SecretSource, Secrets, StaticSecrets};
 pub use target::Forwarded;
+pub use unavailable::{SecretsError, StoreError};
 #[cfg(feature = "tower")]
 pub use tower::{
     Diagnose, LayerBody, OriginalUri, VerifyFuture, VerifyLayer, VerifyService, DEFAULT_BODY_LIMIT,

@@ -16,6 +16,8 @@ use std::time::Duration;
 
 use sha2::{Digest as _, Sha256};
 
+use super::unavailable::StoreError;
+
 /// The future a [`NonceStore`] returns.
 pub type StoreFuture<'a> = Pin<Box<dyn Future<Output = Result<Freshness, StoreError>> + Send + 'a>>;
 
@@ -75,63 +77,6 @@ pub enum Freshness {
     Fresh,
     /// Already recorded: the request is a replay.
     Replayed,
-}
-
-/// A store could not answer. A verifier fails closed: the request is
-/// rejected, never accepted unchecked.
-#[derive(Debug)]
-pub struct StoreError {
-    reason: String,
-    source: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
-}
-
-impl StoreError {
-    /// An error saying what failed (no secret, no request data in it).
-    pub fn new(reason: impl Into<String>) -> StoreError {
-        StoreError {
-            reason: reason.into(),
-            source: None,
-        }
-    }
-
-    /// The error with its cause (the client library's own error), which
-    /// [`source`](std::error::Error::source) gives: its message is not
-    /// copied into this one's.
-    pub fn with_source(
-        mut self,
-        source: impl std::error::Error + Send + Sync + 'static,
-    ) -> StoreError {
-        self.source = Some(Box::new(source));
-        self
-    }
-
-    /// What failed.
-    pub fn reason(&self) -> &str {
-        &self.reason
-    }
-
-    /// What failed and its causes, each once, joined by `: ` (for a log
-    /// line and a verifier's [`Reason`](crate::verify::Reason)).
-    pub fn describe(&self) -> String {
-        match std::error::Error::source(self) {
-            Some(cause) => format!("{}: {}", self.reason, crate::text::error_chain(cause)),
-            None => self.reason.clone(),
-        }
-    }
-}
-
-impl fmt::Display for StoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "nonce store unavailable: {}", self.reason)
-    }
-}
-
-impl std::error::Error for StoreError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.source
-            .as_deref()
-            .map(|e| e as &(dyn std::error::Error + 'static))
-    }
 }
 
 /// Where a verifier records the nonces it has accepted.

@@ -51,7 +51,8 @@ use ::redis::cluster_async::ClusterConnection;
 use ::redis::cluster_routing::{MultipleNodeRoutingInfo, RoutingInfo};
 use ::redis::{Client, ConnectionInfo, IntoConnectionInfo, RedisError, Value};
 
-use super::nonce::{Freshness, NonceKey, NonceStore, StoreError, StoreFuture};
+use super::nonce::{Freshness, NonceKey, NonceStore, StoreFuture};
+use super::unavailable::StoreError;
 
 /// How a Redis nonce store connects and names its keys.
 ///

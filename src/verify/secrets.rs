@@ -11,67 +11,10 @@ use std::sync::{Arc, OnceLock};
 
 use crate::pipeline::credentials::{Credentials, Secret};
 use crate::pipeline::sign::{SignatureMethod, SigningKey};
+
+use super::unavailable::SecretsError;
 /// The future a [`SecretSource`] returns.
 pub type SecretFuture<'a> = Pin<Box<dyn Future<Output = Result<Lookup, SecretsError>> + Send + 'a>>;
-
-/// A [`SecretSource`] could not answer (its database is down, say). A
-/// verifier fails closed: the request is refused as
-/// [`SecretsUnavailable`](crate::verify::Reason::SecretsUnavailable) (503),
-/// never accepted unchecked.
-#[derive(Debug)]
-pub struct SecretsError {
-    reason: String,
-    source: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
-}
-
-impl SecretsError {
-    /// An error saying what failed (no secret, no request data in it).
-    pub fn new(reason: impl Into<String>) -> SecretsError {
-        SecretsError {
-            reason: reason.into(),
-            source: None,
-        }
-    }
-
-    /// The error with its cause (the client library's own error), which
-    /// [`source`](std::error::Error::source) gives: its message is not
-    /// copied into this one's.
-    pub fn with_source(
-        mut self,
-        source: impl std::error::Error + Send + Sync + 'static,
-    ) -> SecretsError {
-        self.source = Some(Box::new(source));
-        self
-    }
-
-    /// What failed.
-    pub fn reason(&self) -> &str {
-        &self.reason
-    }
-
-    /// What failed and its causes, each once, joined by `: ` (for a log
-    /// line and a verifier's [`Reason`](crate::verify::Reason)).
-    pub fn describe(&self) -> String {
-        match std::error::Error::source(self) {
-            Some(cause) => format!("{}: {}", self.reason, crate::text::error_chain(cause)),
-            None => self.reason.clone(),
-        }
-    }
-}
-
-impl fmt::Display for SecretsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "secret source unavailable: {}", self.reason)
-    }
-}
-
-impl std::error::Error for SecretsError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.source
-            .as_deref()
-            .map(|e| e as &(dyn std::error::Error + 'static))
-    }
-}
 
 /// What a [`SecretSource`] knows of one consumer key and token.
 #[derive(Debug)]

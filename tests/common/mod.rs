@@ -24,8 +24,9 @@
 //! differential tests' random requests), `peers` (running the peers in
 //! `tests/peers/`), `provider` (the loopback provider), `refused` (the
 //! vectors the signer refuses), `stages` (every vector of a fixture file
-//! checked stage by stage, for `tests/vectors.rs`) and `verify` (the
-//! verifier's tests).
+//! checked stage by stage, for `tests/vectors.rs`), `verify` (the
+//! verifier's tests) and `x_docs` (the X docs' request, the one loader of
+//! it, which the CLI's tests and the benchmarks include too).
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -35,6 +36,7 @@ pub mod provider;
 pub mod refused;
 pub mod stages;
 pub mod verify;
+pub mod x_docs;
 
 use std::collections::BTreeSet;
 use std::fmt::Debug;

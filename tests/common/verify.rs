@@ -111,10 +111,9 @@ pub fn expected_header(v: &Vector) -> String {
 
 /// The X docs' "Creating a signature" request (fixtures/signatures.json).
 pub fn x_docs() -> (Vector, RequestInputs) {
-    request_vectors()
-        .into_iter()
-        .find(|(v, _)| v.id == "x-docs-creating-a-signature")
-        .unwrap()
+    let v: Vector = serde_json::from_value(super::x_docs::vector()).unwrap();
+    let inputs = v.inputs().unwrap();
+    (v, inputs)
 }
 
 /// A request signed with `oauth_body_hash` by this crate's signer; the hash

@@ -425,7 +425,7 @@ fn signed(fields: &Fields, hints: Vec<Hint>) -> Signed {
                 params: t
                     .collected_params
                     .iter()
-                    .map(|(n, v)| {
+                    .map(|(_, n, v)| {
                         [
                             String::from_utf8_lossy(n).into_owned(),
                             String::from_utf8_lossy(v).into_owned(),

@@ -19,7 +19,7 @@ use serde::Serialize;
 use serde_json::ser::CompactFormatter;
 use tokio::sync::Semaphore;
 
-use super::legs::{Leg, Legs};
+use super::legs::{Leg, LegAnswer, Legs};
 use crate::caret::printable;
 use crate::json::terminal_json;
 use crate::verdict::{verdict_json, Audience, Checker, Diagnosis, Seen, Verdict};
@@ -108,19 +108,26 @@ impl Answer {
         }
     }
 
-    pub(super) fn form(status: StatusCode, body: String, logged: String) -> Answer {
-        Answer {
-            status,
-            body: AnswerBody::Form(body),
-            logged: Cow::Owned(logged),
-        }
-    }
+}
 
-    pub(super) fn redirect(location: String, logged: String) -> Answer {
-        Answer {
-            status: StatusCode::FOUND,
-            body: AnswerBody::Redirect(location),
-            logged: Cow::Owned(logged),
+impl From<LegAnswer> for Answer {
+    fn from(leg: LegAnswer) -> Answer {
+        match leg {
+            LegAnswer::Form {
+                status,
+                body,
+                logged,
+            } => Answer {
+                status,
+                body: AnswerBody::Form(body),
+                logged: Cow::Owned(logged),
+            },
+            LegAnswer::Plain { status, reason } => Answer::plain(status, &reason),
+            LegAnswer::Redirect { location, logged } => Answer {
+                status: StatusCode::FOUND,
+                body: AnswerBody::Redirect(location),
+                logged: Cow::Owned(logged),
+            },
         }
     }
 }
@@ -145,7 +152,7 @@ impl Server {
             Some(Leg::Authorize) => match tokio::time::timeout(self.read_timeout, discard(body))
                 .await
             {
-                Ok(Ok(())) => self.legs.authorize(parts.uri.query()),
+                Ok(Ok(())) => self.legs.authorize(parts.uri.query()).into(),
                 Ok(Err(())) => Answer::plain(StatusCode::BAD_REQUEST, "the body could not be read"),
                 Err(_) => self.timed_out(),
             },
@@ -269,7 +276,7 @@ impl Server {
             Some(Leg::Authorize) | None => None,
         };
         match leg {
-            Some(Ok(answer)) => return answer,
+            Some(Ok(answer)) => return answer.into(),
             Some(Err(rejection)) => return self.rejected(rejection, None).await,
             None => {}
         }

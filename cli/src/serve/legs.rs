@@ -15,7 +15,12 @@
 //! Each issued access token then verifies on every other path. A callback
 //! is what the library's [`check_callback`] accepts: `oob`, an absolute
 //! `http(s)` URL or a scheme the operator names (`--callback-scheme`), 2048
-//! bytes at most. A temporary token expires `--temporary-token-lifetime`
+//! bytes at most. The answers are the library's writers (the inverses of
+//! the client's parsers: [`TemporaryCredentials::response_body`],
+//! [`callback_url`], [`TokenCredentials::response_body`]); a verifier is
+//! compared by [`Secret::ct_eq`]. What is left here is the legs' order,
+//! their statuses and log lines; the tokens are kept in `store`, and
+//! `answer` writes the answers as HTTP. A temporary token expires `--temporary-token-lifetime`
 //! after it is issued, and the temporary tokens held are bounded in count
 //! and in bytes (`temporary`); access tokens live as long as the server,
 //! [`MAX_TOKENS`] at most. Each token, secret and verifier is 128 bits from
@@ -23,26 +28,26 @@
 //! The requests are verified by the library's verifier, with the same nonce
 //! store, methods, body-hash rule and public URL as every other path.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use hyper::{Method, StatusCode};
-use oauth1_signer::flow::{check_callback, CallbackError};
-use oauth1_signer::pipeline::ParameterStyle;
-use oauth1_signer::text::{form_decode, percent_encode_str};
-use oauth1_signer::verify::{
-    Lookup, NonceStore, Received, Rejection, SecretFuture, SecretSource, Secrets, Verifier,
+use oauth1_signer::flow::{
+    callback_url, check_callback, CallbackError, FlowError, TemporaryCredentials,
+    TokenCredentials,
 };
+use oauth1_signer::pipeline::{encode_pairs, ParameterStyle, Params};
+use oauth1_signer::verify::{NonceStore, Received, Rejection, SecretSource, Secrets, Verifier};
 use oauth1_signer::RequestSpec;
 use oauth1_signer::{BodyHash, Name, Secret, SignatureMethod};
 use rand::rngs::SysRng;
 use rand::TryRng as _;
-use subtle_free::equal;
 
-use super::answer::Answer;
+use super::store::{lock, Access, Consumer, Issued, Kind, Tokens};
 use super::temporary::{Found, Full, Temporaries};
 use super::FlowFlags;
 use crate::Failure;
@@ -56,6 +61,34 @@ pub(crate) const ACCESS_TOKEN: &str = "/oauth/access_token";
 /// request for another is refused (503) rather than memory spent. (The
 /// temporary tokens have bounds of their own: `temporary`.)
 pub(crate) const MAX_TOKENS: usize = 100_000;
+
+/// A leg's answer, before `answer` writes it as HTTP: its status, its
+/// body, and the line logged (the truth, which the client may not see).
+pub(crate) enum LegAnswer {
+    /// A form-encoded body: the leg's answer, or a refusal in OAuth
+    /// Problem Reporting's terms.
+    Form {
+        status: StatusCode,
+        body: String,
+        logged: String,
+    },
+    /// A refusal outside the protocol, said in `reason` (and logged so).
+    Plain {
+        status: StatusCode,
+        reason: Cow<'static, str>,
+    },
+    /// A redirect to the callback (§2.2).
+    Redirect { location: String, logged: String },
+}
+
+impl LegAnswer {
+    fn plain(status: StatusCode, reason: impl Into<Cow<'static, str>>) -> LegAnswer {
+        LegAnswer::Plain {
+            status,
+            reason: reason.into(),
+        }
+    }
+}
 
 /// Which leg a request is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,76 +110,6 @@ impl Leg {
     }
 }
 
-/// An access token issued (§2.3).
-struct Access {
-    /// For a diagnosis made with it.
-    secret: Secret,
-    /// The consumer's and this token's, kept (keyed once).
-    secrets: Secrets,
-}
-
-struct Tokens {
-    temporary: Temporaries,
-    access: HashMap<String, Access>,
-}
-
-/// Which tokens a lookup knows.
-#[derive(Clone, Copy)]
-enum Kind {
-    /// None (the request-token leg) or a temporary token.
-    Temporary,
-    /// An access token issued by the access-token leg.
-    Access,
-}
-
-/// The secrets of the consumer `serve` holds and of the tokens it issued,
-/// of one kind.
-struct Issued {
-    consumer_key: String,
-    /// The consumer's alone (a request-token request's).
-    consumer: Secrets,
-    tokens: Arc<Mutex<Tokens>>,
-    kind: Kind,
-}
-
-fn lock(tokens: &Mutex<Tokens>) -> MutexGuard<'_, Tokens> {
-    // A panic while the map was held leaves it whole (each change is one
-    // insert or one field): go on with it.
-    tokens
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-impl Issued {
-    fn lookup(&self, consumer_key: &str, token: Option<&str>) -> Lookup {
-        if consumer_key != self.consumer_key {
-            return Lookup::UnknownConsumer;
-        }
-        let Some(token) = token else {
-            return match self.kind {
-                Kind::Temporary => Lookup::Found(self.consumer.clone()),
-                Kind::Access => Lookup::UnknownToken,
-            };
-        };
-        let tokens = lock(&self.tokens);
-        let secrets = match self.kind {
-            // An exchanged one too: its owner is told it was used (it
-            // holds the secret, or the signature would not verify).
-            Kind::Temporary => tokens.temporary.secrets(token),
-            Kind::Access => tokens.access.get(token).map(|a| a.secrets.clone()),
-        };
-        drop(tokens);
-        secrets.map_or(Lookup::UnknownToken, Lookup::Found)
-    }
-}
-
-impl SecretSource for Issued {
-    fn secrets<'a>(&'a self, consumer_key: &'a str, token: Option<&'a str>) -> SecretFuture<'a> {
-        let found = self.lookup(consumer_key, token);
-        Box::pin(std::future::ready(Ok(found)))
-    }
-}
-
 /// The three legs' state and their verifier.
 pub(crate) struct Legs {
     tokens: Arc<Mutex<Tokens>>,
@@ -156,42 +119,6 @@ pub(crate) struct Legs {
     users: AtomicU64,
     /// The app schemes accepted in a callback beside http(s) and oob.
     callback_schemes: Vec<String>,
-}
-
-/// The consumer `serve` holds, whose secret every token's is paired with.
-struct Consumer {
-    key: String,
-    secret: Secret,
-    public_key: Option<String>,
-}
-
-impl Consumer {
-    /// The consumer's secrets with `token_secret`, made once when the token
-    /// is issued and kept: each request verified with them copies the
-    /// keyed MAC instead of keying it afresh.
-    fn secrets(&self, token_secret: Secret) -> Secrets {
-        let secrets = Secrets::new(self.secret.clone(), token_secret);
-        match &self.public_key {
-            // A key that does not parse was refused at start (`Legs::new`),
-            // so the fallback (RSA refused as "no public key") is never
-            // taken.
-            Some(pem) => secrets
-                .clone()
-                .with_rsa_public_key_pem(pem)
-                .unwrap_or(secrets),
-            None => secrets,
-        }
-    }
-
-    /// The lookup of `tokens` of `kind`.
-    fn issued(&self, tokens: &Arc<Mutex<Tokens>>, kind: Kind) -> Issued {
-        Issued {
-            consumer_key: self.key.clone(),
-            consumer: self.secrets(Secret::default()),
-            tokens: tokens.clone(),
-            kind,
-        }
-    }
 }
 
 impl std::fmt::Debug for Legs {
@@ -204,7 +131,7 @@ impl std::fmt::Debug for Legs {
 /// [`SysRng`]), as 32 hex digits: a token, secret or verifier nobody can
 /// guess. Should the system give none, the leg is refused (503), never
 /// answered with a weaker value.
-fn random() -> Result<String, Answer> {
+fn random() -> Result<String, LegAnswer> {
     let mut bytes = [0u8; 16];
     if let Err(e) = SysRng.try_fill_bytes(&mut bytes) {
         return Err(refused(
@@ -221,18 +148,43 @@ fn random() -> Result<String, Answer> {
     Ok(hex)
 }
 
-/// A form-encoded answer of `pairs`.
-fn form(pairs: &[(&str, &str)]) -> String {
-    pairs
-        .iter()
-        .map(|(n, v)| format!("{}={}", percent_encode_str(n), percent_encode_str(v)))
-        .collect::<Vec<_>>()
-        .join("&")
+/// A refusal in OAuth Problem Reporting's terms.
+fn refused(status: StatusCode, problem: &str, logged: &str) -> LegAnswer {
+    LegAnswer::Form {
+        status,
+        body: problem.to_owned(),
+        logged: logged.to_owned(),
+    }
 }
 
-/// A refusal in OAuth Problem Reporting's terms.
-fn refused(status: StatusCode, problem: &str, logged: &str) -> Answer {
-    Answer::form(status, problem.to_owned(), logged.to_owned())
+/// An answer the library would not write (it never refuses ours: the
+/// tokens are 32 hex digits, the names fixed), as a 500 that says why.
+fn unwritten(e: &FlowError) -> LegAnswer {
+    LegAnswer::plain(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        format!("the answer could not be written: {e}"),
+    )
+}
+
+/// The temporary token of an authorisation's query (§2.2), read by the
+/// library's form reader: given once, not empty.
+fn query_token(query: &str) -> Result<String, Cow<'static, str>> {
+    let mut params = Params::new();
+    params
+        .extend_query(query)
+        .map_err(|e| format!("the query: {}", crate::failure::chain(&e)))?;
+    let mut tokens = params.iter().filter(|p| *p.name() == *b"oauth_token");
+    let (Some(token), None) = (tokens.next(), tokens.next()) else {
+        return Err(match params.contains(b"oauth_token") {
+            true => "oauth_token is given twice in the query".into(),
+            false => "no oauth_token in the query (GET /oauth/authorize?oauth_token=T)".into(),
+        });
+    };
+    match String::from_utf8(token.value().into_owned()) {
+        Ok(token) if !token.is_empty() => Ok(token),
+        Ok(_) => Err("no oauth_token in the query (GET /oauth/authorize?oauth_token=T)".into()),
+        Err(_) => Err("the query's oauth_token is not UTF-8".into()),
+    }
 }
 
 impl Legs {
@@ -312,7 +264,7 @@ impl Legs {
 
     /// §2.1: verifies a request-token request and issues temporary
     /// credentials; or the rejection.
-    pub(crate) async fn request_token(&self, received: &Received<'_>) -> Result<Answer, Rejection> {
+    pub(crate) async fn request_token(&self, received: &Received<'_>) -> Result<LegAnswer, Rejection> {
         let verified = self.temporary.verify(received).await?;
         let protocol = verified.protocol();
         if protocol.token().is_some() {
@@ -365,36 +317,23 @@ impl Legs {
                 ),
             ));
         }
-        let body = form(&[
-            ("oauth_token", &token),
-            ("oauth_token_secret", &secret),
-            ("oauth_callback_confirmed", "true"),
-        ]);
-        Ok(Answer::form(
-            StatusCode::OK,
+        let body = match TemporaryCredentials::new(token.as_str(), secret) {
+            Ok(issued) => issued.response_body(),
+            Err(e) => return Ok(unwritten(&e)),
+        };
+        Ok(LegAnswer::Form {
+            status: StatusCode::OK,
             body,
-            format!("temporary token {token} issued ({held} held, {bytes} bytes)"),
-        ))
+            logged: format!("temporary token {token} issued ({held} held, {bytes} bytes)"),
+        })
     }
 
     /// §2.2: the user approves `oauth_token` at once; the answer sends them
     /// to the callback with the verifier (or shows it, for `oob`).
-    pub(crate) fn authorize(&self, query: Option<&str>) -> Answer {
-        let token = query.and_then(|q| {
-            q.split('&').find_map(|pair| {
-                let (name, value) = pair.split_once('=')?;
-                (name == "oauth_token").then(|| {
-                    form_decode(value.as_bytes())
-                        .ok()
-                        .and_then(|d| d.to_str().map(str::to_owned))
-                })?
-            })
-        });
-        let Some(token) = token.filter(|t| !t.is_empty()) else {
-            return Answer::plain(
-                StatusCode::BAD_REQUEST,
-                "no oauth_token in the query (GET /oauth/authorize?oauth_token=T)",
-            );
+    pub(crate) fn authorize(&self, query: Option<&str>) -> LegAnswer {
+        let token = match query_token(query.unwrap_or_default()) {
+            Ok(token) => token,
+            Err(reason) => return LegAnswer::plain(StatusCode::BAD_REQUEST, reason),
         };
         // Made before it is known to be needed: no random bytes asked for
         // while the tokens are locked.
@@ -406,41 +345,41 @@ impl Legs {
         let temporary = match tokens.temporary.find(&token, Instant::now()) {
             Found::Live(t) if !t.used => t,
             Found::Expired => {
-                return Answer::plain(
+                return LegAnswer::plain(
                     StatusCode::BAD_REQUEST,
                     "the oauth_token expired (--temporary-token-lifetime): ask for another",
                 )
             }
-            Found::Live(_) | Found::Unknown => return Answer::plain(
+            Found::Live(_) | Found::Unknown => return LegAnswer::plain(
                 StatusCode::BAD_REQUEST,
                 "the oauth_token is not a temporary token this server issued, or it was exchanged",
             ),
         };
-        let verifier = temporary.verifier.get_or_insert(fresh).clone();
+        let verifier = temporary
+            .verifier
+            .get_or_insert_with(|| Secret::new(fresh))
+            .clone();
         let callback = temporary.callback.clone();
         drop(tokens);
-        let pairs = form(&[("oauth_token", &token), ("oauth_verifier", &verifier)]);
         let logged = format!("temporary token {token} authorised");
         if callback == "oob" {
-            return Answer::form(StatusCode::OK, pairs, logged);
+            let pairs = [("oauth_token", token.as_str()), ("oauth_verifier", verifier.expose())];
+            return LegAnswer::Form {
+                status: StatusCode::OK,
+                body: encode_pairs(pairs),
+                logged,
+            };
         }
-        // The callback keeps its own query (§2.2): the pair is added to it.
-        let (before, fragment) = match callback.find('#') {
-            Some(at) => callback.split_at(at),
-            None => (callback.as_str(), ""),
-        };
-        let sep = match before.find('?') {
-            None => "?",
-            Some(_) if before.ends_with('?') || before.ends_with('&') => "",
-            Some(_) => "&",
-        };
-        Answer::redirect(format!("{before}{sep}{pairs}{fragment}"), logged)
+        LegAnswer::Redirect {
+            location: callback_url(&callback, &token, verifier.expose()),
+            logged,
+        }
     }
 
     /// §2.3: verifies an access-token request (signed with the temporary
     /// credentials), checks its verifier, and issues token credentials; or
     /// the rejection.
-    pub(crate) async fn access_token(&self, received: &Received<'_>) -> Result<Answer, Rejection> {
+    pub(crate) async fn access_token(&self, received: &Received<'_>) -> Result<LegAnswer, Rejection> {
         let verified = self.temporary.verify(received).await?;
         let protocol = verified.protocol();
         let (Some(token), given) = (protocol.token(), protocol.get(Name::Verifier)) else {
@@ -491,14 +430,14 @@ impl Legs {
                 "the temporary token was exchanged already",
             ));
         }
-        let Some(verifier) = temporary.verifier.as_deref() else {
+        let Some(verifier) = &temporary.verifier else {
             return Ok(refused(
                 StatusCode::UNAUTHORIZED,
                 "oauth_problem=permission_unknown",
                 "the temporary token was not authorised (GET /oauth/authorize first)",
             ));
         };
-        if !equal(verifier.as_bytes(), given.as_bytes()) {
+        if !verifier.ct_eq(&Secret::new(given)) {
             return Ok(refused(
                 StatusCode::UNAUTHORIZED,
                 "oauth_problem=parameter_rejected&oauth_parameters_rejected=oauth_verifier",
@@ -512,38 +451,27 @@ impl Legs {
                 "the access tokens are full (MAX_TOKENS)",
             ));
         }
-        // One exchange per temporary token (and its verifier).
-        temporary.used = true;
         let user = self.users.fetch_add(1, Ordering::Relaxed) + 1;
         // X's shape: the user's id, a dash, the random part.
         let access = format!("{user}-{random_part}");
-        tokens.access.insert(access.clone(), kept);
-        drop(tokens);
         let user_id = user.to_string();
         let screen_name = format!("oauth1_serve_user_{user}");
-        let body = form(&[
-            ("oauth_token", &access),
-            ("oauth_token_secret", &secret),
-            ("user_id", &user_id),
-            ("screen_name", &screen_name),
-        ]);
-        Ok(Answer::form(
-            StatusCode::OK,
+        let params = [("user_id", user_id.as_str()), ("screen_name", &screen_name)];
+        // Written before anything is issued: a token is kept only once its
+        // answer is.
+        let body = match TokenCredentials::new(access.as_str(), secret, params) {
+            Ok(issued) => issued.response_body(),
+            Err(e) => return Ok(unwritten(&e)),
+        };
+        // One exchange per temporary token (and its verifier).
+        temporary.used = true;
+        tokens.access.insert(access.clone(), kept);
+        drop(tokens);
+        Ok(LegAnswer::Form {
+            status: StatusCode::OK,
             body,
-            format!("access token {access} issued for user {user_id}"),
-        ))
-    }
-}
-
-/// Comparing a verifier in time that does not depend on where it differs.
-mod subtle_free {
-    /// Whether `a` and `b` are equal, looking at every byte of the longer.
-    pub(super) fn equal(a: &[u8], b: &[u8]) -> bool {
-        let mut diff = u8::from(a.len() != b.len());
-        for i in 0..a.len().max(b.len()) {
-            diff |= a.get(i).copied().unwrap_or(0) ^ b.get(i).copied().unwrap_or(0);
-        }
-        diff == 0
+            logged: format!("access token {access} issued for user {user_id}"),
+        })
     }
 }
 
@@ -579,10 +507,21 @@ mod tests {
     }
 
     #[test]
-    fn a_verifier_is_compared_whole() {
-        assert!(equal(b"abc", b"abc"));
-        assert!(!equal(b"abc", b"abd"));
-        assert!(!equal(b"abc", b"abcd"));
-        assert!(!equal(b"", b"a"));
+    fn the_authorisation_s_token_is_read_once_by_the_form_reader() {
+        assert_eq!(query_token("x=1&oauth_token=a%2Bb+c").unwrap(), "a+b c");
+        let refused = |q: &str| query_token(q).unwrap_err().into_owned();
+        assert_eq!(
+            refused("oauth_token=t&oauth_token=u"),
+            "oauth_token is given twice in the query"
+        );
+        for q in ["", "x=1", "oauth_token=", "oauth_token"] {
+            assert_eq!(
+                refused(q),
+                "no oauth_token in the query (GET /oauth/authorize?oauth_token=T)",
+                "{q}"
+            );
+        }
+        assert_eq!(refused("oauth_token=%FF"), "the query's oauth_token is not UTF-8");
+        assert!(refused("oauth_token=t&x=%G1").starts_with("the query: "));
     }
 }

@@ -14,6 +14,7 @@ use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
 use oauth1_signer::verify::Secrets;
+use oauth1_signer::Secret;
 
 /// The most temporary tokens held: a client's tests make a few; past this
 /// (or [`MAX_BYTES`]), a request for another is refused (503) until the
@@ -49,7 +50,7 @@ pub(crate) struct Temporary {
     pub(crate) secrets: Secrets,
     pub(crate) callback: String,
     /// Set when the user (here: at once) authorises it.
-    pub(crate) verifier: Option<String>,
+    pub(crate) verifier: Option<Secret>,
     /// Exchanged for token credentials: it serves no other.
     pub(crate) used: bool,
     issued: Instant,
@@ -165,7 +166,6 @@ impl Temporaries {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
-    use oauth1_signer::Secret;
 
     use super::*;
 

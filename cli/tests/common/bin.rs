@@ -1,5 +1,7 @@
-//! Running the real `oauth1` binary in a test: a hermetic command, its
-//! output, a scratch directory, and a browser standing in for the user.
+//! Running the real `oauth1` binary in a test: the one hermetic command
+//! (every test that runs the binary starts from [`hermetic`] or
+//! [`clear_env`]), its output, a scratch directory, and a browser standing
+//! in for the user.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -9,19 +11,44 @@ use std::process::{Command, Output, Stdio};
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_oauth1");
 
-/// The binary, with no credentials or configuration from the test's own
-/// environment, and profiles in `config`.
-pub fn oauth1(config: &Path) -> Command {
-    let mut c = Command::new(BIN);
-    for var in [
-        "OAUTH_CONSUMER_KEY",
-        "OAUTH_CONSUMER_SECRET",
-        "OAUTH_TOKEN",
-        "OAUTH_TOKEN_SECRET",
-        "XDG_CONFIG_HOME",
-    ] {
-        c.env_remove(var);
+/// The variables of the test's own environment that `oauth1` reads: the
+/// credentials (clap's `env` of `--consumer-key` and the others), where
+/// the profiles are, and whether to colour.
+pub const ENV_READ: [&str; 8] = [
+    "OAUTH_CONSUMER_KEY",
+    "OAUTH_CONSUMER_SECRET",
+    "OAUTH_TOKEN",
+    "OAUTH_TOKEN_SECRET",
+    "XDG_CONFIG_HOME",
+    "NO_COLOR",
+    "CLICOLOR",
+    "CLICOLOR_FORCE",
+];
+
+/// A profiles directory that is never created: a run that is given no
+/// other reads no profile, whatever the test's home holds.
+pub const NO_PROFILES: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/oauth1-no-profiles");
+
+/// Removes from `command` every variable of [`ENV_READ`], and points the
+/// profiles at [`NO_PROFILES`]: for a command that runs the binary through
+/// another (a shell setting limits), as [`hermetic`] does for the binary.
+pub fn clear_env(command: &mut Command) -> &mut Command {
+    for var in ENV_READ {
+        command.env_remove(var);
     }
+    command.env("OAUTH1_CONFIG_DIR", NO_PROFILES)
+}
+
+/// The binary, with nothing of the test's own environment that it reads.
+pub fn hermetic() -> Command {
+    let mut c = Command::new(BIN);
+    clear_env(&mut c);
+    c
+}
+
+/// [`hermetic`], with profiles in `config`.
+pub fn oauth1(config: &Path) -> Command {
+    let mut c = hermetic();
     c.env("OAUTH1_CONFIG_DIR", config);
     c
 }

@@ -1,18 +1,13 @@
 //! The real `oauth1` binary run as the tests of `sign`, `encode`, `decode`
 //! and `explain` run it: with arguments, standard input and environment
-//! variables, none of the `OAUTH_*` credentials of the test's own
-//! environment, its exit code and output as text; and the rule a
+//! variables, hermetic ([`hermetic`]: nothing of the test's own
+//! environment), its exit code and output as text; and the rule a
 //! malformed-escape error states.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
-pub const CREDENTIAL_VARS: [&str; 4] = [
-    "OAUTH_CONSUMER_KEY",
-    "OAUTH_CONSUMER_SECRET",
-    "OAUTH_TOKEN",
-    "OAUTH_TOKEN_SECRET",
-];
+use super::bin::hermetic;
 
 /// A finished run: its exit code and its output.
 pub struct Output {
@@ -21,13 +16,10 @@ pub struct Output {
     pub stderr: String,
 }
 
-/// Runs the binary with no OAUTH_* variables but those in `env`.
+/// Runs the binary hermetically, with the variables in `env`.
 pub fn run(args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_oauth1"));
+    let mut cmd = hermetic();
     cmd.args(args);
-    for var in CREDENTIAL_VARS {
-        cmd.env_remove(var);
-    }
     cmd.envs(env.iter().copied());
     cmd.stdin(if stdin.is_some() {
         Stdio::piped()

@@ -1,8 +1,9 @@
 //! The CLI's test support. From the library's (`tests/common/`), included
 //! from there so that each fact is written once: the loopback provider, the
 //! peers' runner, and the vectors the signer refuses (which `oauth1 sign` must refuse with the
-//! same error). The CLI's own: the binary run hermetically (`bin`, with a
-//! profile directory; `exec`, with arguments, standard input and variables),
+//! same error). The CLI's own: the binary run hermetically (`bin::hermetic`,
+//! the one place that clears the environment; `bin::oauth1` with a profile
+//! directory; `exec`, with arguments, standard input and variables),
 //! `oauth1 authorize` logging in (`login`),
 //! the public vectors as JSON (`vectors`), `oauth1 serve` (`serve`), and an
 //! HMAC computed by the tests themselves (`oracle`).
@@ -21,3 +22,5 @@ pub mod provider;
 pub mod refused;
 pub mod serve;
 pub mod vectors;
+#[path = "../../../tests/common/x_docs.rs"]
+pub mod x_docs;
