@@ -12,6 +12,8 @@
 //! error points) and sent with the others instead: the signature is the same
 //! wherever a parameter travels (§3.4.1.3.1).
 
+use std::str::FromStr;
+
 use oauth1_signer::outgoing::Lifted as TakenOut;
 use oauth1_signer::pipeline::{base_string_lines, is_form_urlencoded, ParameterStyle, RequestUrl};
 use oauth1_signer::provider::{RealmRule, PROVIDERS};
@@ -19,7 +21,6 @@ use oauth1_signer::{
     text::percent_encode_str, Error, ErrorKind, Name, OAuthRequest, Part, Provider, RequestSpec,
     Secret, SignatureMethod, Signer, Transmission,
 };
-use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::render::{Arg, Hint, Spot};
