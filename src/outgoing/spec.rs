@@ -462,7 +462,7 @@ impl RequestSpec {
     ///
     /// // The oauth_body_hash extension's example (draft-eaton-oauth-bodyhash-00, Appendix A).
     /// let spec = RequestSpec::from_json(r#"{"method": "PUT", "url": "https://h/r", "consumer_key": "k",
-    ///     "body": "Hello World!", "content_type": "text/plain", "body_hash": "sha1"}"#)?;
+    ///     "body": "Hello World!", "content_type": "text/plain", "body_hash_algorithm": "sha1"}"#)?;
     /// assert_eq!(
     ///     spec.protocol_params()?,
     ///     [("oauth_body_hash".to_owned(), "Lve95gjOVATpfV8EL5X4nxwjKHE=".to_owned())]
