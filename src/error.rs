@@ -122,6 +122,17 @@ pub enum ErrorKind {
         /// The name as given.
         name: String,
     },
+    /// A word for one of the library's choices (a transmission, a body-hash
+    /// policy or algorithm, a provider) that names none of them.
+    #[non_exhaustive]
+    UnknownName {
+        /// What it was to name: `"transmission"`, `"provider"`...
+        what: &'static str,
+        /// The word as given.
+        name: String,
+        /// The words accepted.
+        expected: &'static [&'static str],
+    },
     /// A protocol parameter was given twice, or collides with one the signer adds.
     #[non_exhaustive]
     DuplicateProtocolParameter {
@@ -441,6 +452,14 @@ impl fmt::Display for Error {
                  HMAC-SHA512, PLAINTEXT, RSA-SHA1 or RSA-SHA256)",
                 Quoted(name)
             ),
+            ErrorKind::UnknownName {
+                what,
+                name,
+                expected,
+            } => {
+                let expected = expected.join(", ");
+                write!(f, "unknown {what} {} (expected {expected})", Quoted(name))
+            }
             ErrorKind::DuplicateProtocolParameter { name, at } => {
                 write!(f, "protocol parameter {} is given more than once", Quoted(name))?;
                 match at {
@@ -577,6 +596,11 @@ mod tests {
         let long = format!("oauth_{}", "é".repeat(10_000));
         for kind in [
             ErrorKind::UnknownSignatureMethod { name: long.clone() },
+            ErrorKind::UnknownName {
+                what: "provider",
+                name: long.clone(),
+                expected: &["x"],
+            },
             ErrorKind::DuplicateProtocolParameter {
                 name: long.clone(),
                 at: None,

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use oauth1_signer::{RequestSpec, Secret};
+use oauth1_signer::{RequestSpec, Secret, SignatureMethod};
 
 use crate::profile::Profiles;
 use crate::Failure;
@@ -256,7 +256,8 @@ impl MethodFlags {
             || spec
                 .signature_method
                 .as_deref()
-                .is_some_and(|m| m.starts_with("RSA"))
+                .and_then(|m| m.parse::<SignatureMethod>().ok())
+                .is_some_and(|m| m.is_rsa())
     }
 }
 

@@ -169,14 +169,7 @@ pub fn run() -> ExitCode {
             };
             verify::verify(args, &given)
         }
-        Command::Serve(args) => {
-            let given = |id: &str| {
-                matches
-                    .subcommand_matches("serve")
-                    .is_some_and(|m| on_command_line(m, id))
-            };
-            serve::serve(args, &given)
-        }
+        Command::Serve(args) => serve::serve(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

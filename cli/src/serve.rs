@@ -214,14 +214,15 @@ pub(crate) struct FlowFlags {
     pub(crate) callback_scheme: Vec<String>,
 }
 
-pub(crate) fn serve(args: &ServeArgs, given: &dyn Fn(&str) -> bool) -> Result<(), Failure> {
+pub(crate) fn serve(args: &ServeArgs) -> Result<(), Failure> {
     crate::clock::set_offset(args.clock_offset);
     let public_key = crate::flags::public_key(args.public_key.as_deref())?;
     let mut spec =
         crate::flags::credentials_spec(&args.credentials, &args.signature, public_key.is_some())?;
     spec.provider = args.provider;
     // The body-hash flags as given, else the provider's rule (else never).
-    let body_hash = args.body_hash.body_hash(given, spec.body_hash_rule());
+    args.body_hash.fill(&mut spec);
+    let body_hash = spec.body_hash_rule();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -5,10 +5,9 @@
 //! parameters a signer chooses). `verify` takes no `SigningFlags`: it reads
 //! them from the request it checks.
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use oauth1_signer::{
-    BodyHash, BodyHashAlgorithm, BodyHashPolicy, Error, Part, Provider, RequestSpec, Signer,
-    Transmission,
+    BodyHashAlgorithm, BodyHashPolicy, Error, Part, Provider, RequestSpec, Signer, Transmission,
 };
 
 use crate::caret::Caret;
@@ -84,51 +83,31 @@ pub(crate) struct SendFlags {
 
     /// Where the protocol parameters go: header (Authorization, the default), query (the
     /// URL), form-body (a form body: -d)
-    #[arg(long, value_enum)]
-    transmission: Option<TransmissionArg>,
+    #[arg(long)]
+    transmission: Option<Transmission>,
 
     /// The body hash
     #[command(flatten)]
     hash: BodyHashFlags,
 }
 
-/// `oauth_body_hash`: when, and which hash (`sign`, `request`, `verify`).
+/// `oauth_body_hash`: when, and which hash (`sign`, `request`, `verify`,
+/// `serve`), each by the library's words; one given alone, the library's
+/// rule ([`BodyHash::chosen`](oauth1_signer::BodyHash::chosen)) gives the
+/// other.
 #[derive(Args, Debug)]
 pub(crate) struct BodyHashFlags {
     /// When to send oauth_body_hash: never (the default, but unless-form when
     /// --body-hash-algorithm is given), unless-form (on any body that is not a form, the
     /// empty one included), required (the same; a verifier refuses none), always (a form's
     /// too, as Mastercard's signers do)
-    #[arg(long, value_enum, default_value_t = BodyHashArg::Never)]
-    body_hash: BodyHashArg,
+    #[arg(long)]
+    body_hash: Option<BodyHashPolicy>,
 
     /// Its hash: follow-method (the default: SHA-1 for HMAC-SHA1 and RSA-SHA1, SHA-256 for
     /// the -SHA256 methods, SHA-512 for HMAC-SHA512), sha1, sha256, sha512
-    #[arg(long, value_enum, default_value_t = HashArg::FollowMethod)]
-    body_hash_algorithm: HashArg,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum TransmissionArg {
-    Header,
-    FormBody,
-    Query,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum BodyHashArg {
-    Never,
-    UnlessForm,
-    Required,
-    Always,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum HashArg {
-    FollowMethod,
-    Sha1,
-    Sha256,
-    Sha512,
+    #[arg(long)]
+    body_hash_algorithm: Option<BodyHashAlgorithm>,
 }
 
 impl SendFlags {
@@ -143,47 +122,24 @@ impl SendFlags {
                 spec.version = false;
             }
         }
-        if let Some(t) = self.transmission {
-            spec.transmission = Some(match t {
-                TransmissionArg::Header => Transmission::Header,
-                TransmissionArg::FormBody => Transmission::FormBody,
-                TransmissionArg::Query => Transmission::Query,
-            });
+        if self.transmission.is_some() {
+            spec.transmission = self.transmission;
         }
-        if given("body_hash") || given("body_hash_algorithm") {
-            let rule = spec.body_hash_rule();
-            spec.body_hash = Some(self.hash.body_hash(given, rule));
-        }
+        self.hash.fill(spec);
     }
 }
 
 impl BodyHashFlags {
-    /// When and how the body is hashed: as given, else as `default` (the
-    /// provider's rule, say). For a verifier: when it is required, and the
-    /// hash it is checked with.
-    pub(crate) fn body_hash(&self, given: &dyn Fn(&str) -> bool, default: BodyHash) -> BodyHash {
-        let policy = match self.body_hash {
-            // A hash named is a hash wanted: never sent silently without one.
-            _ if !given("body_hash")
-                && given("body_hash_algorithm")
-                && default.policy() == BodyHashPolicy::Never =>
-            {
-                BodyHashPolicy::UnlessForm
-            }
-            _ if !given("body_hash") => default.policy(),
-            BodyHashArg::Never => BodyHashPolicy::Never,
-            BodyHashArg::UnlessForm => BodyHashPolicy::UnlessForm,
-            BodyHashArg::Required => BodyHashPolicy::Required,
-            BodyHashArg::Always => BodyHashPolicy::Always,
-        };
-        let algorithm = match self.body_hash_algorithm {
-            _ if !given("body_hash_algorithm") => default.algorithm(),
-            HashArg::FollowMethod => BodyHashAlgorithm::FollowMethod,
-            HashArg::Sha1 => BodyHashAlgorithm::Sha1,
-            HashArg::Sha256 => BodyHashAlgorithm::Sha256,
-            HashArg::Sha512 => BodyHashAlgorithm::Sha512,
-        };
-        BodyHash::new(policy, algorithm)
+    /// Sets the body-hash policy and algorithm of `spec` that were given
+    /// (over the file's); [`RequestSpec::body_hash_rule`] then makes the
+    /// rule of them and the provider's.
+    pub(crate) fn fill(&self, spec: &mut RequestSpec) {
+        if self.body_hash.is_some() {
+            spec.body_hash = self.body_hash;
+        }
+        if self.body_hash_algorithm.is_some() {
+            spec.body_hash_algorithm = self.body_hash_algorithm;
+        }
     }
 }
 

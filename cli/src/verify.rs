@@ -143,6 +143,7 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
         (None, None) => None,
     };
     spec.provider = args.provider.or(spec.provider);
+    args.body_hash.fill(&mut spec);
     args.credentials
         .check(args.request.literal(), args.public_key.is_some())?;
     if args.request.literal() && args.credentials.profile.is_none() {
@@ -167,7 +168,7 @@ pub(crate) fn verify(args: &VerifyArgs, given: &dyn Fn(&str) -> bool) -> Result<
         // Every method: a checking tool takes the one the header names.
         &oauth1_signer::SignatureMethod::ALL,
         public_key.as_deref(),
-        args.body_hash.body_hash(given, spec.body_hash_rule()),
+        spec.body_hash_rule(),
         None,
     )?;
     let mut received = Received::new(&spec.method, spec.url.as_str());

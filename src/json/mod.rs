@@ -13,7 +13,8 @@
 //!  "token_secret"?, "signature_method"?, "timestamp"?, "nonce"?, "version"?,
 //!  "callback"?, "verifier"?, "realm"?, "extra_oauth_params"?: [[name, value], ...],
 //!  "rsa_private_key"?: PEM, "transmission"?: "header" | "query" | "form-body",
-//!  "body"?, "content_type"?, "body_hash"?: "sha1" | "sha256" | "sha512", "provider"?}
+//!  "body"?, "content_type"?, "body_hash"?: "never" | "unless-form" | "required" | "always",
+//!  "body_hash_algorithm"?: "follow-method" | "sha1" | "sha256" | "sha512", "provider"?}
 //! ```
 //!
 //! It is taken literally: a field that is absent is not sent. No `nonce` means
@@ -52,8 +53,9 @@
 //! `transmission` puts the protocol parameters in the `Authorization` header
 //! (the default), the query, or the form body (RFC 5849 §3.5); `body` (with
 //! `content_type`) is a body that is not form parameters, never signed
-//! itself; `body_hash` sends `oauth_body_hash` over the body (the empty body
-//! when there is none) with that hash; `provider` names a
+//! itself; `body_hash` says when `oauth_body_hash` is sent over the body
+//! (the empty body when there is none) and `body_hash_algorithm` with which
+//! hash; `provider` names a
 //! [`Profile`](crate::provider::Profile) whose defaults fill the fields left out (the
 //! signature method, the transmission, the body hash, the realm, and the
 //! provider's parameter style). [`RequestSpec::sent`] is what goes on the

@@ -8,10 +8,7 @@ use std::fmt;
 use serde::de::{self, Deserializer, Unexpected, Visitor};
 use serde::{Deserialize, Serializer};
 
-use crate::pipeline::body_hash::{BodyHash, BodyHashAlgorithm, BodyHashPolicy};
 use crate::pipeline::credentials::Secret;
-use crate::pipeline::protocol::Transmission;
-use crate::provider::profile::Provider;
 
 pub(crate) fn is_false(b: &bool) -> bool {
     !*b
@@ -108,57 +105,6 @@ pub(crate) fn expose<S: Serializer>(secret: &Option<Secret>, s: S) -> Result<S::
     }
 }
 
-/// A field whose value is one of a few names: `transmission`, `body_hash`,
-/// `provider`.
-pub(crate) trait Named: Sized + Copy {
-    /// What a value may be, for an error message.
-    const EXPECTED: &'static str;
-    /// Its name in a request file.
-    fn name(self) -> &'static str;
-    /// The value of that name.
-    fn from_name(name: &str) -> Option<Self>;
-}
-
-impl Named for Transmission {
-    const EXPECTED: &'static str = "\"header\", \"query\" or \"form-body\"";
-    fn name(self) -> &'static str {
-        self.as_str()
-    }
-    fn from_name(name: &str) -> Option<Self> {
-        Transmission::from_name(name)
-    }
-}
-
-/// `"sha1"`, `"sha256"`, `"sha512"`, `"follow-method"`: `oauth_body_hash`
-/// on any body that is not a form, the empty one included; `"none"`: never
-/// (over a provider's rule).
-impl Named for BodyHash {
-    const EXPECTED: &'static str = "\"sha1\", \"sha256\", \"sha512\", \"follow-method\" (the \
-                                    signature method's) or \"none\"";
-    fn name(self) -> &'static str {
-        if self.policy() == BodyHashPolicy::Never {
-            return "none";
-        }
-        match self.algorithm() {
-            BodyHashAlgorithm::Sha1 => "sha1",
-            BodyHashAlgorithm::Sha256 => "sha256",
-            BodyHashAlgorithm::Sha512 => "sha512",
-            _ => "follow-method",
-        }
-    }
-    fn from_name(name: &str) -> Option<Self> {
-        let algorithm = match name {
-            "none" => return Some(BodyHash::default()),
-            "sha1" => BodyHashAlgorithm::Sha1,
-            "sha256" => BodyHashAlgorithm::Sha256,
-            "sha512" => BodyHashAlgorithm::Sha512,
-            "follow-method" => BodyHashAlgorithm::FollowMethod,
-            _ => return None,
-        };
-        Some(BodyHash::new(BodyHashPolicy::UnlessForm, algorithm))
-    }
-}
-
 /// A body that is not form parameters: a JSON string, kept as its UTF-8
 /// bytes (a body given otherwise, from a file, may be any bytes; it is
 /// written back only when it is UTF-8).
@@ -188,39 +134,32 @@ pub(crate) mod body {
     }
 }
 
-impl Named for Provider {
-    const EXPECTED: &'static str = "a provider: rfc5849, x, netsuite, woocommerce, mastercard, \
-                                    lti, jira-dc, magento, etrade, trello, garmin, flickr, discogs";
-    fn name(self) -> &'static str {
-        self.as_str()
-    }
-    fn from_name(name: &str) -> Option<Self> {
-        name.parse().ok()
-    }
-}
-
-/// An optional [`Named`] field.
+/// An optional field whose value is one of a few words (`transmission`,
+/// `body_hash`, `body_hash_algorithm`, `provider`): read and written by the
+/// type's own `FromStr` and `Display`, the words of the flags and the page.
 pub(crate) mod named {
-    use super::*;
+    use std::fmt::Display;
+    use std::str::FromStr;
 
-    pub(crate) fn serialize<T: Named, S: Serializer>(
+    use super::*;
+    use crate::Error;
+
+    pub(crate) fn serialize<T: Display, S: Serializer>(
         value: &Option<T>,
         s: S,
     ) -> Result<S::Ok, S::Error> {
         match value {
-            Some(v) => s.serialize_str(v.name()),
+            Some(v) => s.collect_str(v),
             None => s.serialize_none(),
         }
     }
 
-    pub(crate) fn deserialize<'de, T: Named, D: Deserializer<'de>>(
+    pub(crate) fn deserialize<'de, T: FromStr<Err = Error>, D: Deserializer<'de>>(
         d: D,
     ) -> Result<Option<T>, D::Error> {
         match Option::<String>::deserialize(d)? {
             None => Ok(None),
-            Some(v) => T::from_name(&v)
-                .map(Some)
-                .ok_or_else(|| de::Error::invalid_value(Unexpected::Str(&v), &T::EXPECTED)),
+            Some(v) => v.parse().map(Some).map_err(de::Error::custom),
         }
     }
 }

@@ -6,7 +6,7 @@ use std::fmt;
 
 use crate::error::{Error, ErrorKind, Part};
 use crate::outgoing::sent::Sent;
-use crate::pipeline::body_hash::BodyHash;
+use crate::pipeline::body_hash::{BodyHash, BodyHashAlgorithm, BodyHashPolicy};
 use crate::pipeline::credentials::{Credentials, Secret};
 use crate::pipeline::protocol::{Name, Transmission};
 use crate::pipeline::request::OAuthRequest;
@@ -198,11 +198,12 @@ pub struct RequestSpec {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub content_type: Option<String>,
-    /// `oauth_body_hash` over the body (the empty body when there is none;
-    /// never over a form body, whose parameters are signed instead): in
-    /// JSON `"sha1"`, `"sha256"`, `"sha512"` or `"follow-method"` (the
-    /// signature method's), or `"none"`; absent is the provider's rule, else
-    /// none.
+    /// When `oauth_body_hash` is sent over the body (the empty body when
+    /// there is none): in JSON one of [`BodyHashPolicy::NAMES`], `"never"`,
+    /// `"unless-form"`, `"required"`, `"always"`; absent is the provider's,
+    /// else never, but unless-form when
+    /// [`body_hash_algorithm`](Self::body_hash_algorithm) is given
+    /// ([`BodyHash::chosen`]).
     #[cfg_attr(
         feature = "json",
         serde(
@@ -211,7 +212,19 @@ pub struct RequestSpec {
             with = "crate::outgoing::serde_fields::named"
         )
     )]
-    pub body_hash: Option<BodyHash>,
+    pub body_hash: Option<BodyHashPolicy>,
+    /// Which hash: in JSON one of [`BodyHashAlgorithm::NAMES`],
+    /// `"follow-method"` (the signature method's), `"sha1"`, `"sha256"`,
+    /// `"sha512"`; absent is the provider's, else the signature method's.
+    #[cfg_attr(
+        feature = "json",
+        serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            with = "crate::outgoing::serde_fields::named"
+        )
+    )]
+    pub body_hash_algorithm: Option<BodyHashAlgorithm>,
     /// A provider whose [`Profile`] fills the fields left out: the
     /// signature method, the transmission, the body hash, the realm, and its
     /// parameter style. `version`, `nonce` and `timestamp` stay literal.
@@ -352,14 +365,14 @@ impl RequestSpec {
             .unwrap_or_default()
     }
 
-    /// When and how the body is hashed: `body_hash`, else the provider's
-    /// rule, else never; in Mastercard's style on every body
+    /// When and how the body is hashed: [`body_hash`](Self::body_hash) and
+    /// [`body_hash_algorithm`](Self::body_hash_algorithm) over the
+    /// provider's rule, else never ([`BodyHash::chosen`]: a hash named alone
+    /// is sent unless-form); in Mastercard's style on every body
     /// ([`ParameterStyle::body_hash`]).
     pub fn body_hash_rule(&self) -> BodyHash {
-        let rule = self
-            .body_hash
-            .or_else(|| Some(self.profile()?.body_hash))
-            .unwrap_or_default();
+        let provider = self.profile().map(|p| p.body_hash).unwrap_or_default();
+        let rule = BodyHash::chosen(self.body_hash, self.body_hash_algorithm, provider);
         // The style's own rule: Mastercard's hashes every body, a form's too.
         self.profile()
             .map(|p| p.style)
@@ -449,7 +462,7 @@ impl RequestSpec {
     ///
     /// // The oauth_body_hash extension's example (draft-eaton-oauth-bodyhash-00, Appendix A).
     /// let spec = RequestSpec::from_json(r#"{"method": "PUT", "url": "https://h/r", "consumer_key": "k",
-    ///     "body": "Hello World!", "content_type": "text/plain", "body_hash": "sha1"}"#)?;
+    ///     "body": "Hello World!", "content_type": "text/plain", "body_hash_algorithm": "sha1"}"#)?;
     /// assert_eq!(
     ///     spec.protocol_params()?,
     ///     [("oauth_body_hash".to_owned(), "Lve95gjOVATpfV8EL5X4nxwjKHE=".to_owned())]
@@ -642,6 +655,7 @@ impl fmt::Debug for RequestSpec {
             .field("body_len", &self.body.as_ref().map(Vec::len))
             .field("content_type", &self.content_type)
             .field("body_hash", &self.body_hash)
+            .field("body_hash_algorithm", &self.body_hash_algorithm)
             .field("provider", &self.provider)
             .finish()
     }
@@ -782,6 +796,53 @@ pub(crate) mod tests {
         assert!(json.get("nonce").is_none());
         let again = RequestSpec::from_json(&json.to_string()).unwrap();
         assert_eq!(serde_json::to_value(&again).unwrap(), json);
+    }
+
+    /// The request file's body-hash words are the flags' and the page's, and
+    /// a policy the old single field could not say (required, always) reads
+    /// back as written.
+    #[test]
+    fn the_body_hash_words_read_back_and_name_only_one_rule() {
+        use crate::{BodyHashAlgorithm as A, BodyHashPolicy as P};
+        let with = |fields: &str| {
+            RequestSpec::from_json(&MINIMAL.replace('}', &format!(", {fields}}}"))).unwrap()
+        };
+        let spec = with(r#""body_hash": "always", "body_hash_algorithm": "sha256""#);
+        assert_eq!(spec.body_hash_rule(), BodyHash::new(P::Always, A::Sha256));
+        let json = serde_json::to_value(&spec).unwrap();
+        assert_eq!(
+            (&json["body_hash"], &json["body_hash_algorithm"]),
+            (&"always".into(), &"sha256".into())
+        );
+        assert_eq!(
+            RequestSpec::from_json(&json.to_string()).unwrap().body_hash,
+            Some(P::Always)
+        );
+        // One given: the other is the provider's (the rule of BodyHash::chosen).
+        let alone = with(r#""body_hash_algorithm": "sha512""#);
+        assert_eq!(
+            alone.body_hash_rule(),
+            BodyHash::new(P::UnlessForm, A::Sha512)
+        );
+        let mastercard = with(r#""provider": "mastercard", "body_hash": "required""#);
+        assert_eq!(
+            mastercard.body_hash_rule(),
+            BodyHash::new(P::Always, A::Sha256)
+        );
+        let lti = with(r#""provider": "lti", "body_hash_algorithm": "sha256""#);
+        assert_eq!(
+            lti.body_hash_rule(),
+            BodyHash::new(P::UnlessForm, A::Sha256)
+        );
+        // The single word of earlier releases is named, with the words accepted.
+        let e = RequestSpec::from_json(&MINIMAL.replace('}', r#", "body_hash": "sha1"}"#));
+        let shown = crate::outgoing::serde_fields::tests::chain(&e.unwrap_err());
+        assert!(
+            shown.contains(
+                r#"unknown body-hash policy "sha1" (expected never, unless-form, required, always)"#
+            ),
+            "{shown}"
+        );
     }
 
     #[test]

@@ -15,12 +15,15 @@
 //! [OAuth Request Body Hash]: https://oauth.googlecode.com/svn/spec/ext/body_hash/1.0/oauth-bodyhash.html
 
 use std::fmt;
+use std::str::FromStr;
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use sha1::Digest as _;
 
+use crate::error::Error;
 use crate::pipeline::sign::SignatureMethod;
+use crate::text::word::{self, names};
 
 /// When a request carries `oauth_body_hash`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -44,6 +47,50 @@ pub enum BodyHashPolicy {
     Always,
 }
 
+impl BodyHashPolicy {
+    /// Every policy, in the order above.
+    pub const ALL: [BodyHashPolicy; 4] = [
+        BodyHashPolicy::Never,
+        BodyHashPolicy::UnlessForm,
+        BodyHashPolicy::Required,
+        BodyHashPolicy::Always,
+    ];
+
+    /// Their names, in the same order: `never`, `unless-form`, `required`,
+    /// `always` (`oauth1 --body-hash`, the request file's `"body_hash"`, the
+    /// page's select).
+    pub const NAMES: [&'static str; 4] = names!(BodyHashPolicy::ALL);
+
+    /// Its name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            BodyHashPolicy::Never => "never",
+            BodyHashPolicy::UnlessForm => "unless-form",
+            BodyHashPolicy::Required => "required",
+            BodyHashPolicy::Always => "always",
+        }
+    }
+}
+
+impl fmt::Display for BodyHashPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for BodyHashPolicy {
+    type Err = Error;
+
+    /// The policy of that [name](BodyHashPolicy::NAMES), ASCII case aside.
+    ///
+    /// # Errors
+    /// [`ErrorKind::UnknownName`](crate::ErrorKind::UnknownName) for any
+    /// other word, naming it and the policies' names.
+    fn from_str(s: &str) -> Result<BodyHashPolicy, Error> {
+        word::parse("body-hash policy", &Self::ALL, &Self::NAMES, s)
+    }
+}
+
 /// Which hash `oauth_body_hash` is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -62,6 +109,19 @@ pub enum BodyHashAlgorithm {
 }
 
 impl BodyHashAlgorithm {
+    /// Every algorithm, in the order above.
+    pub const ALL: [BodyHashAlgorithm; 4] = [
+        BodyHashAlgorithm::FollowMethod,
+        BodyHashAlgorithm::Sha1,
+        BodyHashAlgorithm::Sha256,
+        BodyHashAlgorithm::Sha512,
+    ];
+
+    /// Their names, in the same order: `follow-method`, `sha1`, `sha256`,
+    /// `sha512` (`oauth1 --body-hash-algorithm`, the request file's
+    /// `"body_hash_algorithm"`, the page's select).
+    pub const NAMES: [&'static str; 4] = names!(BodyHashAlgorithm::ALL);
+
     /// The hash used for `method`: itself, or the method's when it follows it.
     pub fn for_method(self, method: SignatureMethod) -> BodyHashAlgorithm {
         match self {
@@ -76,13 +136,13 @@ impl BodyHashAlgorithm {
         }
     }
 
-    /// Its name: `follow-method`, `SHA-1`, `SHA-256`, `SHA-512`.
-    pub fn as_str(self) -> &'static str {
+    /// Its name.
+    pub const fn as_str(self) -> &'static str {
         match self {
             BodyHashAlgorithm::FollowMethod => "follow-method",
-            BodyHashAlgorithm::Sha1 => "SHA-1",
-            BodyHashAlgorithm::Sha256 => "SHA-256",
-            BodyHashAlgorithm::Sha512 => "SHA-512",
+            BodyHashAlgorithm::Sha1 => "sha1",
+            BodyHashAlgorithm::Sha256 => "sha256",
+            BodyHashAlgorithm::Sha512 => "sha512",
         }
     }
 }
@@ -90,6 +150,20 @@ impl BodyHashAlgorithm {
 impl fmt::Display for BodyHashAlgorithm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for BodyHashAlgorithm {
+    type Err = Error;
+
+    /// The algorithm of that [name](BodyHashAlgorithm::NAMES), ASCII case
+    /// aside.
+    ///
+    /// # Errors
+    /// [`ErrorKind::UnknownName`](crate::ErrorKind::UnknownName) for any
+    /// other word, naming it and the algorithms' names.
+    fn from_str(s: &str) -> Result<BodyHashAlgorithm, Error> {
+        word::parse("body-hash algorithm", &Self::ALL, &Self::NAMES, s)
     }
 }
 
@@ -118,6 +192,36 @@ impl BodyHash {
     /// `policy` with `algorithm`.
     pub const fn new(policy: BodyHashPolicy, algorithm: BodyHashAlgorithm) -> BodyHash {
         BodyHash { policy, algorithm }
+    }
+
+    /// The rule a user's choices give, when they name only one of the two
+    /// (a flag, a field of the request file, a select left empty): each one
+    /// named replaces `otherwise`'s (the provider's rule, say). A hash named
+    /// without a policy is a hash wanted: over a policy of
+    /// [`Never`](BodyHashPolicy::Never) it is sent on the bodies the
+    /// extension says, [`UnlessForm`](BodyHashPolicy::UnlessForm).
+    ///
+    /// ```
+    /// use oauth1_signer::{BodyHash, BodyHashAlgorithm as A, BodyHashPolicy as P};
+    ///
+    /// let never = BodyHash::default();
+    /// assert_eq!(BodyHash::chosen(None, Some(A::Sha256), never), BodyHash::new(P::UnlessForm, A::Sha256));
+    /// assert_eq!(BodyHash::chosen(Some(P::Always), None, never), BodyHash::new(P::Always, A::FollowMethod));
+    /// let mastercard = BodyHash::new(P::Always, A::Sha256);
+    /// assert_eq!(BodyHash::chosen(None, Some(A::Sha1), mastercard), BodyHash::new(P::Always, A::Sha1));
+    /// assert_eq!(BodyHash::chosen(None, None, mastercard), mastercard);
+    /// ```
+    pub fn chosen(
+        policy: Option<BodyHashPolicy>,
+        algorithm: Option<BodyHashAlgorithm>,
+        otherwise: BodyHash,
+    ) -> BodyHash {
+        let policy = match (policy, otherwise.policy) {
+            (Some(policy), _) => policy,
+            (None, BodyHashPolicy::Never) if algorithm.is_some() => BodyHashPolicy::UnlessForm,
+            (None, policy) => policy,
+        };
+        BodyHash::new(policy, algorithm.unwrap_or(otherwise.algorithm))
     }
 
     /// When the hash is sent.
@@ -195,6 +299,94 @@ mod tests {
             BodyHashAlgorithm::Sha1.for_method(HmacSha512),
             BodyHashAlgorithm::Sha1
         );
+    }
+
+    #[test]
+    fn each_word_reads_as_its_value_and_prints_back() {
+        // The words of `oauth1 --body-hash` and `--body-hash-algorithm`
+        // (docs/cli.md, `oauth1 sign --help`), which the page's selects and
+        // the request file share; the algorithms are the extension's hashes
+        // (draft-eaton-oauth-bodyhash-00 §3.1: the signature method's own),
+        // SHA-1 and the SHA-2 ones of FIPS 180-4.
+        for (word, policy) in [
+            ("never", BodyHashPolicy::Never),
+            ("unless-form", BodyHashPolicy::UnlessForm),
+            ("required", BodyHashPolicy::Required),
+            ("always", BodyHashPolicy::Always),
+        ] {
+            assert_eq!(word.parse::<BodyHashPolicy>(), Ok(policy));
+            assert_eq!(policy.to_string(), word);
+        }
+        for (word, algorithm) in [
+            ("follow-method", BodyHashAlgorithm::FollowMethod),
+            ("sha1", BodyHashAlgorithm::Sha1),
+            ("sha256", BodyHashAlgorithm::Sha256),
+            ("sha512", BodyHashAlgorithm::Sha512),
+        ] {
+            assert_eq!(word.parse::<BodyHashAlgorithm>(), Ok(algorithm));
+            assert_eq!(algorithm.to_string(), word);
+        }
+        assert_eq!(
+            BodyHashPolicy::NAMES,
+            ["never", "unless-form", "required", "always"]
+        );
+        assert_eq!("SHA256".parse(), Ok(BodyHashAlgorithm::Sha256));
+        // The request file's words before this release name no policy.
+        let e = "none".parse::<BodyHashPolicy>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown body-hash policy \"none\" (expected never, unless-form, required, always)"
+        );
+        let e = "SHA-1".parse::<BodyHashAlgorithm>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown body-hash algorithm \"SHA-1\" (expected follow-method, sha1, sha256, sha512)"
+        );
+    }
+
+    #[test]
+    fn a_choice_named_alone_keeps_the_other_from_the_rule_it_replaces() {
+        use BodyHashAlgorithm as A;
+        use BodyHashPolicy as P;
+        let lti = BodyHash::new(P::UnlessForm, A::FollowMethod);
+        let mastercard = BodyHash::new(P::Always, A::Sha256);
+        let r = BodyHash::new;
+        for (policy, algorithm, otherwise, expected) in [
+            (None, None, BodyHash::default(), BodyHash::default()),
+            (None, None, mastercard, mastercard),
+            // A hash named alone over never: sent where the extension says.
+            (
+                None,
+                Some(A::Sha256),
+                BodyHash::default(),
+                r(P::UnlessForm, A::Sha256),
+            ),
+            (None, Some(A::Sha1), mastercard, r(P::Always, A::Sha1)),
+            (None, Some(A::Sha512), lti, r(P::UnlessForm, A::Sha512)),
+            // A policy named alone keeps the rule's hash.
+            (
+                Some(P::Required),
+                None,
+                mastercard,
+                r(P::Required, A::Sha256),
+            ),
+            (
+                Some(P::Always),
+                None,
+                BodyHash::default(),
+                r(P::Always, A::FollowMethod),
+            ),
+            (Some(P::Never), None, mastercard, r(P::Never, A::Sha256)),
+            // Both named: the rule has no say.
+            (
+                Some(P::Never),
+                Some(A::Sha1),
+                mastercard,
+                r(P::Never, A::Sha1),
+            ),
+        ] {
+            assert_eq!(BodyHash::chosen(policy, algorithm, otherwise), expected);
+        }
     }
 
     #[test]

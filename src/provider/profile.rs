@@ -17,7 +17,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::pipeline::body_hash::{BodyHash, BodyHashAlgorithm, BodyHashPolicy};
 use crate::pipeline::builder::SignerBuilder;
 use crate::pipeline::credentials::Credentials;
@@ -25,6 +25,7 @@ use crate::pipeline::protocol::Transmission;
 use crate::pipeline::sign::SignatureMethod;
 use crate::pipeline::signer::Signer;
 use crate::pipeline::style::ParameterStyle;
+use crate::text::word::{self, names};
 
 /// A provider still on OAuth 1.0a.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -92,7 +93,7 @@ impl Provider {
     /// Its name: `rfc5849`, `x`, `netsuite`, `woocommerce`, `mastercard`,
     /// `lti`, `jira-dc`, `magento`, `etrade`, `trello`, `garmin`, `flickr`,
     /// `discogs`.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Provider::Rfc5849 => "rfc5849",
             Provider::X => "x",
@@ -167,21 +168,19 @@ impl fmt::Display for Provider {
     }
 }
 
+/// The providers' names, in the order of [`PROVIDERS`].
+const NAMES: [&str; PROVIDERS.len()] = names!(PROVIDERS);
+
 impl FromStr for Provider {
     type Err = Error;
 
-    /// A provider by its [name](Provider::as_str).
+    /// A provider by its [name](Provider::as_str), ASCII case aside.
+    ///
+    /// # Errors
+    /// [`ErrorKind::UnknownName`](crate::ErrorKind::UnknownName) for any
+    /// other word, naming it and the providers' names.
     fn from_str(s: &str) -> Result<Provider, Error> {
-        PROVIDERS
-            .into_iter()
-            .find(|p| p.as_str().eq_ignore_ascii_case(s))
-            .ok_or_else(|| {
-                Error::new(ErrorKind::InvalidProtocolValue {
-                    name: "provider",
-                    reason: "not a known provider (rfc5849, x, netsuite, woocommerce, mastercard, \
-                             lti, jira-dc, magento, etrade, trello, garmin, flickr, discogs)",
-                })
-            })
+        word::parse("provider", &PROVIDERS, &NAMES, s)
     }
 }
 
@@ -298,5 +297,41 @@ impl Profile {
                 (!label.is_empty()).then(|| label.replace('-', "_").to_ascii_uppercase())
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_provider_word_reads_as_its_provider_and_prints_back() {
+        // The names of docs/providers.md's table (its `--provider` column),
+        // and `rfc5849`, RFC 5849 as written.
+        for (word, provider) in [
+            ("rfc5849", Provider::Rfc5849),
+            ("x", Provider::X),
+            ("netsuite", Provider::NetSuite),
+            ("woocommerce", Provider::WooCommerce),
+            ("mastercard", Provider::Mastercard),
+            ("lti", Provider::Lti),
+            ("jira-dc", Provider::JiraDataCenter),
+            ("magento", Provider::Magento),
+            ("etrade", Provider::ETrade),
+            ("trello", Provider::Trello),
+            ("garmin", Provider::Garmin),
+            ("flickr", Provider::Flickr),
+            ("discogs", Provider::Discogs),
+        ] {
+            assert_eq!(word.parse::<Provider>(), Ok(provider));
+            assert_eq!(provider.to_string(), word);
+        }
+        assert_eq!("NetSuite".parse(), Ok(Provider::NetSuite));
+        let e = "myspace".parse::<Provider>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown provider \"myspace\" (expected rfc5849, x, netsuite, woocommerce, \
+             mastercard, lti, jira-dc, magento, etrade, trello, garmin, flickr, discogs)"
+        );
     }
 }

@@ -23,6 +23,7 @@ pub(crate) mod repeat;
 pub(crate) mod scan;
 pub(crate) mod sink;
 pub(crate) mod value;
+pub(crate) mod word;
 
 pub use decode::{form_decode, percent_decode, Decoded};
 pub use encode::{percent_encode, percent_encode_str, PercentEncode};

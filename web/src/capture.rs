@@ -12,7 +12,7 @@
 
 use oauth1_signer::capture::{parse_har, parse_http, AnswerKind, Captured, Curl, Shell};
 use oauth1_signer::explain::{CaptureExplainer, CaptureExplanation, Contradiction};
-use oauth1_signer::{Error, ErrorKind, Name, Part, RequestSpec, SignatureMethod, Transmission};
+use oauth1_signer::{Error, ErrorKind, Name, Part, RequestSpec, SignatureMethod};
 use serde::Serialize;
 
 use crate::render::Spot;
@@ -343,11 +343,7 @@ fn refused(e: &Error, captured: &Captured, fields: &Fields) -> FieldError {
 /// answer with the client's clock.
 pub fn explained(x: &CaptureExplanation, mut shown: CaptureRead) -> CaptureRead {
     let theirs = x.carried.protocol();
-    shown.transmission = Some(match theirs.transmission() {
-        Transmission::Header => "header",
-        Transmission::Query => "query",
-        _ => "form-body",
-    });
+    shown.transmission = Some(theirs.transmission().as_str());
     shown.taken.clone_from(&x.taken);
     shown.answer = x.answer.as_ref().map(|answer| {
         let timestamp = theirs

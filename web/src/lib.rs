@@ -128,3 +128,38 @@ pub fn base64_from_hex(hex: &str, alphabet: &str, padding: bool) -> String {
 pub fn base64_decode(encoded: &str, alphabet: &str) -> String {
     render::json(&b64::decode(encoded, alphabet))
 }
+
+#[cfg(test)]
+mod tests {
+    use oauth1_signer::{BodyHashAlgorithm, BodyHashPolicy, Transmission};
+
+    /// The option values of the select `id` in the page.
+    fn options(id: &str) -> Vec<&'static str> {
+        let html = include_str!("../static/index.html");
+        let start = html
+            .find(&format!("<select id=\"{id}\""))
+            .unwrap_or_else(|| panic!("no select {id}"));
+        let end = start + html[start..].find("</select>").unwrap();
+        html[start..end]
+            .split("<option value=\"")
+            .skip(1)
+            .map(|o| &o[..o.find('"').unwrap()])
+            .collect()
+    }
+
+    /// The page's selects offer the library's words, each once, all of them:
+    /// what the CLI's flags and the request file take.
+    #[test]
+    fn the_selects_offer_the_library_s_words() {
+        assert_eq!(options("sign-body-hash"), BodyHashPolicy::NAMES);
+        assert_eq!(
+            options("sign-body-hash-algorithm"),
+            BodyHashAlgorithm::NAMES
+        );
+        let mut transmissions = options("sign-transmission");
+        let mut names = Transmission::NAMES.to_vec();
+        transmissions.sort_unstable();
+        names.sort_unstable();
+        assert_eq!(transmissions, names);
+    }
+}

@@ -12,12 +12,14 @@
 //! error points) and sent with the others instead: the signature is the same
 //! wherever a parameter travels (§3.4.1.3.1).
 
+use std::str::FromStr;
+
 use oauth1_signer::outgoing::Lifted as TakenOut;
 use oauth1_signer::pipeline::{base_string_lines, is_form_urlencoded, ParameterStyle, RequestUrl};
 use oauth1_signer::provider::{RealmRule, PROVIDERS};
 use oauth1_signer::{
-    text::percent_encode_str, BodyHash, BodyHashAlgorithm, BodyHashPolicy, Error, ErrorKind, Name,
-    OAuthRequest, Part, Provider, RequestSpec, Secret, SignatureMethod, Signer, Transmission,
+    text::percent_encode_str, Error, ErrorKind, Name, OAuthRequest, Part, Provider, RequestSpec,
+    Secret, SignatureMethod, Signer, Transmission,
 };
 use serde::{Deserialize, Serialize};
 
@@ -60,11 +62,15 @@ pub struct Fields {
     pub body_type: String,
     /// The media type of a `bytes` body (empty: `application/octet-stream`).
     pub content_type: String,
-    /// When `oauth_body_hash` is sent: `never`, `unless-form`, `required`,
-    /// `always` (the words of `oauth1 --body-hash`), or empty: the
-    /// provider's rule, else never.
+    /// When `oauth_body_hash` is sent, by the library's words
+    /// ([`BodyHashPolicy::NAMES`](oauth1_signer::BodyHashPolicy::NAMES), as
+    /// `oauth1 --body-hash` takes them), or empty: the provider's, else
+    /// never, but unless-form when an algorithm is given
+    /// ([`BodyHash::chosen`](oauth1_signer::BodyHash::chosen)).
     pub body_hash: String,
-    /// Its hash: `follow-method` (or empty), `sha1`, `sha256`, `sha512`.
+    /// Its hash, by the library's words
+    /// ([`BodyHashAlgorithm::NAMES`](oauth1_signer::BodyHashAlgorithm::NAMES)),
+    /// or empty: the provider's, else the signature method's.
     pub body_hash_algorithm: String,
     /// The consumer key.
     pub consumer_key: String,
@@ -94,8 +100,9 @@ pub struct Fields {
     /// The browser's clock in seconds since 1970: the timestamp when none is
     /// pinned (WebAssembly has no clock of its own).
     pub now: String,
-    /// Where the protocol parameters are sent (RFC 5849 §3.5): `header`
-    /// (or empty: the `Authorization` header), `query` or `body`.
+    /// Where the protocol parameters are sent (RFC 5849 §3.5): `header`,
+    /// `query` or `form-body` (the library's words), or empty: the
+    /// provider's, else the header.
     pub transmission: String,
     /// Whether to leave `oauth_version` out (it is optional, RFC 5849
     /// §3.1; X expects it, RFC 5849's own examples leave it out).
@@ -261,7 +268,7 @@ pub struct Sent {
     pub body: Option<String>,
     /// Its media type.
     pub content_type: Option<String>,
-    /// Where the protocol parameters are: `header`, `query` or `body`.
+    /// Where the protocol parameters are: `header`, `query` or `form-body`.
     pub transmission: &'static str,
     /// What was taken out, and from where.
     pub lifted: Vec<Lifted>,
@@ -472,20 +479,20 @@ fn signed(fields: &Fields, hints: Vec<Hint>) -> Signed {
 /// A select's value that names none of its options: the field's name.
 type Unknown = &'static str;
 
-/// The transmission the page's select names: `header` (or none), `query`,
-/// `form-body`.
-fn transmission(name: &str) -> Result<Transmission, Unknown> {
-    match name {
-        "" => Ok(Transmission::Header),
-        name => Transmission::from_name(name).ok_or("transmission"),
+/// The value a select (`field`) names by the library's word for it, or
+/// none when it is empty.
+fn chosen<T: FromStr>(word: &str, field: Unknown) -> Result<Option<T>, Unknown> {
+    match word {
+        "" => Ok(None),
+        word => word.parse().map(Some).map_err(|_| field),
     }
 }
 
 /// The provider the select names (`none`, or empty: none).
 fn provider(name: &str) -> Result<Option<Provider>, Unknown> {
     match name {
-        "" | "none" => Ok(None),
-        name => name.parse().map(Some).map_err(|_| "provider"),
+        "none" => Ok(None),
+        name => chosen(name, "provider"),
     }
 }
 
@@ -514,50 +521,6 @@ impl BodyType {
 
 /// The media type of a JSON body.
 const JSON: &str = "application/json";
-
-/// The body-hash policies by the words of `oauth1 --body-hash`, which the
-/// page's select uses.
-const POLICIES: [(&str, BodyHashPolicy); 4] = [
-    ("never", BodyHashPolicy::Never),
-    ("unless-form", BodyHashPolicy::UnlessForm),
-    ("required", BodyHashPolicy::Required),
-    ("always", BodyHashPolicy::Always),
-];
-
-/// The body-hash algorithms by the words of `oauth1 --body-hash-algorithm`.
-const ALGORITHMS: [(&str, BodyHashAlgorithm); 4] = [
-    ("follow-method", BodyHashAlgorithm::FollowMethod),
-    ("sha1", BodyHashAlgorithm::Sha1),
-    ("sha256", BodyHashAlgorithm::Sha256),
-    ("sha512", BodyHashAlgorithm::Sha512),
-];
-
-/// The value of `word` in `table`.
-fn by_word<T: Copy>(table: &[(&str, T)], word: &str) -> Option<T> {
-    table.iter().find(|(w, _)| *w == word).map(|(_, v)| *v)
-}
-
-/// The word of `value` in `table` (empty if none).
-fn word_of<T: Copy + PartialEq>(table: &[(&'static str, T)], value: T) -> &'static str {
-    table
-        .iter()
-        .find(|(_, v)| *v == value)
-        .map_or("", |(w, _)| *w)
-}
-
-/// The body-hash rule the selects name, or none for an empty policy: the
-/// provider's rule, else never.
-fn body_hash(policy: &str, algorithm: &str) -> Result<Option<BodyHash>, Unknown> {
-    if policy.is_empty() {
-        return Ok(None);
-    }
-    let policy = by_word(&POLICIES, policy).ok_or("body_hash")?;
-    let algorithm = match algorithm {
-        "" => BodyHashAlgorithm::FollowMethod,
-        name => by_word(&ALGORITHMS, name).ok_or("body_hash_algorithm")?,
-    };
-    Ok(Some(BodyHash::new(policy, algorithm)))
-}
 
 /// What a provider's profile sets, by the page's words, for its selects:
 /// the library's [`Provider::profile`], and the realm its rule gives
@@ -589,8 +552,8 @@ pub fn profile_shown(name: &str, url: &str) -> Option<ProfileShown> {
     Some(ProfileShown {
         method: profile.method.as_str(),
         transmission: profile.transmission.as_str(),
-        body_hash: word_of(&POLICIES, profile.body_hash.policy()),
-        body_hash_algorithm: word_of(&ALGORITHMS, profile.body_hash.algorithm()),
+        body_hash: profile.body_hash.policy().as_str(),
+        body_hash_algorithm: profile.body_hash.algorithm().as_str(),
         version: profile.version,
         realm_rule: match profile.realm {
             RealmRule::NetSuiteAccount => "netsuite-account",
@@ -781,9 +744,10 @@ fn curl(method: &str, url: &str, header: &str, body: Option<(&str, &str)>) -> St
 /// A select's value that names none of its options, by the field's name.
 pub fn spec_of(fields: &Fields) -> Result<RequestSpec, Unknown> {
     let some = |v: &str| Some(v.to_owned()).filter(|v| !v.is_empty());
-    let transmission = transmission(&fields.transmission)?;
     let body_type = BodyType::from_name(&fields.body_type)?;
     let mut spec = RequestSpec::default();
+    spec.provider = provider(&fields.provider)?;
+    spec.transmission = chosen(&fields.transmission, "transmission")?;
     spec.method = fields.method.clone();
     spec.url = fields.url.clone();
     // With the form-body transmission the parameters need a form body to
@@ -795,7 +759,7 @@ pub fn spec_of(fields: &Fields) -> Result<RequestSpec, Unknown> {
     );
     let has_body = !fields.body.is_empty()
         || carries_body
-        || (transmission == Transmission::FormBody && body_type == BodyType::Form);
+        || (spec.transmission() == Transmission::FormBody && body_type == BodyType::Form);
     if has_body {
         match body_type {
             BodyType::Form => spec.form_body = Some(fields.body.clone()),
@@ -809,7 +773,8 @@ pub fn spec_of(fields: &Fields) -> Result<RequestSpec, Unknown> {
             }
         }
     }
-    spec.body_hash = body_hash(&fields.body_hash, &fields.body_hash_algorithm)?;
+    spec.body_hash = chosen(&fields.body_hash, "body_hash")?;
+    spec.body_hash_algorithm = chosen(&fields.body_hash_algorithm, "body_hash_algorithm")?;
     spec.consumer_key = fields.consumer_key.clone();
     spec.consumer_secret = Some(Secret::new(fields.consumer_secret.as_str()));
     spec.token = some(&fields.token);
@@ -823,14 +788,12 @@ pub fn spec_of(fields: &Fields) -> Result<RequestSpec, Unknown> {
         .is_ok_and(|m| m.is_rsa());
     spec.rsa_private_key =
         (rsa && !fields.private_key.is_empty()).then(|| Secret::new(fields.private_key.as_str()));
-    spec.provider = provider(&fields.provider)?;
     spec.nonce = some(&fields.nonce);
     spec.timestamp = some(&fields.timestamp).or_else(|| some(&fields.now));
     spec.version = !fields.omit_version;
     spec.realm = some(&fields.realm);
     spec.callback = some(&fields.callback);
     spec.verifier = some(&fields.verifier);
-    spec.transmission = Some(transmission);
     Ok(spec)
 }
 
@@ -1165,6 +1128,78 @@ mod tests {
         };
         let s = sign_json(&serde_json::to_string(&unknown).unwrap());
         assert_eq!(s.error.unwrap().field, Some("body_hash"));
+    }
+
+    /// The body-hash selects left empty take the library's one rule
+    /// (`BodyHash::chosen`), as `oauth1 --body-hash-algorithm` alone does:
+    /// a hash named is sent. Base64 of SHA-256 of the empty body: NIST CAVP
+    /// SHA256ShortMsg.rsp, Len = 0 (fixtures/body_hash.json); of `a=1`:
+    /// Python's hashlib and base64.
+    #[test]
+    fn a_body_hash_word_chosen_alone_takes_the_other_as_the_cli_does() {
+        let hash_of = |fields: &Fields| {
+            let s = sign_json(&serde_json::to_string(fields).unwrap());
+            assert!(s.error.is_none(), "{:?}", s.error);
+            s.params
+                .into_iter()
+                .find(|[n, _]| n == "oauth_body_hash")
+                .map(|[_, v]| v)
+        };
+        let get = Fields {
+            method: "GET".into(),
+            url: "https://h/r".into(),
+            body: String::new(),
+            body_hash: String::new(),
+            body_hash_algorithm: "sha256".into(),
+            ..x_docs_example()
+        };
+        // Before: an empty policy was the provider's rule, whatever the hash.
+        assert_eq!(
+            hash_of(&get).as_deref(),
+            Some("47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=")
+        );
+        // A policy alone keeps the provider's hash (Mastercard's SHA-256),
+        // where the page used the signature method's (SHA-1 here).
+        let form = Fields {
+            body: "a=1".into(),
+            provider: "mastercard".into(),
+            body_hash: "always".into(),
+            body_hash_algorithm: String::new(),
+            // Mastercard's APIs are one-legged.
+            token: String::new(),
+            token_secret: String::new(),
+            ..x_docs_example()
+        };
+        assert_eq!(
+            hash_of(&form).as_deref(),
+            Some("wi/qXXQo5c9H72NUyXySI8ldbc3D4NIwD/eQVrH/PYU=")
+        );
+        let unknown = Fields {
+            body_hash_algorithm: "SHA-256".into(),
+            ..get
+        };
+        let s = sign_json(&serde_json::to_string(&unknown).unwrap());
+        assert_eq!(s.error.unwrap().field, Some("body_hash_algorithm"));
+    }
+
+    /// An empty transmission is the provider's (WooCommerce's query), as
+    /// `oauth1 --provider woocommerce` sends it; the words are the library's.
+    #[test]
+    fn an_empty_transmission_is_the_provider_s() {
+        let sent = |provider: &str, transmission: &str| {
+            let fields = Fields {
+                provider: provider.into(),
+                transmission: transmission.into(),
+                ..x_docs_example()
+            };
+            let s = sign_json(&serde_json::to_string(&fields).unwrap());
+            (s.sent.transmission, s.error.map(|e| e.field))
+        };
+        assert_eq!(sent("woocommerce", ""), ("query", None));
+        assert_eq!(sent("none", ""), ("header", None));
+        assert_eq!(sent("woocommerce", "header"), ("header", None));
+        assert_eq!(sent("none", "form-body"), ("form-body", None));
+        assert_eq!(sent("none", "body"), ("", Some(Some("transmission"))));
     }
 
     #[test]

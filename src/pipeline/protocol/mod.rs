@@ -27,6 +27,7 @@ use std::borrow::Cow;
 use crate::error::{Error, ErrorKind, Part};
 use crate::text::repeat::first_repeat;
 use crate::text::scan::is_unreserved;
+use crate::text::word::{self, names};
 
 mod run;
 
@@ -229,9 +230,19 @@ impl Transmission {
 }
 
 impl Transmission {
+    /// Every transmission, in the order above.
+    pub const ALL: [Transmission; 3] = [
+        Transmission::Header,
+        Transmission::FormBody,
+        Transmission::Query,
+    ];
+
+    /// Their names, in the same order.
+    pub const NAMES: [&'static str; 3] = names!(Transmission::ALL);
+
     /// Its name, the one vocabulary of the library, the `oauth1` flags
     /// (`--transmission`), the request file (`"transmission"`), the page
-    /// and the docs: `header`, `query`, `form-body`.
+    /// and the docs: `header`, `form-body`, `query`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Transmission::Header => "header",
@@ -239,16 +250,18 @@ impl Transmission {
             Transmission::Query => "query",
         }
     }
+}
 
-    /// The transmission named `name` ([`as_str`](Self::as_str)'s names).
-    pub fn from_name(name: &str) -> Option<Transmission> {
-        [
-            Transmission::Header,
-            Transmission::Query,
-            Transmission::FormBody,
-        ]
-        .into_iter()
-        .find(|t| t.as_str() == name)
+impl std::str::FromStr for Transmission {
+    type Err = Error;
+
+    /// The transmission of that [name](Transmission::NAMES), ASCII case aside.
+    ///
+    /// # Errors
+    /// [`ErrorKind::UnknownName`] for any other word, naming it and the
+    /// transmissions' names.
+    fn from_str(s: &str) -> Result<Transmission, Error> {
+        word::parse("transmission", &Self::ALL, &Self::NAMES, s)
     }
 }
 
@@ -530,6 +543,27 @@ impl std::fmt::Display for Name {
 mod tests {
     use super::*;
     use crate::text::value::cmp_encoded;
+
+    #[test]
+    fn each_transmission_word_reads_as_its_value_and_prints_back() {
+        // RFC 5849 §3.5.1 (the Authorization header), §3.5.2 (the form body),
+        // §3.5.3 (the query), by the words of `oauth1 --transmission`
+        // (docs/cli.md) and the request file (docs/providers.md).
+        for (word, t) in [
+            ("header", Transmission::Header),
+            ("form-body", Transmission::FormBody),
+            ("query", Transmission::Query),
+        ] {
+            assert_eq!(word.parse::<Transmission>(), Ok(t));
+            assert_eq!(t.to_string(), word);
+        }
+        assert_eq!("QUERY".parse(), Ok(Transmission::Query));
+        let e = "body".parse::<Transmission>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown transmission \"body\" (expected header, form-body, query)"
+        );
+    }
 
     #[test]
     fn debug_hides_the_signature_whatever_the_method() {
