@@ -8,10 +8,11 @@
 //! all use it; `json` only reads and writes it.
 //!
 //! It imports the [`pipeline`](crate::pipeline) and [`provider`](crate::provider)
-//! wings.
+//! wings, and [`capture`](crate::capture)'s curl writer.
 
 #[cfg(feature = "capture")]
 mod captured;
+mod check;
 pub(crate) mod read;
 pub(crate) mod sent;
 #[cfg(feature = "json")]
