@@ -58,4 +58,4 @@ pub use request::is_form_urlencoded;
 pub use sign::{key_string, Signature, SigningKey};
 pub use signed::{Mask, ParamSource, Placed};
 pub use style::ParameterStyle;
-pub use url::RequestUrl;
+pub use url::{encode_refused, RequestUrl};
