@@ -2,7 +2,8 @@
 //! to sign with everything that decides how it is signed and sent (its
 //! method, URL and body; credentials; the nonce, timestamp, version and
 //! realm; a provider's defaults; the body hash; the transmission), checks
-//! them against each other once, and gives the [`Signer`](crate::Signer),
+//! them against each other once, says what is likely a slip ([`Lint`]),
+//! and gives the [`Signer`](crate::Signer),
 //! the [`OAuthRequest`](crate::OAuthRequest) and what goes on the wire
 //! ([`Sent`]). The request file of `oauth1`, the page and the HTTP edges
 //! all use it; `json` only reads and writes it.
@@ -13,11 +14,13 @@
 #[cfg(feature = "capture")]
 mod captured;
 mod check;
+mod lint;
 pub(crate) mod read;
 pub(crate) mod sent;
 #[cfg(feature = "json")]
 pub(crate) mod serde_fields;
 pub(crate) mod spec;
 
+pub use lint::Lint;
 pub use read::Lifted;
 pub use sent::Sent;
