@@ -106,6 +106,11 @@ pub(crate) fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), 
         return sign_base_string(args, base_string);
     }
     let (spec, signer) = signed(&args.request, &args.credentials, &args.signing, given)?;
+    // What is likely a slip, though it signs: the library's lints, which the
+    // page shows too.
+    for lint in spec.lints() {
+        eprintln!("warning: {lint}");
+    }
     // oauth_body_hash, if the spec says so, among the protocol parameters.
     let params = spec
         .protocol_params()

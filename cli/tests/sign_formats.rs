@@ -498,3 +498,42 @@ fn a_plaintext_signature_is_hidden_where_each_transmission_writes_it() {
         );
     }
 }
+
+/// The library's lints (`RequestSpec::lints`), which the page shows as
+/// hints, are printed by `sign` too, on standard error, whatever the
+/// format; the request is signed all the same.
+#[test]
+fn sign_warns_of_a_likely_slip_as_the_page_does() {
+    let out = oauth1(&[
+        "sign",
+        "--consumer-key",
+        "k",
+        "--consumer-secret",
+        "s",
+        "--timestamp",
+        "1318622958000",
+        "-d",
+        "status=ağaç",
+        "https://h/",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.starts_with("OAuth "), "{}", out.stdout);
+    assert!(
+        out.stderr.contains(
+            "warning: the timestamp 1318622958000 looks like milliseconds (13 digits); OAuth \
+             counts seconds: 1318622958\n"
+        ),
+        "{}",
+        out.stderr
+    );
+    // "status=a" is 8 bytes.
+    assert!(
+        out.stderr
+            .contains("warning: the form body holds a byte at 8 that a form-encoded body"),
+        "{}",
+        out.stderr
+    );
+    // The X docs example holds no slip.
+    let out = oauth1(&["sign", "--example"]);
+    assert!(!out.stderr.contains("warning"), "{}", out.stderr);
+}
