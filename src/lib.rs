@@ -153,6 +153,15 @@ pub struct ProvidersDoctests;
 // here; every other item has its one path in its wing's module.
 #[cfg(feature = "capture")]
 pub mod capture;
+/// Requests as people have them: without the `capture` feature, only the
+/// curl command writer ([`capture::CurlCommand`]), which what signs a
+/// request shows (the page's first download has no readers).
+#[cfg(not(feature = "capture"))]
+pub mod capture {
+    #[path = "curl/write.rs"]
+    mod write;
+    pub use write::CurlCommand;
+}
 #[cfg(feature = "http")]
 pub mod client;
 mod error;

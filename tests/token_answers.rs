@@ -48,7 +48,10 @@ fn the_printed_answers_are_written_and_read_back() {
                     .response_body();
                 assert_eq!(written, body, "{}", v.id);
                 let read = TemporaryCredentials::parse(body.as_bytes()).unwrap();
-                assert_eq!((read.token(), read.secret().expose()), (&*i.token, &*i.secret));
+                assert_eq!(
+                    (read.token(), read.secret().expose()),
+                    (&*i.token, &*i.secret)
+                );
                 kinds[0] += 1;
             }
             Some("token") => {
@@ -56,12 +59,16 @@ fn the_printed_answers_are_written_and_read_back() {
                 let params = i.params.unwrap_or_default();
                 let pairs = params.iter().map(|(n, v)| (n.as_str(), v.as_str()));
                 let body = expected(v, "body");
-                let written = TokenCredentials::new(i.token.as_str(), i.secret.as_str(), pairs.clone())
-                    .unwrap()
-                    .response_body();
+                let written =
+                    TokenCredentials::new(i.token.as_str(), i.secret.as_str(), pairs.clone())
+                        .unwrap()
+                        .response_body();
                 assert_eq!(written, body, "{}", v.id);
                 let read = TokenCredentials::parse(body.as_bytes()).unwrap();
-                assert_eq!((read.token(), read.secret().expose()), (&*i.token, &*i.secret));
+                assert_eq!(
+                    (read.token(), read.secret().expose()),
+                    (&*i.token, &*i.secret)
+                );
                 assert!(read.params().eq(pairs), "{}", v.id);
                 kinds[1] += 1;
             }

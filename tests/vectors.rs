@@ -288,9 +288,7 @@ fn x_docs_authorizing_a_request_shows_the_legacy_signature() {
         "hCtSmYh+iHYCEqBWrE7C7hYmtUk="
     );
     assert_eq!(
-        trace(SIGNATURES, common::x_docs::ID)
-            .signature
-            .as_str(),
+        trace(SIGNATURES, common::x_docs::ID).signature.as_str(),
         CORRECT
     );
 }

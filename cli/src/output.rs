@@ -4,9 +4,9 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use oauth1_signer::{
-    text::percent_encode, text::redact_secrets, RequestSpec, Secret, Trace, Transmission,
-};
+use oauth1_signer::capture::CurlCommand;
+use oauth1_signer::pipeline::{Mask, Placed};
+use oauth1_signer::{text::redact_secrets, RequestSpec, Secret, Trace, Transmission};
 use serde::Serialize;
 
 use oauth1_signer::outgoing::Sent;
@@ -47,10 +47,9 @@ pub struct Shown {
     signing_key: Option<String>,
     /// `None` when the signature is a PLAINTEXT one being hidden.
     signature: Option<String>,
+    /// The `Authorization` header, a hidden signature written as `<hidden>`.
     header: String,
-    /// `oauth_signature=` and the hidden signature, as a query or a form
-    /// body holds it.
-    hidden_pair: Option<String>,
+    show_secrets: bool,
 }
 
 /// Never the key or the signature, which may be secret.
@@ -66,46 +65,42 @@ pub(crate) const HIDDEN: &str =
 impl Shown {
     /// What of `trace` may be shown: the signing key only with
     /// `show_secrets`, and a PLAINTEXT signature (which is the key) hidden
-    /// in the signature and the header without it.
+    /// in the signature and the header without it (the library writes the
+    /// header with `<hidden>` in its place: [`Shown::mask`]).
     pub fn new(trace: &Trace, show_secrets: bool) -> Shown {
-        let plaintext = trace.signature.is_secret();
-        let signature = trace.signature.as_str();
-        if show_secrets || !plaintext {
-            return Shown {
-                signing_key: if show_secrets {
-                    trace.signing_key.as_ref().map(|k| k.expose().to_owned())
-                } else {
-                    None
-                },
-                signature: Some(signature.to_owned()),
-                header: trace.authorization_header.clone(),
-                hidden_pair: None,
-            };
-        }
-        let sent = format!(
-            "oauth_signature=\"{}\"",
-            percent_encode(signature.as_bytes())
-        );
+        let mask = Shown::mask_for(show_secrets);
+        let hidden = trace.signature.is_secret() && !show_secrets;
+        let header = match trace
+            .signed
+            .placed_shown(Transmission::Header, "", b"", mask)
+        {
+            Placed::Header(header) => header,
+            _ => trace.authorization_header.clone(),
+        };
         Shown {
-            signing_key: None,
-            signature: None,
-            header: trace
-                .authorization_header
-                .replace(&sent, "oauth_signature=\"<hidden>\""),
-            hidden_pair: Some(format!(
-                "oauth_signature={}",
-                percent_encode(signature.as_bytes())
-            )),
+            signing_key: if show_secrets {
+                trace.signing_key.as_ref().map(|k| k.expose().to_owned())
+            } else {
+                None
+            },
+            signature: (!hidden).then(|| trace.signature.as_str().to_owned()),
+            header,
+            show_secrets,
         }
     }
 
-    /// `text` (a URL or a body as sent) with a hidden signature hidden.
-    fn hide(&self, text: &[u8]) -> String {
-        let text = String::from_utf8_lossy(text);
-        match &self.hidden_pair {
-            Some(pair) => text.replace(pair, "oauth_signature=<hidden>"),
-            None => text.into_owned(),
+    fn mask_for(show_secrets: bool) -> Mask<'static> {
+        if show_secrets {
+            Mask::Show
+        } else {
+            Mask::With("<hidden>")
         }
+    }
+
+    /// How the library writes a PLAINTEXT signature in what is sent, as
+    /// shown: as it is with --show-secrets, else `<hidden>` in its place.
+    pub(crate) fn mask(&self) -> Mask<'static> {
+        Shown::mask_for(self.show_secrets)
     }
 }
 
@@ -129,7 +124,8 @@ impl<'a> Bytes<'a> {
 /// Every stage as one JSON object, with the test vectors' field names, one
 /// collected pair per line; with `sent`, what is sent (`sent_url`,
 /// `sent_body`, and `authorization_header` only when the protocol
-/// parameters go in the header).
+/// parameters go in the header). `sent` is as shown
+/// ([`RequestSpec::sent_shown`] with [`Shown::mask`]).
 pub fn stages_json(trace: &Trace, shown: &Shown, sent: Option<&Sent>) -> Result<String, Failure> {
     let json = |value: &dyn erased::Json| value.to_json().map_err(|e| Failure::Io(e.to_string()));
     let mut out = String::from("{\n  \"collected_params\": [");
@@ -152,14 +148,14 @@ pub fn stages_json(trace: &Trace, shown: &Shown, sent: Option<&Sent>) -> Result<
     field("signature", shown.signature.as_deref().unwrap_or(HIDDEN))?;
     // What is sent: the header only with the header transmission; the URL
     // and body as they go (a PLAINTEXT signature in them hidden as in the
-    // header).
+    // header, by the library's writer).
     match sent {
         Some(sent) => {
             if sent.authorization.is_some() {
                 field("authorization_header", &shown.header)?;
             }
-            field("sent_url", &shown.hide(sent.url.as_bytes()))?;
-            let body = sent.body.as_ref().map(|b| shown.hide(b));
+            field("sent_url", &sent.url)?;
+            let body = sent.body.as_ref().map(|b| String::from_utf8_lossy(b));
             let _ = write!(out, ",\n  \"sent_body\": {}", json(&body)?);
         }
         None => field("authorization_header", &shown.header)?,
@@ -170,22 +166,18 @@ pub fn stages_json(trace: &Trace, shown: &Shown, sent: Option<&Sent>) -> Result<
     Ok(out)
 }
 
-/// What is sent, for `stages_text`: the URL and body as sent, when they
-/// carry the protocol parameters.
-pub(crate) fn sent_text(
-    url: &str,
-    body: Option<&[u8]>,
-    shown: &Shown,
-    transmission: Transmission,
-) -> String {
+/// What is sent, for `stages_text`: the URL and body as sent (as shown:
+/// [`RequestSpec::sent_shown`] with [`Shown::mask`]), when they carry the
+/// protocol parameters.
+pub(crate) fn sent_text(sent: &Sent, transmission: Transmission) -> String {
     match transmission {
         Transmission::Query => format!(
             "\nsent in the query (RFC 5849 §3.5.3):\n  {}\n",
-            printable(shown.hide(url.as_bytes()).as_bytes())
+            printable(sent.url.as_bytes())
         ),
         Transmission::FormBody => format!(
             "\nsent in the form body (RFC 5849 §3.5.2):\n  {}\n",
-            printable(shown.hide(body.unwrap_or_default()).as_bytes())
+            printable(sent.body.as_deref().unwrap_or_default())
         ),
         _ => String::new(),
     }
@@ -266,98 +258,24 @@ pub fn stages_text(spec: &RequestSpec, trace: &Trace, shown: &Shown) -> String {
 }
 
 /// A curl command line that sends exactly the signed request, the
-/// protocol parameters in the `Authorization` header.
-pub fn curl_line(spec: &RequestSpec, header: &str) -> String {
-    let body = spec.form_body.as_ref().map(|b| (b.as_bytes(), FORM));
-    curl(&spec.method, &spec.url, Some(header), body)
-}
-
-/// A curl command line that sends exactly `sent`: its URL, its header if
-/// the protocol parameters are there, its body with its media type.
-pub(crate) fn curl_sent(method: &str, sent: &Sent) -> String {
-    let body = sent.body.as_deref().map(|b| {
-        let media = sent.content_type.as_deref().unwrap_or(FORM);
-        (b, media)
-    });
-    curl(method, &sent.url, sent.authorization.as_deref(), body)
-}
-
-fn curl(
-    method: &str,
-    url: &str,
-    authorization: Option<&str>,
-    body: Option<(&[u8], &str)>,
-) -> String {
-    // With -X HEAD curl waits for a body that never comes; -I sends a HEAD.
-    let mut line = if method.eq_ignore_ascii_case("HEAD") {
-        "curl -I".to_owned()
-    } else {
-        format!("curl -X {}", shell_quote(method.as_bytes()))
-    };
-    if let Some(header) = authorization {
-        let _ = write!(
-            line,
-            " -H {}",
-            shell_quote(format!("Authorization: {header}").as_bytes())
-        );
+/// protocol parameters in the `Authorization` header: the library's one
+/// writer ([`CurlCommand`]), on one line.
+///
+/// # Errors
+/// What no curl command can send (a NUL in the URL or the body).
+pub fn curl_line(spec: &RequestSpec, header: &str) -> Result<String, oauth1_signer::Error> {
+    let mut headers = vec![("Authorization", header)];
+    if spec.form_body.is_some() {
+        headers.push(("Content-Type", FORM));
     }
-    if let Some((body, media)) = body {
-        let _ = write!(
-            line,
-            " -H {} --data-raw {}",
-            shell_quote(format!("Content-Type: {media}").as_bytes()),
-            shell_quote(body)
-        );
-    }
-    // curl would otherwise resolve "/a/../b" to "/b", a path that was not signed,
-    // and make several URLs of one holding [...] or {...} (its globbing).
-    if url.contains(['[', ']', '{', '}']) {
-        line.push_str(" --globoff");
-    }
-    let _ = writeln!(line, " --path-as-is {}", shell_quote(url.as_bytes()));
-    line
+    let body = spec.form_body.as_ref().map(String::as_bytes);
+    Ok(format!(
+        "{}\n",
+        CurlCommand::new(&spec.method, &spec.url, headers, body)?
+    ))
 }
 
 const FORM: &str = "application/x-www-form-urlencoded";
-
-/// One shell word holding exactly `bytes`: single-quoted (each `'` written
-/// as `'\''`) when it is printable text; else in `$'...'` (bash, zsh, ksh,
-/// POSIX 2024), each control character, byte that is not UTF-8, `\` and
-/// `'` written as an escape, so that nothing from a request file or a body
-/// reaches the terminal raw (an ESC sequence, a CR that hides what precedes
-/// it) and the bytes sent are still the bytes signed.
-fn shell_quote(bytes: &[u8]) -> String {
-    let printable =
-        std::str::from_utf8(bytes).is_ok_and(|text| !text.chars().any(char::is_control));
-    if printable {
-        let text = String::from_utf8_lossy(bytes);
-        return format!("'{}'", text.replace('\'', r"'\''"));
-    }
-    let mut out = String::from("$'");
-    for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            match c {
-                '\\' => out.push_str(r"\\"),
-                '\'' => out.push_str(r"\'"),
-                '\n' => out.push_str(r"\n"),
-                '\r' => out.push_str(r"\r"),
-                '\t' => out.push_str(r"\t"),
-                c if c.is_control() => {
-                    let mut buf = [0u8; 4];
-                    for b in c.encode_utf8(&mut buf).bytes() {
-                        let _ = write!(out, "\\x{b:02x}");
-                    }
-                }
-                c => out.push(c),
-            }
-        }
-        for b in chunk.invalid() {
-            let _ = write!(out, "\\x{b:02x}");
-        }
-    }
-    out.push('\'');
-    out
-}
 
 #[cfg(test)]
 mod tests {
@@ -369,17 +287,6 @@ mod tests {
 
     /// `Shown` is public (for the fuzz target), so its Debug must not be a
     /// way around --show-secrets: PLAINTEXT's signature is the key.
-    #[test]
-    fn a_word_with_control_bytes_is_quoted_so_that_none_reaches_the_terminal() {
-        use super::shell_quote;
-        assert_eq!(shell_quote(b"a b'c"), r"'a b'\''c'");
-        assert_eq!(shell_quote("ağaç".as_bytes()), "'ağaç'");
-        assert_eq!(
-            shell_quote(b"x\x1b[2J\r\ny\t'\\\xff\xc2\x9b"),
-            r"$'x\x1b[2J\r\ny\t\'\\\xff\xc2\x9b'"
-        );
-    }
-
     #[test]
     fn debug_shows_neither_the_key_nor_the_signature() {
         let mut spec = RequestSpec::default();

@@ -239,13 +239,12 @@ fn sign(
         .map_err(|e| Failure::input(crate::failure::chain(&e)))?;
     if trace {
         let shown = Shown::new(&stages, false);
-        let text = stages_text(&spec, &stages, &shown)
-            + &sent_text(
-                request.url().as_str(),
-                request.body().and_then(reqwest::Body::as_bytes),
-                &shown,
-                options.transmission(),
-            );
+        // What was sent, as shown: the library's writer, the request as
+        // given, a PLAINTEXT signature hidden as it is written.
+        let sent = spec
+            .sent_shown(&stages.signed, shown.mask())
+            .map_err(|e| Failure::input(crate::failure::chain(&e)))?;
+        let text = stages_text(&spec, &stages, &shown) + &sent_text(&sent, options.transmission());
         let _ = std::io::stderr().write_all(format!("{text}\n").as_bytes());
     }
     Ok(())

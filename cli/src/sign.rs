@@ -7,7 +7,7 @@ use oauth1_signer::provider::echo::EchoHeaders;
 use oauth1_signer::{RequestSpec, Secret, Transmission, Warning};
 
 use crate::flags::Credentials;
-use crate::output::{curl_sent, sent_text, stages_json, stages_text, Shown, HIDDEN};
+use crate::output::{sent_text, stages_json, stages_text, Shown, HIDDEN};
 use crate::spec::{library_error, signed, RequestFlags, SigningFlags};
 use crate::{emit, Failure};
 
@@ -106,6 +106,11 @@ pub(crate) fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), 
         return sign_base_string(args, base_string);
     }
     let (spec, signer) = signed(&args.request, &args.credentials, &args.signing, given)?;
+    // What is likely a slip, though it signs: the library's lints, which the
+    // page shows too.
+    for lint in spec.lints() {
+        eprintln!("warning: {lint}");
+    }
     // oauth_body_hash, if the spec says so, among the protocol parameters.
     let params = spec
         .protocol_params()
@@ -138,7 +143,12 @@ pub(crate) fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), 
                 .map_err(|e| library_error(&e, &spec))?;
             let sent = spec.sent(&signed).map_err(|e| library_error(&e, &spec))?;
             match (args.format, spec.transmission()) {
-                (SignFormat::Curl, _) => curl_sent(&spec.method, &sent),
+                (SignFormat::Curl, _) => {
+                    let command = sent
+                        .curl(&spec.method)
+                        .map_err(|e| library_error(&e, &spec))?;
+                    format!("{command}\n")
+                }
                 (_, Transmission::Query) => sent.url + "\n",
                 (_, Transmission::FormBody) => {
                     String::from_utf8_lossy(&sent.body.unwrap_or_default()).into_owned() + "\n"
@@ -157,15 +167,14 @@ pub(crate) fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), 
                     .warnings
                     .retain(|w| !matches!(w, Warning::TimestampSkew { .. }));
             }
-            let sent = spec
-                .sent(&trace.signed)
-                .map_err(|e| library_error(&e, &spec))?;
             let shown = Shown::new(&trace, args.show_secrets);
+            let sent = spec
+                .sent_shown(&trace.signed, shown.mask())
+                .map_err(|e| library_error(&e, &spec))?;
             if args.format == SignFormat::Json {
                 stages_json(&trace, &shown, Some(&sent))?
             } else {
-                stages_text(&spec, &trace, &shown)
-                    + &sent_text(&sent.url, sent.body.as_deref(), &shown, spec.transmission())
+                stages_text(&spec, &trace, &shown) + &sent_text(&sent, spec.transmission())
             }
         }
     };

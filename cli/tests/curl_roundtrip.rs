@@ -73,7 +73,7 @@ proptest! {
         // A header holds no control character (a signer writes none).
         let header: String = header.chars().map(|c| if c.is_control() { 'x' } else { c }).collect();
         let header = format!("OAuth oauth_signature=\"{header}\"");
-        let line = curl_line(&spec, &header);
+        let line = curl_line(&spec, &header).unwrap();
         let parsed = parse_curl(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
         prop_assert_eq!(parsed.method(), method);
         prop_assert_eq!(parsed.url(), url.as_str());
@@ -273,8 +273,11 @@ fn a_nul_byte_sign_would_print_is_refused_by_name() {
     spec.method = "POST".into();
     spec.url = "https://h/".into();
     spec.form_body = Some("a=\u{0}b".into());
-    let line = curl_line(&spec, "OAuth a=\"1\"");
-    let e = parse_curl(&line).unwrap_err();
+    // The writer refuses it, by where it is in the body...
+    let e = curl_line(&spec, "OAuth a=\"1\"").unwrap_err();
+    assert_eq!(e.offset(), Some((oauth1_signer::Part::Input, 2)), "{e}");
+    // ...and the reader refuses a command that holds one.
+    let e = parse_curl("curl --data-raw $'a=\\x00b' https://h/").unwrap_err();
     assert!(
         e.to_string()
             .contains("a NUL byte in $'...' ends the argument"),

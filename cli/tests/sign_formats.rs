@@ -119,8 +119,8 @@ fn curl_format_quotes_single_quotes() {
     assert_eq!(
         out.stdout,
         format!(
-            "curl -X 'POST' -H 'Authorization: {quoted_header}' -H 'Content-Type: application/x-www-form-urlencoded' \
-             --data-raw 'q=it'\\''s' --path-as-is 'https://h/p?x='\\''y'\\'''\n"
+            "curl --path-as-is 'https://h/p?x='\\''y'\\''' -H 'Authorization: {quoted_header}' \
+             -H 'Content-Type: application/x-www-form-urlencoded' --data-raw 'q=it'\\''s'\n"
         )
     );
 
@@ -136,12 +136,13 @@ fn curl_format_quotes_single_quotes() {
         assert_eq!(
             String::from_utf8(shell.stdout).unwrap(),
             format!(
-                "-X\nPOST\n-H\nAuthorization: {header}\n-H\nContent-Type: application/x-www-form-urlencoded\n--data-raw\nq=it's\n--path-as-is\nhttps://h/p?x='y'\n"
+                "--path-as-is\nhttps://h/p?x='y'\n-H\nAuthorization: {header}\n-H\nContent-Type: application/x-www-form-urlencoded\n--data-raw\nq=it's\n"
             )
         );
     }
 
-    // No body: no --data-raw, no Content-Type.
+    // No body: no --data-raw, no Content-Type; a GET without -X (curl's
+    // own method).
     let out = oauth1(&[
         "sign",
         "--format",
@@ -153,13 +154,11 @@ fn curl_format_quotes_single_quotes() {
     ]);
     assert!(
         out.stdout
-            .starts_with("curl -X 'GET' -H 'Authorization: OAuth "),
+            .starts_with("curl --path-as-is 'https://h/' -H 'Authorization: OAuth "),
         "{}",
         out.stdout
     );
-    assert!(
-        !out.stdout.contains("--data-raw") && out.stdout.ends_with(" --path-as-is 'https://h/'\n")
-    );
+    assert!(!out.stdout.contains("--data-raw") && !out.stdout.contains("-X"));
 }
 
 #[test]
@@ -212,20 +211,22 @@ fn curl_format_sends_the_path_as_is_and_head_with_dash_i() {
     assert_eq!(out.code, 0);
     assert!(
         out.stdout
-            .starts_with("curl -X 'GET' -H 'Authorization: OAuth "),
+            .starts_with("curl --path-as-is 'https://h/a/../b/./c' -H 'Authorization: OAuth "),
         "{}",
         out.stdout
     );
+    let out = sign("DELETE");
     assert!(
         out.stdout
-            .ends_with("' --path-as-is 'https://h/a/../b/./c'\n"),
+            .starts_with("curl -X 'DELETE' --path-as-is 'https://h/a/../b/./c' -H "),
         "{}",
         out.stdout
     );
     let out = sign("HEAD");
     assert_eq!(out.code, 0);
     assert!(
-        out.stdout.starts_with("curl -I -H 'Authorization: OAuth "),
+        out.stdout
+            .starts_with("curl -I --path-as-is 'https://h/a/../b/./c' -H 'Authorization: OAuth "),
         "{}",
         out.stdout
     );
@@ -447,4 +448,92 @@ fn a_request_file_s_body_reaches_the_terminal_escaped_and_curl_as_it_is() {
     );
     assert!(out.stdout.is_empty());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A PLAINTEXT signature is the signing key ("foo&bar" in vector
+/// oauthlib-client-plaintext, sent percent-encoded as `foo%26bar`): json
+/// and trace show `<hidden>` in its place wherever the transmission puts
+/// it (the library writes it so), and the signature with --show-secrets.
+#[test]
+fn a_plaintext_signature_is_hidden_where_each_transmission_writes_it() {
+    let v = vector("signatures.json", "oauthlib-client-plaintext");
+    for (transmission, field, hidden) in [
+        (
+            "header",
+            "authorization_header",
+            r#"oauth_signature="<hidden>""#,
+        ),
+        ("query", "sent_url", "&oauth_signature=<hidden>&"),
+        ("form-body", "sent_body", "&oauth_signature=<hidden>&"),
+    ] {
+        let mut inputs = v["inputs"].clone();
+        inputs["transmission"] = json!(transmission);
+        if transmission == "form-body" {
+            inputs["method"] = json!("POST");
+            inputs["form_body"] = json!("a=1");
+        }
+        let stdin = inputs.to_string();
+        let sign = |extra: &[&str]| {
+            let args = [&["sign", "--request", "-"][..], extra].concat();
+            let out = run(&args, Some(stdin.as_bytes()), &[]);
+            assert_eq!(out.code, 0, "{}", out.stderr);
+            out.stdout
+        };
+        let got: Value = serde_json::from_str(&sign(&["--format", "json"])).unwrap();
+        let shown = got[field].as_str().unwrap();
+        assert!(shown.contains(hidden), "{transmission}: {shown}");
+        assert!(!shown.contains("foo"), "{transmission}: {shown}");
+        let trace = sign(&["--format", "trace"]);
+        assert!(
+            trace.contains(hidden) && !trace.contains("foo"),
+            "{transmission}: {trace}"
+        );
+        let got: Value =
+            serde_json::from_str(&sign(&["--format", "json", "--show-secrets"])).unwrap();
+        let sent = got[field].as_str().unwrap();
+        assert!(
+            sent.contains("oauth_signature=\"foo%26bar\"")
+                || sent.contains("&oauth_signature=foo%26bar&"),
+            "{transmission}: {sent}"
+        );
+    }
+}
+
+/// The library's lints (`RequestSpec::lints`), which the page shows as
+/// hints, are printed by `sign` too, on standard error, whatever the
+/// format; the request is signed all the same.
+#[test]
+fn sign_warns_of_a_likely_slip_as_the_page_does() {
+    let out = oauth1(&[
+        "sign",
+        "--consumer-key",
+        "k",
+        "--consumer-secret",
+        "s",
+        "--timestamp",
+        "1318622958000",
+        "-d",
+        "status=ağaç",
+        "https://h/",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.starts_with("OAuth "), "{}", out.stdout);
+    assert!(
+        out.stderr.contains(
+            "warning: the timestamp 1318622958000 looks like milliseconds (13 digits); OAuth \
+             counts seconds: 1318622958\n"
+        ),
+        "{}",
+        out.stderr
+    );
+    // "status=a" is 8 bytes.
+    assert!(
+        out.stderr
+            .contains("warning: the form body holds a byte at 8 that a form-encoded body"),
+        "{}",
+        out.stderr
+    );
+    // The X docs example holds no slip.
+    let out = oauth1(&["sign", "--example"]);
+    assert!(!out.stderr.contains("warning"), "{}", out.stderr);
 }

@@ -70,7 +70,7 @@ use crate::error::{Error, ErrorKind, Part};
 use crate::pipeline::request::is_form_media_type;
 
 pub use answer::{clock_offset, read_answer, Answer, AnswerKind, ProviderError};
-pub use curl::{parse_curl, Curl, FileSource, Shell};
+pub use curl::{parse_curl, Curl, CurlCommand, FileSource, Shell};
 pub use date::parse_http_date;
 pub use har::{parse_har, Har, HarEntry};
 pub use http::{parse_http, parse_http_response};

@@ -310,7 +310,10 @@ pub fn authorize_url(authorize: &str, temporary_token: &str) -> String {
 /// );
 /// ```
 pub fn callback_url(callback: &str, token: &str, verifier: &str) -> String {
-    append_to_query(callback, [("oauth_token", token), ("oauth_verifier", verifier)])
+    append_to_query(
+        callback,
+        [("oauth_token", token), ("oauth_verifier", verifier)],
+    )
 }
 
 /// The URL to send the user to for `temporary_token`, by a provider's

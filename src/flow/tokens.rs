@@ -167,7 +167,10 @@ fn check_issued<'a>(
     }
     if let Some(i) = first_repeat(pairs.clone().map(|(n, _)| n)) {
         return Err(FlowError::DuplicateParameter {
-            name: pairs.clone().nth(i).map_or_else(String::new, |(n, _)| n.to_owned()),
+            name: pairs
+                .clone()
+                .nth(i)
+                .map_or_else(String::new, |(n, _)| n.to_owned()),
         });
     }
     // Each pair's `name=value`, and an `&` between pairs.
@@ -358,9 +361,9 @@ impl TokenCredentials {
             .into_iter()
             .map(|(n, v)| (n.to_owned(), v.to_owned()))
             .collect();
-        let pairs = token_pairs(&token, &secret).into_iter().chain(
-            params.iter().map(|(n, v)| (n.as_str(), v.as_str())),
-        );
+        let pairs = token_pairs(&token, &secret)
+            .into_iter()
+            .chain(params.iter().map(|(n, v)| (n.as_str(), v.as_str())));
         check_issued(&token, pairs)?;
         Ok(TokenCredentials {
             token,
@@ -384,7 +387,11 @@ impl TokenCredentials {
     /// ```
     pub fn response_body(&self) -> String {
         let params = self.params.iter().map(|(n, v)| (n.as_str(), v.as_str()));
-        encode_pairs(token_pairs(&self.token, &self.secret).into_iter().chain(params))
+        encode_pairs(
+            token_pairs(&self.token, &self.secret)
+                .into_iter()
+                .chain(params),
+        )
     }
 
     /// The token (`oauth_token`).
@@ -428,7 +435,10 @@ fn temporary_pairs<'a>(token: &'a str, secret: &'a Secret) -> [(&'a str, &'a str
 
 /// The token's pairs of a token-credentials answer (§2.3).
 fn token_pairs<'a>(token: &'a str, secret: &'a Secret) -> [(&'a str, &'a str); 2] {
-    [("oauth_token", token), ("oauth_token_secret", secret.expose())]
+    [
+        ("oauth_token", token),
+        ("oauth_token_secret", secret.expose()),
+    ]
 }
 
 #[cfg(test)]

@@ -5,6 +5,11 @@
 
 use std::fmt;
 
+use crate::capture::CurlCommand;
+use crate::error::Error;
+use crate::outgoing::spec::RequestSpec;
+use crate::pipeline::signed::{Mask, Placed, Signed};
+
 /// What is sent for a signed [`RequestSpec`](crate::RequestSpec): its URL, `Authorization`
 /// header and body, the protocol parameters in one of them
 /// ([`RequestSpec::sent`](crate::RequestSpec::sent)).
@@ -36,5 +41,116 @@ impl fmt::Debug for Sent {
             .field("body_len", &self.body.as_ref().map(Vec::len))
             .field("content_type", &self.content_type)
             .finish()
+    }
+}
+
+impl Sent {
+    /// A curl command that sends exactly this, by `method`: its URL, its
+    /// `Authorization` header if the protocol parameters are there, its
+    /// body with its media type ([`CurlCommand`], the one writer of a curl
+    /// command; `{:#}` puts each header and the body on a line of its own).
+    ///
+    /// ```
+    /// use oauth1_signer::RequestSpec;
+    ///
+    /// let spec = RequestSpec::from_json(r#"{"method": "POST", "url": "https://[2001:db8::1]/p", "form_body": "a=1",
+    ///     "consumer_key": "ck", "consumer_secret": "cs", "nonce": "n", "timestamp": "1"}"#)?;
+    /// let signed = spec.signer()?.sign(&spec.request(&spec.protocol_params()?))?;
+    /// let sent = spec.sent(&signed)?;
+    /// let command = sent.curl(&spec.method)?.to_string();
+    /// assert!(command.starts_with("curl --globoff --path-as-is 'https://[2001:db8::1]/p' -H 'Authorization: OAuth oauth_consumer_key=\"ck\", "));
+    /// assert!(command.ends_with(" -H 'Content-Type: application/x-www-form-urlencoded' --data-raw 'a=1'"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// What no curl command can send ([`CurlCommand::new`]): a NUL in the
+    /// method, the URL or the body.
+    pub fn curl<'a>(&'a self, method: &'a str) -> Result<CurlCommand<'a>, Error> {
+        let authorization = self.authorization.as_deref().map(|h| ("Authorization", h));
+        let content_type = self
+            .body
+            .as_ref()
+            .and(self.content_type.as_deref())
+            .map(|t| ("Content-Type", t));
+        CurlCommand::new(
+            method,
+            &self.url,
+            authorization.into_iter().chain(content_type),
+            self.body.as_deref(),
+        )
+    }
+}
+
+impl RequestSpec {
+    /// What is sent for `signed` (this request, signed): the URL, the
+    /// `Authorization` header and the body, the protocol parameters where
+    /// [`transmission`](Self::transmission) says.
+    ///
+    /// ```
+    /// use oauth1_signer::RequestSpec;
+    ///
+    /// let spec = RequestSpec::from_json(r#"{"method": "GET", "url": "http://shop.example/wp-json/wc/v3/orders?page=2",
+    ///     "consumer_key": "ck", "consumer_secret": "cs", "nonce": "n", "timestamp": "1",
+    ///     "provider": "woocommerce"}"#)?;
+    /// let params = spec.protocol_params()?;
+    /// let signed = spec.signer()?.sign(&spec.request(&params))?;
+    /// let sent = spec.sent(&signed)?;
+    /// assert!(sent.url.starts_with("http://shop.example/wp-json/wc/v3/orders?page=2&oauth_consumer_key=ck&"));
+    /// assert!(sent.url.contains("&oauth_signature_method=HMAC-SHA256&"));
+    /// assert_eq!(sent.authorization, None);
+    /// # Ok::<(), oauth1_signer::json::JsonError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`protocol_params`](Self::protocol_params).
+    pub fn sent(&self, signed: &Signed) -> Result<Sent, Error> {
+        self.sent_shown(signed, Mask::Show)
+    }
+
+    /// [`sent`](Self::sent) as it may be shown to a person: a secret
+    /// signature (PLAINTEXT's, the signing key) written as `mask` says
+    /// wherever the transmission puts it ([`Signed::placed_shown`]).
+    ///
+    /// ```
+    /// use oauth1_signer::pipeline::Mask;
+    /// use oauth1_signer::RequestSpec;
+    ///
+    /// let spec = RequestSpec::from_json(r#"{"method": "POST", "url": "https://h/p", "form_body": "a=1",
+    ///     "consumer_key": "ck", "consumer_secret": "cs", "nonce": "n", "timestamp": "1",
+    ///     "signature_method": "PLAINTEXT", "transmission": "form-body"}"#)?;
+    /// let signed = spec.signer()?.sign(&spec.request(&spec.protocol_params()?))?;
+    /// let shown = spec.sent_shown(&signed, Mask::With("<hidden>"))?;
+    /// // RFC 5849 §3.4.4: the PLAINTEXT signature "cs&", encoded twice.
+    /// assert!(spec.sent(&signed)?.body.unwrap().ends_with(b"&oauth_signature=cs%26&oauth_signature_method=PLAINTEXT&oauth_timestamp=1"));
+    /// assert!(shown.body.unwrap().ends_with(b"&oauth_signature=<hidden>&oauth_signature_method=PLAINTEXT&oauth_timestamp=1"));
+    /// # Ok::<(), oauth1_signer::json::JsonError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`protocol_params`](Self::protocol_params).
+    pub fn sent_shown(&self, signed: &Signed, mask: Mask<'_>) -> Result<Sent, Error> {
+        self.check()?;
+        let own = self.own_body();
+        let content_type = own.map(|(_, media)| media.to_owned());
+        let mut body = own.map(|(bytes, _)| bytes.to_vec());
+        let mut sent = Sent {
+            url: self.url.clone(),
+            authorization: None,
+            body: None,
+            content_type,
+        };
+        match signed.placed_shown(
+            self.transmission(),
+            &self.url,
+            body.as_deref().unwrap_or_default(),
+            mask,
+        ) {
+            Placed::Header(header) => sent.authorization = Some(header),
+            Placed::Url(url) => sent.url = url,
+            Placed::FormBody(form) => body = Some(form),
+        }
+        sent.body = body;
+        Ok(sent)
     }
 }

@@ -4,16 +4,14 @@
 
 use std::fmt;
 
-use crate::error::{Error, ErrorKind, Part};
-use crate::outgoing::sent::Sent;
+use crate::error::Error;
 use crate::pipeline::body_hash::{BodyHash, BodyHashAlgorithm, BodyHashPolicy};
 use crate::pipeline::credentials::{Credentials, Secret};
 use crate::pipeline::protocol::{Name, Transmission};
 use crate::pipeline::request::OAuthRequest;
 use crate::pipeline::sign::{SignatureMethod, SigningKey};
-use crate::pipeline::signed::{Placed, Signed, Trace};
+use crate::pipeline::signed::Trace;
 use crate::pipeline::signer::Signer;
-use crate::pipeline::style::{ParameterStyle, MASTERCARD_HEADER_ONLY};
 use crate::provider::profile::{Profile, Provider};
 
 /// The media type of a form body.
@@ -380,78 +378,6 @@ impl RequestSpec {
             .body_hash(rule)
     }
 
-    /// The body as sent before the protocol parameters are added, with its
-    /// media type: the form body, else the other body, else none.
-    fn own_body(&self) -> Option<(&[u8], &str)> {
-        match (&self.form_body, &self.body) {
-            (Some(form), _) => Some((form.as_bytes(), FORM_URLENCODED)),
-            (None, Some(body)) => Some((
-                body.as_slice(),
-                self.content_type
-                    .as_deref()
-                    .unwrap_or("application/octet-stream"),
-            )),
-            (None, None) => None,
-        }
-    }
-
-    /// Refuses what cannot be sent: two bodies, a form given as `body`, a
-    /// `content_type` without a body, the form-body transmission without a
-    /// form body.
-    fn check(&self) -> Result<(), Error> {
-        let conflict = |reason| Err(Error::new(ErrorKind::Conflict { reason }));
-        if self.form_body.is_some() && self.body.is_some() {
-            return conflict(
-                "a request has one body: form parameters (\"form_body\", -d), which are signed, \
-                 or another body (\"body\", --body), which is not; not both",
-            );
-        }
-        // A header value: CR LF would start another header, and other
-        // controls reach whoever prints it (RFC 9110 §5.5: visible ASCII,
-        // spaces and tabs; obs-text is not written).
-        if let Some(ct) = &self.content_type {
-            if let Some(at) = ct
-                .bytes()
-                .position(|b| !(b == b'\t' || (b' '..=b'~').contains(&b)))
-            {
-                return Err(Error::invalid_byte(
-                    Part::Input,
-                    at,
-                    ct.as_bytes()[at],
-                    "a Content-Type is visible ASCII, spaces and tabs (\"content_type\", --content-type)",
-                ));
-            }
-        }
-        // A type that only looks like the form's is refused with its own error.
-        let form_type = self
-            .content_type
-            .as_deref()
-            .map(crate::pipeline::request::is_form_urlencoded)
-            .transpose()?
-            .unwrap_or(false);
-        if self.body.is_some() && form_type {
-            return conflict(
-                "a body of type application/x-www-form-urlencoded is form parameters: give it as \
-                 \"form_body\" (-d), whose parameters are signed",
-            );
-        }
-        if self.content_type.is_some() && self.body.is_none() {
-            return conflict("\"content_type\" is the type of \"body\", and there is no body");
-        }
-        let style = self.profile().map(|p| p.style).unwrap_or_default();
-        if self.transmission() != Transmission::Header && style != ParameterStyle::Rfc5849 {
-            return conflict(MASTERCARD_HEADER_ONLY);
-        }
-        if self.transmission() == Transmission::FormBody && self.form_body.is_none() {
-            return conflict(
-                "the form-body transmission adds the protocol parameters to a form body, and \
-                 this request has none: give one (\"form_body\", -d; empty is allowed), or \
-                 send them in the header or the query",
-            );
-        }
-        Ok(())
-    }
-
     /// The protocol parameters the request adds to the signer's own:
     /// `extra_oauth_params` and, when [`body_hash_rule`](Self::body_hash_rule)
     /// says, `oauth_body_hash` over the body. Give them to
@@ -471,7 +397,7 @@ impl RequestSpec {
     /// ```
     ///
     /// # Errors
-    /// A request that cannot be sent ([`ErrorKind::Conflict`]: two bodies,
+    /// A request that cannot be sent ([`ErrorKind::Conflict`](crate::ErrorKind::Conflict): two bodies,
     /// the form-body transmission without a form body...); an unknown
     /// `signature_method`.
     pub fn protocol_params(&self) -> Result<Vec<(String, String)>, Error> {
@@ -485,51 +411,6 @@ impl RequestSpec {
             params.push((Name::BodyHash.as_str().to_owned(), hash));
         }
         Ok(params)
-    }
-
-    /// What is sent for `signed` (this request, signed): the URL, the
-    /// `Authorization` header and the body, the protocol parameters where
-    /// [`transmission`](Self::transmission) says.
-    ///
-    /// ```
-    /// use oauth1_signer::RequestSpec;
-    ///
-    /// let spec = RequestSpec::from_json(r#"{"method": "GET", "url": "http://shop.example/wp-json/wc/v3/orders?page=2",
-    ///     "consumer_key": "ck", "consumer_secret": "cs", "nonce": "n", "timestamp": "1",
-    ///     "provider": "woocommerce"}"#)?;
-    /// let params = spec.protocol_params()?;
-    /// let signed = spec.signer()?.sign(&spec.request(&params))?;
-    /// let sent = spec.sent(&signed)?;
-    /// assert!(sent.url.starts_with("http://shop.example/wp-json/wc/v3/orders?page=2&oauth_consumer_key=ck&"));
-    /// assert!(sent.url.contains("&oauth_signature_method=HMAC-SHA256&"));
-    /// assert_eq!(sent.authorization, None);
-    /// # Ok::<(), oauth1_signer::json::JsonError>(())
-    /// ```
-    ///
-    /// # Errors
-    /// As [`protocol_params`](Self::protocol_params).
-    pub fn sent(&self, signed: &Signed) -> Result<Sent, Error> {
-        self.check()?;
-        let own = self.own_body();
-        let content_type = own.map(|(_, media)| media.to_owned());
-        let mut body = own.map(|(bytes, _)| bytes.to_vec());
-        let mut sent = Sent {
-            url: self.url.clone(),
-            authorization: None,
-            body: None,
-            content_type,
-        };
-        match signed.placed(
-            self.transmission(),
-            &self.url,
-            body.as_deref().unwrap_or_default(),
-        ) {
-            Placed::Header(header) => sent.authorization = Some(header),
-            Placed::Url(url) => sent.url = url,
-            Placed::FormBody(form) => body = Some(form),
-        }
-        sent.body = body;
-        Ok(sent)
     }
 
     /// The request: method, URL, form body, callback, verifier, and

@@ -276,11 +276,16 @@ pub fn append_to_query<'a>(
     url: &str,
     params: impl IntoIterator<Item = (&'a str, &'a str)>,
 ) -> String {
+    append_encoded_to_query(url, &encode_pairs(params))
+}
+
+/// `url` with `encoded`, parameters already form-encoded, added to its
+/// query (§3.5.3), keeping any fragment at the end.
+pub(crate) fn append_encoded_to_query(url: &str, encoded: &str) -> String {
     let (head, fragment) = match url.find('#') {
         Some(i) => url.split_at(i),
         None => (url, ""),
     };
-    let encoded = encode_pairs(params);
     let sep = match head.find('?') {
         None => "?",
         Some(i) if i + 1 == head.len() || head.ends_with('&') => "",

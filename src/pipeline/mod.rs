@@ -56,6 +56,6 @@ pub use params::{Param, Params};
 pub use protocol::{is_protocol_name, Nonce, Timestamp, PROTOCOL_PREFIX};
 pub use request::is_form_urlencoded;
 pub use sign::{key_string, Signature, SigningKey};
-pub use signed::{ParamSource, Placed};
+pub use signed::{Mask, ParamSource, Placed};
 pub use style::ParameterStyle;
-pub use url::RequestUrl;
+pub use url::{encode_refused, RequestUrl};

@@ -7,8 +7,10 @@ use std::fmt;
 
 use crate::error::Part;
 use crate::pipeline::credentials::Secret;
-use crate::pipeline::header::{append_to_query, encode_pairs, header_string};
-use crate::pipeline::protocol::{Protocol, ProtocolParams, Transmission};
+use crate::pipeline::header::{append_encoded_to_query, encode_pairs, header_string};
+use crate::pipeline::protocol::{
+    Form, Name, Protocol, ProtocolParam, ProtocolParams, Transmission,
+};
 use crate::pipeline::sign::Signature;
 use crate::pipeline::style::{mastercard_header, ParameterStyle};
 
@@ -43,13 +45,29 @@ impl Signed {
 
     /// The `Authorization` header value (§3.5.1).
     pub fn authorization_header(&self) -> String {
+        self.header_masked(None)
+    }
+
+    /// The header, a secret signature written as `mask` (as it is) if one
+    /// is given.
+    fn header_masked(&self, mask: Option<&str>) -> String {
         match self.style {
-            ParameterStyle::Rfc5849 => header_string(
-                self.protocol.realm(),
-                &ProtocolParams::from_pairs(self.params()),
-                "",
-            ),
-            ParameterStyle::Mastercard => mastercard_header(self.params(), self.signature.as_str()),
+            ParameterStyle::Rfc5849 => {
+                let params: ProtocolParams<'_> = self
+                    .params()
+                    .map(|(name, value)| match mask {
+                        // Written as it is, not encoded: the mask is no value.
+                        Some(mask) if name == Name::Signature.as_str() => {
+                            ProtocolParam::new(name, mask, Form::Clean)
+                        }
+                        _ => ProtocolParam::new(name, value, Form::Encode),
+                    })
+                    .collect();
+                header_string(self.protocol.realm(), &params, "")
+            }
+            ParameterStyle::Mastercard => {
+                mastercard_header(self.params(), self.signature.as_str(), mask)
+            }
         }
     }
 
@@ -57,6 +75,28 @@ impl Signed {
     /// (§3.5.2).
     pub fn form_params(&self) -> String {
         encode_pairs(self.params())
+    }
+
+    /// [`form_params`](Self::form_params), a secret signature written as
+    /// `mask` (as it is) if one is given.
+    fn form_params_masked(&self, mask: Option<&str>) -> String {
+        let Some(mask) = mask else {
+            return self.form_params();
+        };
+        let mut out = String::new();
+        for (i, (name, value)) in self.params().enumerate() {
+            if i > 0 {
+                out.push('&');
+            }
+            if name == Name::Signature.as_str() {
+                out.push_str(name);
+                out.push('=');
+                out.push_str(mask);
+            } else {
+                out.push_str(&encode_pairs([(name, value)]));
+            }
+        }
+        out
     }
 
     /// `body`, a form body as it is to be sent, with the protocol parameters
@@ -83,19 +123,12 @@ impl Signed {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn form_body_with(&self, body: &[u8]) -> Vec<u8> {
-        let protocol = self.form_params();
-        let mut out = Vec::with_capacity(body.len() + 1 + protocol.len());
-        out.extend_from_slice(body);
-        if !body.is_empty() {
-            out.push(b'&');
-        }
-        out.extend_from_slice(protocol.as_bytes());
-        out
+        body_with(body, &self.form_params())
     }
 
     /// `url` with the protocol parameters added to its query (§3.5.3).
     pub fn url_with_query(&self, url: &str) -> String {
-        append_to_query(url, self.params())
+        append_encoded_to_query(url, &self.form_params())
     }
 
     /// Where the signed protocol parameters go in `transmission` (RFC 5849
@@ -121,12 +154,79 @@ impl Signed {
     /// # Ok::<(), oauth1_signer::Error>(())
     /// ```
     pub fn placed(&self, transmission: Transmission, url: &str, form_body: &[u8]) -> Placed {
+        self.placed_shown(transmission, url, form_body, Mask::Show)
+    }
+
+    /// [`placed`](Self::placed) as it may be shown to a person: a secret
+    /// signature ([`Signature::is_secret`]: PLAINTEXT's is the signing key)
+    /// written as `mask` says, as it is written (its own text in the
+    /// signature's place, not percent-encoded), never found and replaced
+    /// afterwards. Any other signature is written as it is sent.
+    ///
+    /// ```
+    /// use oauth1_signer::pipeline::{Mask, Placed};
+    /// use oauth1_signer::{Credentials, OAuthRequest, SignatureMethod, Signer, Transmission};
+    ///
+    /// // RFC 5849 §3.4.4: PLAINTEXT's signature is the signing key, "cs&".
+    /// let signer = Signer::builder(Credentials::new("ck", "cs"))
+    ///     .with_method(SignatureMethod::Plaintext)
+    ///     .with_nonce("n0nce")
+    ///     .with_timestamp("1318622958")
+    ///     .build()?;
+    /// let url = "https://h/p?a=1";
+    /// let signed = signer.sign(&OAuthRequest::get(url))?;
+    /// let Placed::Header(shown) = signed.placed_shown(Transmission::Header, url, b"", Mask::With("<hidden>")) else { unreachable!() };
+    /// assert!(shown.contains(r#"oauth_signature="<hidden>""#) && !shown.contains("cs%26"));
+    /// let Placed::Url(shown) = signed.placed_shown(Transmission::Query, url, b"", Mask::With("<hidden>")) else { unreachable!() };
+    /// assert!(shown.contains("&oauth_signature=<hidden>&"));
+    /// let Placed::Url(sent) = signed.placed_shown(Transmission::Query, url, b"", Mask::Show) else { unreachable!() };
+    /// assert!(sent.contains("&oauth_signature=cs%26&"));
+    /// # Ok::<(), oauth1_signer::Error>(())
+    /// ```
+    pub fn placed_shown(
+        &self,
+        transmission: Transmission,
+        url: &str,
+        form_body: &[u8],
+        mask: Mask<'_>,
+    ) -> Placed {
+        let mask = match mask {
+            Mask::With(mask) if self.signature.is_secret() => Some(mask),
+            _ => None,
+        };
         match transmission {
-            Transmission::Query => Placed::Url(self.url_with_query(url)),
-            Transmission::FormBody => Placed::FormBody(self.form_body_with(form_body)),
-            Transmission::Header => Placed::Header(self.authorization_header()),
+            Transmission::Query => {
+                Placed::Url(append_encoded_to_query(url, &self.form_params_masked(mask)))
+            }
+            Transmission::FormBody => {
+                Placed::FormBody(body_with(form_body, &self.form_params_masked(mask)))
+            }
+            Transmission::Header => Placed::Header(self.header_masked(mask)),
         }
     }
+}
+
+/// `body` with `protocol` at its end, joined by `&` when it is not empty.
+fn body_with(body: &[u8], protocol: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len() + 1 + protocol.len());
+    out.extend_from_slice(body);
+    if !body.is_empty() {
+        out.push(b'&');
+    }
+    out.extend_from_slice(protocol.as_bytes());
+    out
+}
+
+/// How a secret signature ([`Signature::is_secret`]: PLAINTEXT's, which
+/// is the signing key) is written in what is shown to a person
+/// ([`Signed::placed_shown`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Mask<'a> {
+    /// As it is sent: the person asked to see the secrets.
+    Show,
+    /// This text in the signature's place, as it is (`<hidden>`, `••••••`).
+    With(&'a str),
 }
 
 /// A signed request's protocol parameters where a transmission puts them

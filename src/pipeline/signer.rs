@@ -225,6 +225,7 @@ impl Signer {
                 ParameterStyle::Mastercard => mastercard_header(
                     run.protocol.valued().map(|p| (p.name, p.value)),
                     signature.as_str(),
+                    None,
                 ),
             })
         })

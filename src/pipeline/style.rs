@@ -225,6 +225,7 @@ pub(crate) fn mastercard_base_string<'p>(
 pub(crate) fn mastercard_header<'p>(
     protocol: impl Iterator<Item = (&'p str, &'p str)>,
     signature: &str,
+    mask: Option<&str>,
 ) -> String {
     const ORDER: [Name; 6] = [
         Name::ConsumerKey,
@@ -245,10 +246,15 @@ pub(crate) fn mastercard_header<'p>(
         .collect();
     params.sort_by_key(|(n, _)| rank(n));
     let mut parts: Vec<String> = params.iter().map(|(n, v)| format!("{n}=\"{v}\"")).collect();
-    parts.push(format!(
-        "{}=\"{}\"",
-        Name::Signature.as_str(),
-        percent_encode(signature.as_bytes())
-    ));
+    // A secret signature masked where it is shown: the mask in its place,
+    // as it is.
+    parts.push(match mask {
+        Some(mask) => format!("{}=\"{mask}\"", Name::Signature.as_str()),
+        None => format!(
+            "{}=\"{}\"",
+            Name::Signature.as_str(),
+            percent_encode(signature.as_bytes())
+        ),
+    });
     format!("OAuth {}", parts.join(","))
 }

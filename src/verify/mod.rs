@@ -95,10 +95,10 @@ pub use reason::{Reason, Rejection};
 pub use received::Received;
 pub use secrets::{Lookup, SecretFuture, SecretSource, Secrets, StaticSecrets};
 pub use target::Forwarded;
-pub use unavailable::{SecretsError, StoreError};
 #[cfg(feature = "tower")]
 pub use tower::{
     Diagnose, LayerBody, OriginalUri, VerifyFuture, VerifyLayer, VerifyService, DEFAULT_BODY_LIMIT,
 };
+pub use unavailable::{SecretsError, StoreError};
 pub use verified::Verified;
 pub use verifier::Verifier;

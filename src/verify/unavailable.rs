@@ -100,14 +100,20 @@ mod tests {
     fn each_names_its_backend_and_keeps_its_cause_apart() {
         let io = std::io::Error::other("connection reset");
         let store = StoreError::new("redis 127.0.0.1:6379").with_source(io);
-        assert_eq!(store.to_string(), "nonce store unavailable: redis 127.0.0.1:6379");
+        assert_eq!(
+            store.to_string(),
+            "nonce store unavailable: redis 127.0.0.1:6379"
+        );
         assert_eq!(store.describe(), "redis 127.0.0.1:6379: connection reset");
         assert_eq!(
             std::error::Error::source(&store).map(ToString::to_string),
             Some("connection reset".to_owned())
         );
         let secrets = SecretsError::new("database down");
-        assert_eq!(secrets.to_string(), "secret source unavailable: database down");
+        assert_eq!(
+            secrets.to_string(),
+            "secret source unavailable: database down"
+        );
         assert_eq!(secrets.reason(), "database down");
         assert_eq!(secrets.describe(), "database down");
     }

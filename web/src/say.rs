@@ -71,7 +71,6 @@ impl Hint {
     }
 }
 
-
 /// The word the page has for a part of the input.
 pub fn part(part: Part) -> Arg {
     Arg::word(match part {

@@ -59,13 +59,8 @@ pub(super) fn render(
                 None if !explanation.matches => {
                     out.push_str("\nour trace:\n");
                     out.push_str(&stages_text(spec, explainer.trace(), shown));
-                    if let Ok(sent) = spec.sent(&explainer.trace().signed) {
-                        out.push_str(&sent_text(
-                            &sent.url,
-                            sent.body.as_deref(),
-                            shown,
-                            spec.transmission(),
-                        ));
+                    if let Ok(sent) = spec.sent_shown(&explainer.trace().signed, shown.mask()) {
+                        out.push_str(&sent_text(&sent, spec.transmission()));
                     }
                 }
                 _ => {}

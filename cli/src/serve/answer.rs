@@ -107,7 +107,6 @@ impl Answer {
             },
         }
     }
-
 }
 
 impl From<LegAnswer> for Answer {

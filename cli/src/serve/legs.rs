@@ -37,8 +37,7 @@ use std::time::{Duration, Instant};
 
 use hyper::{Method, StatusCode};
 use oauth1_signer::flow::{
-    callback_url, check_callback, CallbackError, FlowError, TemporaryCredentials,
-    TokenCredentials,
+    callback_url, check_callback, CallbackError, FlowError, TemporaryCredentials, TokenCredentials,
 };
 use oauth1_signer::pipeline::{encode_pairs, ParameterStyle, Params};
 use oauth1_signer::verify::{NonceStore, Received, Rejection, SecretSource, Secrets, Verifier};
@@ -264,7 +263,10 @@ impl Legs {
 
     /// §2.1: verifies a request-token request and issues temporary
     /// credentials; or the rejection.
-    pub(crate) async fn request_token(&self, received: &Received<'_>) -> Result<LegAnswer, Rejection> {
+    pub(crate) async fn request_token(
+        &self,
+        received: &Received<'_>,
+    ) -> Result<LegAnswer, Rejection> {
         let verified = self.temporary.verify(received).await?;
         let protocol = verified.protocol();
         if protocol.token().is_some() {
@@ -363,7 +365,10 @@ impl Legs {
         drop(tokens);
         let logged = format!("temporary token {token} authorised");
         if callback == "oob" {
-            let pairs = [("oauth_token", token.as_str()), ("oauth_verifier", verifier.expose())];
+            let pairs = [
+                ("oauth_token", token.as_str()),
+                ("oauth_verifier", verifier.expose()),
+            ];
             return LegAnswer::Form {
                 status: StatusCode::OK,
                 body: encode_pairs(pairs),
@@ -379,7 +384,10 @@ impl Legs {
     /// §2.3: verifies an access-token request (signed with the temporary
     /// credentials), checks its verifier, and issues token credentials; or
     /// the rejection.
-    pub(crate) async fn access_token(&self, received: &Received<'_>) -> Result<LegAnswer, Rejection> {
+    pub(crate) async fn access_token(
+        &self,
+        received: &Received<'_>,
+    ) -> Result<LegAnswer, Rejection> {
         let verified = self.temporary.verify(received).await?;
         let protocol = verified.protocol();
         let (Some(token), given) = (protocol.token(), protocol.get(Name::Verifier)) else {
@@ -521,7 +529,10 @@ mod tests {
                 "{q}"
             );
         }
-        assert_eq!(refused("oauth_token=%FF"), "the query's oauth_token is not UTF-8");
+        assert_eq!(
+            refused("oauth_token=%FF"),
+            "the query's oauth_token is not UTF-8"
+        );
         assert!(refused("oauth_token=t&x=%G1").starts_with("the query: "));
     }
 }

@@ -17,9 +17,12 @@ use super::{carries_oauth, shown, Captured, Header, Warning};
 
 mod args;
 mod url;
+mod write;
 
 use args::{header, read_options, DataKind, HeaderArg, Options, Piece};
 use url::{append_query, authority_from_host, curl_escape, requested_url};
+
+pub use write::CurlCommand;
 
 /// Where a command's files come from, when the caller lets them be read
 /// ([`Curl::with_files`]): `-d @payload.json`, `-H @headers.txt`,

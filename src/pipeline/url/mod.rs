@@ -9,15 +9,20 @@
 //!
 //! [RFC 3986 §3]: https://www.rfc-editor.org/rfc/rfc3986#section-3
 
-use std::net::Ipv6Addr;
-
 use crate::error::{Error, Part};
 use crate::text::decode::check_escapes;
-use crate::text::encode::escape_str;
 use crate::text::scan::{
-    escapes_complete, escapes_complete_wide, find_byte, find_either, is_host_byte, is_pchar,
-    is_sub_delim, is_unreserved,
+    escapes_complete, escapes_complete_wide, find_byte, find_either, is_pchar,
 };
+
+mod authority;
+mod rewrite;
+
+pub(crate) use authority::parse_authority;
+#[cfg(test)]
+use authority::{checked_authority, plain_authority};
+pub use rewrite::encode_refused;
+pub(crate) use rewrite::{find_scheme_end, sent_url};
 
 /// The parts of an absolute `http`/`https` URL, borrowed from it.
 ///
@@ -334,235 +339,6 @@ fn check_chars(
         return Err(Error::invalid_byte(Part::Url, base + i, bytes[i], expected));
     }
     Ok(())
-}
-
-pub(crate) fn parse_authority(auth: &str, base: usize) -> Result<(&str, Option<u16>), Error> {
-    match plain_authority(auth) {
-        Some(parsed) => Ok(parsed),
-        None => checked_authority(auth, base),
-    }
-}
-
-/// The common case in one pass: a host name of allowed bytes, perhaps a
-/// port from 1 to 65535. `None` for anything else (user information, IPv6,
-/// a bad byte, an empty port, port 0 or past 65535), which
-/// [`checked_authority`] reads and names what is wrong.
-fn plain_authority(auth: &str) -> Option<(&str, Option<u16>)> {
-    let bytes = auth.as_bytes();
-    let host_len = bytes
-        .iter()
-        .position(|&b| !is_host_byte(b))
-        .unwrap_or(bytes.len());
-    if host_len == 0 {
-        return None;
-    }
-    match bytes[host_len..] {
-        [] => Some((auth, None)),
-        [b':', ref digits @ ..] => {
-            // Checked at every digit, so no count of digits can overflow. An
-            // empty port folds to 0, which is left to the checked path too.
-            let port = digits.iter().try_fold(0u16, |n, &d| {
-                let digit = d.is_ascii_digit().then(|| u16::from(d - b'0'))?;
-                n.checked_mul(10)?.checked_add(digit)
-            })?;
-            (port != 0).then_some((&auth[..host_len], Some(port)))
-        }
-        _ => None,
-    }
-}
-
-/// [`parse_authority`] for any authority, naming what is wrong.
-fn checked_authority(auth: &str, base: usize) -> Result<(&str, Option<u16>), Error> {
-    // Before the '@' check: in `h\@evil` the backslash is the trick (browsers
-    // read `\` as `/`, so they go to `h`; servers see user information and
-    // go to `evil`), and it is what must be named.
-    if let Some(at) = auth.find('\\') {
-        return Err(Error::invalid_byte(
-            Part::Url,
-            base + at,
-            b'\\',
-            "'\\' is not allowed in a URL; browsers read it as '/', servers do not",
-        ));
-    }
-    if let Some(at) = auth.find('@') {
-        return Err(Error::invalid_url(
-            base + at,
-            "user information in the URL is never sent in the Host header; remove it",
-        ));
-    }
-    let (host, port_text, port_at) = if auth.starts_with('[') {
-        let Some(close) = auth.find(']') else {
-            return Err(Error::invalid_url(
-                base,
-                "IPv6 address without its closing ']'",
-            ));
-        };
-        let host = &auth[..=close];
-        check_ip_literal(&host[1..close], base + 1)?;
-        match &auth[close + 1..] {
-            "" => (host, None, 0),
-            rest => match rest.strip_prefix(':') {
-                Some(p) => (host, Some(p), close + 2),
-                None => {
-                    return Err(Error::invalid_url(
-                        base + close + 1,
-                        "expected ':' and a port after the IPv6 address",
-                    ))
-                }
-            },
-        }
-    } else {
-        match auth.rfind(':') {
-            Some(c) => (&auth[..c], Some(&auth[c + 1..]), c + 1),
-            None => (auth, None, 0),
-        }
-    };
-    if host.is_empty() {
-        return Err(Error::invalid_url(base, "missing host"));
-    }
-    if !host.starts_with('[') {
-        check_host(host, base, |b| is_unreserved(b) || is_sub_delim(b))?;
-    }
-    let port = match port_text {
-        None | Some("") => None,
-        Some(p) => {
-            if let Some(i) = p.bytes().position(|b| !b.is_ascii_digit()) {
-                return Err(Error::invalid_url(
-                    base + port_at + i,
-                    "the port must be decimal digits",
-                ));
-            }
-            let port = p
-                .parse::<u16>()
-                .map_err(|_| Error::invalid_url(base + port_at, "the port is larger than 65535"))?;
-            // Port 0 is reserved (IANA); no request can reach it, so none can be
-            // signed for it. An empty port (RFC 3986 §3.2.3) means the default.
-            if port == 0 {
-                return Err(Error::invalid_url(
-                    base + port_at,
-                    "port 0 cannot be connected to",
-                ));
-            }
-            Some(port)
-        }
-    };
-    Ok((host, port))
-}
-
-/// Checks the text between the brackets of an RFC 3986 §3.2.2 `IP-literal`,
-/// whose first byte is at `base`: it must be an `IPv6address`, which the
-/// standard library parses to the same grammar. A byte class alone lets
-/// `[]` or `[::1::2]` through, and a host the client cannot connect to is
-/// one whose signature nobody can check.
-fn check_ip_literal(text: &str, base: usize) -> Result<(), Error> {
-    // RFC 6874 zone ids (`%25eth0`) name an interface of the sender's
-    // machine: meaningless to the server, and left out of the Host header.
-    if let Some(at) = text.find('%') {
-        return Err(Error::invalid_url(
-            base + at,
-            "an IPv6 zone id ('%25...') names a local interface and cannot be signed; remove it",
-        ));
-    }
-    if text.starts_with(['v', 'V']) {
-        return Err(Error::invalid_url(
-            base,
-            "IPvFuture addresses ('[v1.x]') are not supported; only IPv6 addresses are",
-        ));
-    }
-    match text.parse::<Ipv6Addr>() {
-        Ok(_) => Ok(()),
-        Err(_) => Err(Error::invalid_url(base, "not an IPv6 address")),
-    }
-}
-
-fn check_host(host: &str, base: usize, allowed: impl Fn(u8) -> bool) -> Result<(), Error> {
-    match host.bytes().position(|b| !allowed(b)) {
-        Some(i) => Err(Error::invalid_byte(
-            Part::Url,
-            base + i,
-            host.as_bytes()[i],
-            "a character allowed in a host name (percent-encoded and non-ASCII hosts are not supported; use the punycode form)",
-        )),
-        None => Ok(()),
-    }
-}
-
-/// Where the first `://` of `text` is (`str::find("://")` without its
-/// general searcher: each `:` found eight bytes at a time, then the two
-/// slashes looked at).
-pub(crate) fn find_scheme_end(text: &str) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut from = 0;
-    while let Some(i) = find_byte(&bytes[from..], b':') {
-        let at = from + i;
-        if bytes[at + 1..].starts_with(b"//") {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
-}
-
-/// A URL as an HTTP client serialises it (`url::Url`, and so reqwest;
-/// `http::Uri`), in the text the string API signs the same way: the `http`
-/// edge passes every request's URL through here.
-///
-/// Those types send some bytes raw that RFC 3986 would have escaped: in the
-/// query, `url` leaves `[ ] { } | ^` and `` ` `` alone, `http::Uri` also `\`;
-/// `http::Uri` keeps non-ASCII text raw. A server reads such a byte as
-/// itself, so it is signed as its escape (RFC 5849 §3.4.1.3.1 decodes the
-/// query before §3.6 encodes it again): here each such query byte is
-/// written as its escape (`|` as `%7C`), which decodes to the same
-/// parameters. A `%` that starts no escape (`?a=%zz`, `?b=%4`) is left for
-/// the parser to refuse with its offset: servers read it two ways (as
-/// itself, as an error, as a byte), and the query's parameters are signed
-/// decoded, so it cannot be signed as any one of them. Nothing else is
-/// changed. The path is signed byte for byte as it is sent
-/// (§3.4.1.2), so it is left as it is; a path byte that RFC 3986 does not
-/// allow raw is then refused by [`RequestUrl::parse`] with its offset, which
-/// the rewrite leaves unchanged (it only touches the query, after the path).
-/// Spaces and control bytes are left too, for the parser to refuse: no
-/// client sends them raw.
-pub(crate) fn sent_url(url: &str) -> std::borrow::Cow<'_, str> {
-    let bytes = url.as_bytes();
-    let Some(after_scheme) = find_scheme_end(url).map(|i| i + 3) else {
-        return url.into();
-    };
-    let rest = &bytes[after_scheme..];
-    let Some(q) = find_either(rest, b'?', b'#') else {
-        return url.into();
-    };
-    // The first '?' or '#' after the authority: '#' ends the path and the
-    // query never starts.
-    if rest[q] != b'?' {
-        return url.into();
-    }
-    let start = after_scheme + q + 1;
-    let end = find_byte(&bytes[start..], b'#').map_or(bytes.len(), |f| start + f);
-    let query = &bytes[start..end];
-    let kept = |i: usize| {
-        let b = query[i];
-        match b {
-            // Left for the parser to refuse, with its offset: a malformed
-            // escape, a space, a control byte.
-            b'%' | 0x00..=0x20 | 0x7F => true,
-            _ => b.is_ascii() && (is_pchar(b) || b == b'/' || b == b'?'),
-        }
-    };
-    if (0..query.len()).all(kept) {
-        return url.into();
-    }
-    let mut out = String::with_capacity(url.len() + 16);
-    out.push_str(&url[..start]);
-    for (i, &b) in query.iter().enumerate() {
-        if kept(i) {
-            out.push(char::from(b));
-        } else {
-            out.push_str(escape_str(b));
-        }
-    }
-    out.push_str(&url[end..]);
-    out.into()
 }
 
 #[cfg(test)]
