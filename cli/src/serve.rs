@@ -261,7 +261,10 @@ async fn run(
 }
 
 /// The store `--nonce-store` names (`proxy`'s too).
-pub(crate) async fn nonce_store(name: &str, capacity: usize) -> Result<Arc<dyn NonceStore>, Failure> {
+pub(crate) async fn nonce_store(
+    name: &str,
+    capacity: usize,
+) -> Result<Arc<dyn NonceStore>, Failure> {
     let options = RedisOptions::default();
     if name == "memory" {
         return Ok(Arc::new(MemoryNonceStore::with_capacity(capacity)));
