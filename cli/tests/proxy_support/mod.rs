@@ -355,6 +355,14 @@ pub struct ToSign<'a> {
 /// The Authorization headers oauthlib writes for `requests`, timestamped
 /// now, each with a nonce of its own.
 pub fn sign(requests: &[ToSign<'_>]) -> Vec<String> {
+    let plain: Vec<(&ToSign<'_>, &[(&str, &str)])> =
+        requests.iter().map(|r| (r, &[][..])).collect();
+    sign_with(&plain)
+}
+
+/// As [`sign`], each request with protocol parameters of its own added
+/// (`oauth_body_hash`), signed by oauthlib with the others.
+pub fn sign_with(requests: &[(&ToSign<'_>, &[(&str, &str)])]) -> Vec<String> {
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap()
@@ -362,7 +370,7 @@ pub fn sign(requests: &[ToSign<'_>]) -> Vec<String> {
     let batch: Vec<Value> = requests
         .iter()
         .enumerate()
-        .map(|(i, r)| {
+        .map(|(i, (r, extra))| {
             let mut v = json!({
                 "id": i,
                 "method": r.method,
@@ -380,6 +388,9 @@ pub fn sign(requests: &[ToSign<'_>]) -> Vec<String> {
             }
             if let Some(body) = r.form_body {
                 v["form_body"] = json!(body);
+            }
+            if !extra.is_empty() {
+                v["extra_oauth_params"] = json!(extra);
             }
             v
         })
