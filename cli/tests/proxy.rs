@@ -225,6 +225,8 @@ fn nothing_unverified_reaches_the_upstream() {
     );
     assert_eq!(up.count(), 1);
     let log = proxy.wait_for_log("unknown");
+    // No --diagnose: no diagnosis.
+    assert!(!log.contains("likely cause"), "{log}");
     // The signature is never logged, nor the secrets.
     let sig = auth
         .split("oauth_signature=\"")
@@ -471,4 +473,23 @@ fn sigterm_drains_a_request_in_flight() {
     assert!(log.contains("SIGTERM: stopping"), "{log}");
     // The request in flight got its answer.
     assert_eq!(client.join().unwrap().status, 504);
+}
+
+#[test]
+fn diagnose_names_the_likely_cause_in_the_log_only() {
+    let up = AxumUpstream::start();
+    let mut args = CREDENTIALS.to_vec();
+    args.extend(["--diagnose", "5"]);
+    let proxy = Proxy::start(&up.url(), &args);
+    // Signed without the query the request is sent with.
+    let auth = signed_get(&proxy, "/d");
+    let a = send(proxy.port, "GET", "/d?a=1", &[("Authorization", &auth)], b"");
+    assert_eq!((a.status, a.body.as_str()), (401, "oauth_problem=signature_invalid"));
+    // The explainer's finding, for the operator; the client was told nothing more.
+    let log = proxy.wait_for_log("likely cause");
+    assert!(
+        log.contains("401 the signature does not match the request; likely cause: query-param-missing (parameters)"),
+        "{log}"
+    );
+    assert_eq!(up.count(), 0);
 }
