@@ -2,6 +2,8 @@
 //! and Python's http.server recording what reaches them, requests signed
 //! by oauthlib (an independent implementation) and sent raw or by curl.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod common;
 mod proxy_support;
 
@@ -483,8 +485,17 @@ fn diagnose_names_the_likely_cause_in_the_log_only() {
     let proxy = Proxy::start(&up.url(), &args);
     // Signed without the query the request is sent with.
     let auth = signed_get(&proxy, "/d");
-    let a = send(proxy.port, "GET", "/d?a=1", &[("Authorization", &auth)], b"");
-    assert_eq!((a.status, a.body.as_str()), (401, "oauth_problem=signature_invalid"));
+    let a = send(
+        proxy.port,
+        "GET",
+        "/d?a=1",
+        &[("Authorization", &auth)],
+        b"",
+    );
+    assert_eq!(
+        (a.status, a.body.as_str()),
+        (401, "oauth_problem=signature_invalid")
+    );
     // The explainer's finding, for the operator; the client was told nothing more.
     let log = proxy.wait_for_log("likely cause");
     assert!(

@@ -3,6 +3,8 @@
 //! `oauth_body_hash` is read, its hash checked, then sent; a signed body
 //! over the limit is refused, never forwarded.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod common;
 mod proxy_support;
 

@@ -2,6 +2,8 @@
 //! 127.0.0.1 by the test): a request accepted by one is refused by the
 //! other; a store that cannot answer is 503, fail closed, never forwarded.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod common;
 mod proxy_support;
 #[path = "../../tests/redis_server/mod.rs"]

@@ -137,24 +137,19 @@ impl Rewrite {
     }
 }
 
-/// Appends `value` to the last line of `name` (`, ` between), or adds it.
+/// Appends `value` to the last line of `name` (`, ` between), or adds a
+/// line of its own when there is none (or the last is not text); earlier
+/// lines are kept as they came.
 fn append(headers: &mut HeaderMap, name: &'static str, value: &str) {
-    let joined = match headers
-        .get_all(name)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .last()
-    {
-        Some(before) => format!("{before}, {value}"),
-        None => value.to_owned(),
-    };
-    // Earlier lines kept, the last replaced by itself with ours appended.
     let mut lines: Vec<HeaderValue> = headers.get_all(name).iter().cloned().collect();
-    if let Ok(v) = HeaderValue::from_str(&joined) {
-        match lines.last_mut() {
-            Some(last) if last.to_str().is_ok() => *last = v,
-            _ => lines.push(v),
-        }
+    let joined = match lines.last().and_then(|v| v.to_str().ok()) {
+        Some(before) => HeaderValue::from_str(&format!("{before}, {value}")).map(|v| (v, true)),
+        None => HeaderValue::from_str(value).map(|v| (v, false)),
+    };
+    match (joined, lines.last_mut()) {
+        (Ok((v, true)), Some(last)) => *last = v,
+        (Ok((v, _)), _) => lines.push(v),
+        (Err(_), _) => return,
     }
     headers.remove(name);
     for line in lines {
