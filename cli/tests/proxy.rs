@@ -415,6 +415,7 @@ fn an_upstream_that_refuses_connections_is_502_and_the_proxy_keeps_serving() {
         .unwrap()
         .port();
     let proxy = Proxy::start(&format!("http://127.0.0.1:{port}"), &CREDENTIALS);
+    // Each refused connection is a 502, and the proxy answers the next.
     for path in ["/x", "/y"] {
         let auth = signed_get(&proxy, path);
         let a = send(proxy.port, "GET", path, &[("Authorization", &auth)], b"");
@@ -503,4 +504,33 @@ fn diagnose_names_the_likely_cause_in_the_log_only() {
         "{log}"
     );
     assert_eq!(up.count(), 0);
+}
+
+#[test]
+fn a_bad_start_says_what_is_wrong() {
+    let dir = TempDir::new(&format!("proxy-start-{}", proxy_support::unique()));
+    let file = secrets_file(&dir.0, "[[consumer]]\nkey = \"ck\"\nsecret = \"cs\"\n");
+    let file = file.to_str().unwrap();
+    let e = Proxy::try_start(
+        "http://127.0.0.1:9",
+        &["--secrets", file, "--consumer-key", "ck"],
+    )
+    .err()
+    .unwrap();
+    assert!(
+        e.contains("--secrets and --consumer-key both give credentials"),
+        "{e}"
+    );
+    std::fs::write(&dir.0.join("secrets.toml"), "[[consumer]]\nkey = \"ck\"\n").unwrap();
+    let e = Proxy::try_start("http://127.0.0.1:9", &["--secrets", file])
+        .err()
+        .unwrap();
+    assert!(e.contains("missing field `secret`"), "{e}");
+    let e = Proxy::try_start("https://127.0.0.1:9", &CREDENTIALS)
+        .err()
+        .unwrap();
+    assert!(
+        e.contains("--upstream https://127.0.0.1:9: expected http://HOST:PORT"),
+        "{e}"
+    );
 }

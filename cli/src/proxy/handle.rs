@@ -101,7 +101,7 @@ impl Proxy {
         if self.health_path.as_deref() == Some(parts.uri.path()) {
             return (
                 own(StatusCode::OK, "text/plain; charset=utf-8", "ok\n"),
-                outcome(StatusCode::OK, "health", String::new()),
+                outcome(StatusCode::OK, "health", "health".to_owned()),
             );
         }
         let (verified, body) = match self.verify(parts, body).await {
@@ -143,7 +143,7 @@ impl Proxy {
                 };
                 self.metrics.upstream_error(match status {
                     StatusCode::GATEWAY_TIMEOUT => "timeout",
-                    _ => "connect",
+                    _ => "failed",
                 });
                 let text = match status {
                     StatusCode::GATEWAY_TIMEOUT => "the upstream did not answer in time\n",

@@ -22,11 +22,11 @@ const BUCKETS: [f64; 12] = [
 ];
 
 /// The counts, shared by every connection.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Metrics {
     /// Requests by outcome (`valid`, each rejection's reason, `health`, ...).
     outcomes: Mutex<BTreeMap<&'static str, u64>>,
-    /// Upstream failures by kind (`connect`, `timeout`).
+    /// Upstream failures by kind (`failed`: no connection, or it broke; `timeout`).
     upstream: Mutex<BTreeMap<&'static str, u64>>,
     /// One count per bucket, then +Inf.
     buckets: [AtomicU64; BUCKETS.len() + 1],
@@ -57,6 +57,19 @@ pub(crate) fn reason_label(reason: &Reason) -> &'static str {
         Reason::StoreUnavailable(_) => "store_unavailable",
         Reason::SecretsUnavailable(_) => "secrets_unavailable",
         _ => "other",
+    }
+}
+
+impl Default for Metrics {
+    /// Every count at zero; the upstream's failures, and the valid
+    /// requests, shown at zero until the first (a rate needs its start).
+    fn default() -> Metrics {
+        Metrics {
+            outcomes: Mutex::new(BTreeMap::from([("valid", 0)])),
+            upstream: Mutex::new(BTreeMap::from([("failed", 0), ("timeout", 0)])),
+            buckets: Default::default(),
+            sum_us: AtomicU64::new(0),
+        }
     }
 }
 
@@ -174,6 +187,7 @@ mod tests {
         assert!(text.contains("oauth1_proxy_requests_total{outcome=\"valid\"} 2\n"));
         assert!(text.contains("oauth1_proxy_requests_total{outcome=\"nonce_used\"} 1\n"));
         assert!(text.contains("oauth1_proxy_upstream_errors_total{kind=\"timeout\"} 1\n"));
+        assert!(text.contains("oauth1_proxy_upstream_errors_total{kind=\"failed\"} 0\n"));
         assert!(text.contains("_bucket{le=\"0.0005\"} 1\n"));
         assert!(text.contains("_bucket{le=\"0.005\"} 2\n"));
         assert!(text.contains("_bucket{le=\"5\"} 2\n"));
