@@ -70,8 +70,9 @@ or rfc7239 the scheme and host are read from the headers the proxy in front writ
 
 Bodies: a form (application/x-www-form-urlencoded), or any body of a request that carries
 oauth_body_hash, is read up to --body-limit (413 beyond), verified, then sent; any other body
-streams through unread. Upstream: pooled keep-alive connections; no answer within
---upstream-timeout is 504, a connection refused or broken is 502.
+streams through unread. Upstream: pooled keep-alive connections; no answer head within
+--upstream-timeout of sending the request (a streamed upload included) is 504, a connection
+refused or broken is 502.
 
 Operations: --health-path PATH is answered 200 without a signature; --metrics-listen ADDR
 serves Prometheus text (oauth1_proxy_requests_total by outcome, the latency histogram,
@@ -108,8 +109,15 @@ pub(crate) struct ProxyArgs {
     #[command(flatten)]
     credentials: Credentials,
 
-    /// memory, redis://HOST:PORT or redis+cluster://HOST:PORT,HOST:PORT,...
-    #[arg(long, value_name = "STORE", default_value = "memory")]
+    /// memory, redis://HOST:PORT or redis+cluster://HOST:PORT,HOST:PORT,... (a URL with a
+    /// password is best given in the environment, out of the process list)
+    #[arg(
+        long,
+        value_name = "STORE",
+        default_value = "memory",
+        env = "OAUTH1_PROXY_NONCE_STORE",
+        hide_env_values = true
+    )]
     nonce_store: String,
 
     /// The most unexpired nonces the memory store holds
