@@ -85,6 +85,44 @@ pub(crate) struct Rewrite {
 }
 
 impl Rewrite {
+    /// The identity headers checked: two names, neither one the proxy or
+    /// HTTP itself writes (a token in `Authorization` or `Host` would
+    /// replace what the client sent).
+    ///
+    /// # Errors
+    /// Which flag names which header.
+    pub(crate) fn check(&self) -> Result<(), String> {
+        const TAKEN: [&str; 9] = [
+            "authorization",
+            "host",
+            "content-length",
+            "content-type",
+            "forwarded",
+            "x-forwarded-for",
+            "x-forwarded-proto",
+            "x-forwarded-host",
+            "expect",
+        ];
+        for (flag, name) in [
+            ("--consumer-key-header", &self.consumer_header),
+            ("--token-header", &self.token_header),
+        ] {
+            if TAKEN.contains(&name.as_str()) || HOP_BY_HOP.contains(&name.as_str()) {
+                return Err(format!(
+                    "{flag} {name}: a header the request itself needs; name one of your own \
+                     (X-OAuth1-Consumer-Key)"
+                ));
+            }
+        }
+        if self.consumer_header == self.token_header {
+            return Err(format!(
+                "--consumer-key-header and --token-header both name {}",
+                self.consumer_header
+            ));
+        }
+        Ok(())
+    }
+
     /// Removes every copy of the identity headers, in any spelling (header
     /// names are case-insensitive: one `remove` takes every line). Done for
     /// every request, whatever its verdict.
@@ -280,6 +318,22 @@ mod tests {
         remove_hop_by_hop(&mut h);
         let left: Vec<&str> = h.keys().map(HeaderName::as_str).collect();
         assert_eq!(left, ["x-kept"]);
+    }
+
+    #[test]
+    fn an_identity_header_is_none_the_request_needs() {
+        let rewrite = |c: &str, t: &str| Rewrite {
+            consumer_header: HeaderName::from_bytes(c.as_bytes()).unwrap(),
+            token_header: HeaderName::from_bytes(t.as_bytes()).unwrap(),
+            strip_authorization: false,
+            family: Family::Ignore,
+        };
+        assert!(rewrite("x-oauth1-consumer-key", "x-oauth1-token")
+            .check()
+            .is_ok());
+        assert!(rewrite("Authorization", "x-oauth1-token").check().is_err());
+        assert!(rewrite("x-a", "Connection").check().is_err());
+        assert!(rewrite("x-a", "X-A").check().is_err());
     }
 
     #[test]

@@ -232,6 +232,13 @@ async fn run(args: &ProxyArgs, secrets: Arc<ProxySecrets>) -> Result<(), Failure
             )));
         }
     }
+    let rewrite = Rewrite {
+        consumer_header: args.consumer_key_header.clone(),
+        token_header: args.token_header.clone(),
+        strip_authorization: args.strip_authorization,
+        family: args.forwarded,
+    };
+    rewrite.check().map_err(Failure::input)?;
     let store = nonce_store(&args.nonce_store, args.nonce_capacity).await?;
     let methods: Vec<SignatureMethod> = METHODS.into_iter().filter(|m| !m.is_rsa()).collect();
     let verifier = Verifier::builder(secrets.clone(), store)
@@ -255,12 +262,7 @@ async fn run(args: &ProxyArgs, secrets: Arc<ProxySecrets>) -> Result<(), Failure
         verifier,
         secrets: secrets.clone(),
         upstream,
-        rewrite: Rewrite {
-            consumer_header: args.consumer_key_header.clone(),
-            token_header: args.token_header.clone(),
-            strip_authorization: args.strip_authorization,
-            family: args.forwarded,
-        },
+        rewrite,
         realm,
         health_path: args.health_path.clone(),
         body_limit: args.body_limit,

@@ -43,18 +43,21 @@ impl Recorded {
 }
 
 /// An axum app on 127.0.0.1 that records every request and answers 200
-/// `upstream ok`; `/slow` waits 30 seconds first.
+/// `upstream ok`; `/slow` waits 30 seconds first, and `/gate` until the
+/// test [opens](AxumUpstream::open) the gate.
 pub struct AxumUpstream {
     pub port: u16,
     pub seen: Arc<Mutex<Vec<Recorded>>>,
+    gate: Arc<tokio::sync::Semaphore>,
 }
 
 impl AxumUpstream {
     pub fn start() -> AxumUpstream {
         use axum::extract::{Request, State};
         let seen: Arc<Mutex<Vec<Recorded>>> = Arc::default();
+        let gate = Arc::new(tokio::sync::Semaphore::new(0));
         let (tx, rx) = std::sync::mpsc::channel();
-        let state = seen.clone();
+        let state = (seen.clone(), gate.clone());
         std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(1)
@@ -62,8 +65,9 @@ impl AxumUpstream {
                 .build()
                 .unwrap();
             runtime.block_on(async move {
+                type Shared = (Arc<Mutex<Vec<Recorded>>>, Arc<tokio::sync::Semaphore>);
                 async fn record(
-                    State(seen): State<Arc<Mutex<Vec<Recorded>>>>,
+                    State((seen, gate)): State<Shared>,
                     request: Request,
                 ) -> &'static str {
                     use http_body_util::BodyExt as _;
@@ -79,7 +83,7 @@ impl AxumUpstream {
                             }
                         }
                     }
-                    let slow = parts.uri.path() == "/slow";
+                    let path = parts.uri.path().to_owned();
                     seen.lock().unwrap().push(Recorded {
                         method: parts.method.to_string(),
                         target: parts.uri.to_string(),
@@ -96,8 +100,12 @@ impl AxumUpstream {
                         body: kept,
                         body_len: len,
                     });
-                    if slow {
+                    if path == "/slow" {
                         tokio::time::sleep(Duration::from_secs(30)).await;
+                    }
+                    if path == "/gate" {
+                        let _ = gate.acquire().await;
+                        return "through the gate";
                     }
                     "upstream ok"
                 }
@@ -108,7 +116,25 @@ impl AxumUpstream {
             });
         });
         let port = rx.recv_timeout(Duration::from_secs(20)).unwrap();
-        AxumUpstream { port, seen }
+        AxumUpstream { port, seen, gate }
+    }
+
+    /// Lets the requests waiting at `/gate` be answered.
+    pub fn open(&self) {
+        self.gate.add_permits(1000);
+    }
+
+    /// Waits (20 s at most) until the upstream has seen `n` requests.
+    pub fn wait_for(&self, n: usize) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while self.count() < n {
+            assert!(
+                Instant::now() < deadline,
+                "the upstream saw {} requests",
+                self.count()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 
     pub fn url(&self) -> String {
@@ -296,17 +322,19 @@ impl Proxy {
     }
 
     /// Sends `signal` and waits (20 s at most) for the exit; the log.
-    pub fn stop(mut self, signal: &str) -> (ExitStatus, String) {
+    pub fn stop(self, signal: &str) -> (ExitStatus, String) {
         self.signal(signal);
+        self.stop_waiting()
+    }
+
+    /// Waits (20 s at most) for the exit of a proxy already signalled; the log.
+    pub fn stop_waiting(mut self) -> (ExitStatus, String) {
         let deadline = Instant::now() + Duration::from_secs(20);
         let status = loop {
             if let Some(status) = self.child.try_wait().unwrap() {
                 break status;
             }
-            assert!(
-                Instant::now() < deadline,
-                "proxy did not stop on SIG{signal}"
-            );
+            assert!(Instant::now() < deadline, "the proxy did not stop");
             std::thread::sleep(Duration::from_millis(20));
         };
         if let Some(reader) = self.reader.take() {
