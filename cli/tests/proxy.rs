@@ -327,7 +327,11 @@ fn the_secrets_file_two_consumers_a_token_a_reload_and_a_bad_reload() {
         "[[consumer]]\nkey = \"ck1\"\nsecret = \"cs1\"\n\n[[consumer]]\nkey = \"ck2\"\nsecret = \"cs2\"\n\n\
          [[token]]\ntoken = \"t1\"\nsecret = \"ts1\"\nconsumer = \"ck1\"\n",
     );
+    // Readable by its group: said at start.
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
     let proxy = Proxy::start(&up.url(), &["--secrets", file.to_str().unwrap()]);
+    proxy.wait_for_log("can be read by others than its owner (mode 640): chmod 600 it");
     let url = |p: &str| format!("http://127.0.0.1:{}{p}", proxy.port);
     let get = |consumer, token, path: &str| {
         let auth = sign(&[ToSign {

@@ -192,6 +192,9 @@ pub(crate) fn proxy(args: &ProxyArgs, given: &dyn Fn(&str) -> bool) -> Result<()
                     flag.replace('_', "-")
                 )));
             }
+            if let Some(warning) = secrets::readable_by_others(path) {
+                eprintln!("{warning}");
+            }
             ProxySecrets::from_file(path).map_err(|e| Failure::input(format!("--secrets {e}")))?
         }
         None => {

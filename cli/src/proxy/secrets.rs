@@ -263,6 +263,28 @@ impl ProxySecrets {
     }
 }
 
+/// A warning when the file at `path` can be read or written by anyone but
+/// its owner (`chmod 600` it): it holds every secret.
+pub(crate) fn readable_by_others(path: &Path) -> Option<String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(path).ok()?.permissions().mode();
+        (mode & 0o077 != 0).then(|| {
+            format!(
+                "warning: --secrets {} can be read by others than its owner (mode {:o}): chmod 600 it",
+                printable(path.display().to_string().as_bytes()),
+                mode & 0o777
+            )
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
 /// The file read and parsed; the error names the file.
 fn read(path: &Path) -> Result<Table, String> {
     let shown = printable(path.display().to_string().as_bytes());
