@@ -527,7 +527,7 @@ fn a_bad_start_says_what_is_wrong() {
         e.contains("--secrets and --consumer-key both give credentials"),
         "{e}"
     );
-    std::fs::write(&dir.0.join("secrets.toml"), "[[consumer]]\nkey = \"ck\"\n").unwrap();
+    std::fs::write(dir.0.join("secrets.toml"), "[[consumer]]\nkey = \"ck\"\n").unwrap();
     let e = Proxy::try_start("http://127.0.0.1:9", &["--secrets", file])
         .err()
         .unwrap();
