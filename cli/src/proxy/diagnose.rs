@@ -31,21 +31,20 @@ impl Diagnoses {
         }
     }
 
-    /// One diagnosis from the bucket, or `false` when it is empty.
-    fn take(&self) -> bool {
+    /// One diagnosis from the bucket at `now`, or `false` when it is empty.
+    fn take(&self, now: Instant) -> bool {
         let Ok(mut bucket) = self.bucket.lock() else {
             return false;
         };
         let (left, last) = *bucket;
-        let now = Instant::now();
         let full = f64::from(self.per_second);
-        let left = (left + now.duration_since(last).as_secs_f64() * full).min(full);
+        let left = (left + now.saturating_duration_since(last).as_secs_f64() * full).min(full);
         let (left, taken) = if left >= 1.0 {
             (left - 1.0, true)
         } else {
             (left, false)
         };
-        *bucket = (left, now);
+        *bucket = (left, now.max(last));
         taken
     }
 
@@ -71,7 +70,7 @@ impl Diagnoses {
         if let Some(why) = seen.too_large() {
             return Some(why.to_owned());
         }
-        if !self.take() {
+        if !self.take(Instant::now()) {
             return Some(format!(
                 "over {} diagnoses a second: not diagnosed",
                 self.per_second
@@ -96,5 +95,29 @@ impl Diagnoses {
             )),
             Err(why) => Some(why.to_owned()),
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn the_bucket_holds_n_and_refills_n_a_second() {
+        let d = Diagnoses::new(2);
+        let t0 = d.bucket.lock().unwrap().1;
+        assert!(d.take(t0));
+        assert!(d.take(t0));
+        assert!(!d.take(t0));
+        // Half a second refills one.
+        let t1 = t0 + Duration::from_millis(500);
+        assert!(d.take(t1));
+        assert!(!d.take(t1));
+        // Never more than it holds, however long it waited.
+        let t2 = t1 + Duration::from_secs(60);
+        assert!(d.take(t2) && d.take(t2));
+        assert!(!d.take(t2));
     }
 }
