@@ -21,6 +21,7 @@ mod json;
 mod multipart;
 mod output;
 mod profile;
+mod proxy;
 mod request;
 mod response;
 mod serve;
@@ -55,6 +56,7 @@ pub(crate) use failure::{hex, Failure};
 use sign::{SignArgs, SIGN_HELP};
 
 use authorize::{AccountsArgs, AuthorizeArgs, AUTHORIZE_HELP};
+use proxy::{ProxyArgs, PROXY_HELP};
 use request::{RequestArgs, REQUEST_HELP};
 use serve::{ServeArgs, SERVE_HELP};
 use verify::{VerifyArgs, VERIFY_HELP};
@@ -69,7 +71,7 @@ Exit status (2 is always bad input or usage, named on stderr):
   request                         0 a 2xx answer, 1 any other answer or a redirect to another
                                   origin (2 also for a network error)
   authorize                       0 logged in and saved, 1 the provider refused or an I/O failure
-  serve                           0 stopped by SIGINT or SIGTERM, 1 cannot listen or reach the
+  serve, proxy                    0 stopped by SIGINT or SIGTERM, 1 cannot listen or reach the
                                   nonce store";
 
 #[derive(Parser, Debug)]
@@ -115,6 +117,9 @@ enum Command {
     /// Run a local verifying server: 200 with what it verified, 401 with why and the diagnosis
     #[command(after_long_help = SERVE_HELP)]
     Serve(Box<ServeArgs>),
+    /// Run a verifying reverse proxy: verified requests go upstream with the caller's identity
+    #[command(after_long_help = PROXY_HELP)]
+    Proxy(Box<ProxyArgs>),
 }
 
 /// Runs `oauth1` on the process's arguments and says how it went: the
@@ -170,6 +175,14 @@ pub fn run() -> ExitCode {
             verify::verify(args, &given)
         }
         Command::Serve(args) => serve::serve(args),
+        Command::Proxy(args) => {
+            let given = |id: &str| {
+                matches
+                    .subcommand_matches("proxy")
+                    .is_some_and(|m| on_command_line(m, id))
+            };
+            proxy::proxy(args, &given)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

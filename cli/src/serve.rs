@@ -13,22 +13,16 @@
 //!
 //! [`Verifier`]: oauth1_signer::verify::Verifier
 
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
-use hyper::header::{HeaderValue, CONNECTION};
-use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
 use oauth1_signer::verify::{
     MemoryNonceStore, NonceStore, RedisClusterNonceStore, RedisNonceStore, RedisOptions,
 };
 use oauth1_signer::{text::redact_url, BodyHash, Provider, RequestSpec, SignatureMethod};
-use tokio::sync::Semaphore;
 
 use crate::caret::printable;
 use crate::flags::{Credentials, MethodFlags};
@@ -37,13 +31,13 @@ use crate::verdict::Checker;
 use crate::Failure;
 
 mod answer;
-mod conn;
+pub(crate) mod conn;
 mod legs;
 mod store;
 mod temporary;
 
 use answer::Server;
-use conn::{stop_signal, Backoff, InFlight, WriteDeadline, WriteStalled};
+use conn::{serve_connections, LimitFlags};
 use legs::Legs;
 
 pub(crate) const SERVE_HELP: &str = "\
@@ -122,15 +116,6 @@ Examples:
   oauth1 serve --listen 127.0.0.1:0 --nonce-store redis://127.0.0.1:6379 --profile test
   oauth1 serve --listen 127.0.0.1:8080 --provider mastercard --consumer-key ck --public-key mc.pem";
 
-/// How long the requests in flight may take to finish after a signal.
-const DRAIN: Duration = Duration::from_secs(10);
-
-/// The most a request's line and headers may hold (431 beyond), and what
-/// hyper buffers for one connection, each way: a client that pipelines
-/// requests without reading the answers costs this much, not hyper's
-/// default 400 KB.
-const CONNECTION_BUFFER: usize = 64 * 1024;
-
 #[derive(Args, Debug)]
 pub(crate) struct ServeArgs {
     /// Where to listen, HOST:PORT (port 0: any free port, printed)
@@ -149,21 +134,9 @@ pub(crate) struct ServeArgs {
     #[arg(long, value_name = "URL")]
     public_url: Option<String>,
 
-    /// Seconds a request's headers, and its body, may take to arrive
-    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
-    read_timeout: u64,
-
-    /// Seconds an answer may wait for the client to read it; past it the connection is closed
-    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
-    write_timeout: u64,
-
-    /// The most connections open at once
-    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
-    max_connections: u64,
-
-    /// The most requests one connection carries; the last answer says Connection: close
-    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
-    max_requests_per_connection: u64,
+    /// Timeouts and bounds of the connections
+    #[command(flatten)]
+    limits: LimitFlags,
 
     #[command(flatten)]
     credentials: Credentials,
@@ -273,14 +246,8 @@ async fn run(
         body_hash,
         Some(legs.access_tokens()),
     )?;
-    let read_timeout = Duration::from_secs(args.read_timeout);
-    let write_timeout = Duration::from_secs(args.write_timeout);
-    let max_requests = args.max_requests_per_connection;
+    let read_timeout = Duration::from_secs(args.limits.read_timeout);
     let server = Arc::new(Server::new(checker, legs, read_timeout));
-    let connections = Arc::new(Semaphore::new(
-        usize::try_from(args.max_connections).unwrap_or(usize::MAX),
-    ));
-    let mut stop = std::pin::pin!(stop_signal());
     if args.clock_offset != 0 {
         eprintln!(
             "the clock is {} seconds off the system's (--clock-offset)",
@@ -288,111 +255,18 @@ async fn run(
         );
     }
     println!("listening on http://{addr}");
-    let graceful = GracefulShutdown::new();
-    let in_flight = InFlight::default();
-    let mut backoff = Backoff::default();
-    loop {
-        // A free place first: at the bound, new connections wait in the
-        // listen backlog instead of costing a file each.
-        let permit = tokio::select! {
-            permit = connections.clone().acquire_owned() => match permit {
-                Ok(p) => p,
-                Err(_) => break,
-            },
-            signal = &mut stop => {
-                eprintln!("{signal}: stopping");
-                break;
-            }
-        };
-        let accepted = tokio::select! {
-            accepted = listener.accept() => accepted,
-            signal = &mut stop => {
-                eprintln!("{signal}: stopping");
-                break;
-            }
-        };
-        let (stream, peer) = match accepted {
-            Ok(a) => {
-                backoff.reset();
-                a
-            }
-            // Too many open files, or a client gone mid-accept: wait, longer
-            // each time it fails again, and say so once per wait.
-            Err(e) => {
-                let wait = backoff.next();
-                eprintln!("accept failed: {e}; waiting {wait:?}");
-                tokio::select! {
-                    () = tokio::time::sleep(wait) => {}
-                    signal = &mut stop => {
-                        eprintln!("{signal}: stopping");
-                        break;
-                    }
-                }
-                continue;
-            }
-        };
-        let (server, in_flight) = (server.clone(), in_flight.clone());
-        let served = AtomicU64::new(0);
-        let service = hyper::service::service_fn(move |request| {
-            let (server, guard) = (server.clone(), in_flight.enter());
-            // Pipelined requests are answered one by one, in order: the
-            // count is this connection's, and its last answer closes it.
-            let last = served.fetch_add(1, Ordering::Relaxed).saturating_add(1) >= max_requests;
-            async move {
-                let mut response = server.answer(peer, request).await;
-                if last {
-                    response
-                        .headers_mut()
-                        .insert(CONNECTION, HeaderValue::from_static("close"));
-                }
-                drop(guard);
-                Ok::<_, Infallible>(response)
-            }
-        });
-        let conn = hyper::server::conn::http1::Builder::new()
-            .timer(TokioTimer::new())
-            // Each request's head (and an idle keep-alive connection's next
-            // one) within the read timeout, or the connection is closed.
-            .header_read_timeout(read_timeout)
-            .max_header_size(CONNECTION_BUFFER)
-            .max_buf_size(CONNECTION_BUFFER)
-            // hyper reads no more requests while an answer waits to be
-            // written, so only a write deadline frees a connection whose
-            // client never reads.
-            .serve_connection(
-                TokioIo::new(WriteDeadline::new(stream, write_timeout)),
-                service,
-            );
-        let conn = graceful.watch(conn);
-        tokio::spawn(async move {
-            if let Err(e) = conn.await {
-                if WriteStalled::ended(&e) {
-                    eprintln!(
-                        "{peer} closed: an answer was not read within {write_timeout:?} \
-                         (--write-timeout)"
-                    );
-                }
-            }
-            drop(permit);
-        });
-    }
-    drop(listener);
-    // Requests in flight are answered; a connection with none (idle, or
-    // a head still arriving) is closed, not waited for.
-    let drained = async {
-        tokio::select! {
-            () = graceful.shutdown() => {}
-            () = in_flight.none() => {}
-        }
-    };
-    if tokio::time::timeout(DRAIN, drained).await.is_err() {
-        eprintln!("some requests were still open after {DRAIN:?}; stopped all the same");
-    }
+    serve_connections(listener, &args.limits, move |peer, request| {
+        server.clone().answer(peer, request)
+    })
+    .await;
     Ok(())
 }
 
-/// The store `--nonce-store` names.
-async fn nonce_store(name: &str, capacity: usize) -> Result<Arc<dyn NonceStore>, Failure> {
+/// The store `--nonce-store` names (`proxy`'s too).
+pub(crate) async fn nonce_store(
+    name: &str,
+    capacity: usize,
+) -> Result<Arc<dyn NonceStore>, Failure> {
     let options = RedisOptions::default();
     if name == "memory" {
         return Ok(Arc::new(MemoryNonceStore::with_capacity(capacity)));
@@ -424,7 +298,7 @@ async fn nonce_store(name: &str, capacity: usize) -> Result<Arc<dyn NonceStore>,
 /// The signature methods `serve` accepts: the HMAC ones, and with
 /// `--public-key` the RSA ones; never PLAINTEXT, whose signature is the
 /// secrets themselves.
-const METHODS: [SignatureMethod; 5] = [
+pub(crate) const METHODS: [SignatureMethod; 5] = [
     SignatureMethod::HmacSha1,
     SignatureMethod::HmacSha256,
     SignatureMethod::HmacSha512,
