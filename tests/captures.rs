@@ -398,20 +398,21 @@ fn curlconverter_s_commands_parse_to_what_curl_itself_sends() {
     assert!(run >= 50, "{run} commands run");
 }
 
+/// A request to write as a curl command: its method, URL, headers and body.
+type Written = (
+    &'static str,
+    String,
+    Vec<(&'static str, String)>,
+    Option<Vec<u8>>,
+);
+
 /// Requests to write as curl commands: each method (HEAD among them, and
 /// a lower-case one curl sends as written), URLs holding `[ ] { }`, dot
 /// segments and quotes, headers holding quotes, backslashes, control
 /// characters and Unicode, bodies of any bytes but NUL (no shell word
 /// holds one; the writer refuses it), bytes that are not UTF-8's among
 /// them.
-fn written_requests() -> impl proptest::strategy::Strategy<
-    Value = (
-        &'static str,
-        String,
-        Vec<(&'static str, String)>,
-        Option<Vec<u8>>,
-    ),
-> {
+fn written_requests() -> impl proptest::strategy::Strategy<Value = Written> {
     use proptest::prelude::*;
     let method = proptest::sample::select(vec![
         "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "patch",
@@ -523,7 +524,8 @@ fn a_written_curl_command_sends_its_request_through_bash_and_curl() {
     use oauth1_signer::capture::CurlCommand;
 
     let auth = r#"OAuth oauth_signature="it's a \"quote\" \\ $HOME `x`""#;
-    let cases: [(&str, &str, Vec<(&str, &str)>, Option<&[u8]>); 4] = [
+    type Case<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>, Option<&'a [u8]>);
+    let cases: [Case; 4] = [
         (
             "HEAD",
             "http://localhost:28139/a/../b/./c",

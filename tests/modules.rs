@@ -68,12 +68,14 @@ fn code(text: &str) -> String {
         .join("\n")
 }
 
-/// How many of `lines` come before the test module (the last
-/// `#[cfg(test)]` before a `mod`, which runs to the end of the file).
+/// How many of `lines` come before the test module (the first
+/// `#[cfg(test)]`, or `#[cfg(all(test, ...))]`, before a `mod`, which runs
+/// to the end of the file).
 fn before_tests(lines: &[&str]) -> usize {
     (0..lines.len())
         .find(|&i| {
-            lines[i].trim() == "#[cfg(test)]"
+            let attr = lines[i].trim();
+            (attr == "#[cfg(test)]" || attr.starts_with("#[cfg(all(test,"))
                 && lines.get(i + 1).is_some_and(|l| {
                     let l = l.trim_start();
                     let l = l.strip_prefix("pub(crate) ").unwrap_or(l);
@@ -456,4 +458,7 @@ fn lines_are_counted_up_to_the_test_module() {
     assert_eq!(lines(text), 3);
     // A `#[cfg(test)]` item that is not the test module counts.
     assert_eq!(lines("fn a() {}\n#[cfg(test)]\nfn b() {}\n"), 3);
+    // A test module kept for a feature's tests is the test module too.
+    let text = "fn a() {}\n#[cfg(all(test, feature = \"json\"))]\npub(crate) mod tests {}\n";
+    assert_eq!(lines(text), 1);
 }

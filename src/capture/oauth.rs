@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use crate::error::{Error, Part};
-use crate::pipeline::header::scheme;
+use crate::pipeline::header::parse::scheme;
 use crate::pipeline::params::Params;
 use crate::pipeline::protocol::{is_protocol_name, Protocol, Transmission};
 use crate::text::form::pairs;

@@ -33,7 +33,7 @@ use std::borrow::Cow;
 use crate::error::{Error, ErrorKind};
 use crate::pipeline::base_string::{styled_base_string, BaseStringUri};
 use crate::pipeline::body_hash::{BodyHash, BodyHashPolicy};
-use crate::pipeline::header::{parse_header_params, Escapes};
+use crate::pipeline::header::parse::{parse_header_params, Escapes};
 use crate::pipeline::protocol::{Name, Protocol, Transmission};
 use crate::text::decode::{form_decode, percent_decode};
 use crate::text::encode::percent_encode;
