@@ -37,7 +37,7 @@ mod store;
 mod temporary;
 
 use answer::Server;
-use conn::{serve_connections, LimitFlags};
+use conn::{bind, serve_connections, LimitFlags};
 use legs::Legs;
 
 pub(crate) const SERVE_HELP: &str = "\
@@ -210,16 +210,7 @@ async fn run(
     body_hash: BodyHash,
     public_key: Option<&str>,
 ) -> Result<(), Failure> {
-    let listener = tokio::net::TcpListener::bind(args.listen)
-        .await
-        .map_err(|e| Failure::Io(format!("cannot listen on {}: {e}", args.listen)))?;
-    let addr = listener
-        .local_addr()
-        .map_err(|e| Failure::Io(format!("cannot listen on {}: {e}", args.listen)))?;
-    let public = match &args.public_url {
-        Some(url) => url.trim_end_matches('/').to_owned(),
-        None => format!("http://{addr}"),
-    };
+    let (listener, addr, public) = bind(args.listen, args.public_url.as_deref()).await?;
     let store = nonce_store(&args.nonce_store, args.nonce_capacity).await?;
     let methods: Vec<SignatureMethod> = METHODS
         .into_iter()

@@ -23,7 +23,7 @@ use oauth1_signer::verify::Verifier;
 use oauth1_signer::{RequestSpec, SignatureMethod};
 
 use crate::flags::Credentials;
-use crate::serve::conn::{serve_connections, LimitFlags};
+use crate::serve::conn::{bind, serve_connections, LimitFlags};
 use crate::serve::{nonce_store, METHODS};
 use crate::Failure;
 
@@ -213,16 +213,7 @@ pub(crate) fn proxy(args: &ProxyArgs, given: &dyn Fn(&str) -> bool) -> Result<()
 }
 
 async fn run(args: &ProxyArgs, secrets: Arc<ProxySecrets>) -> Result<(), Failure> {
-    let listener = tokio::net::TcpListener::bind(args.listen)
-        .await
-        .map_err(|e| Failure::Io(format!("cannot listen on {}: {e}", args.listen)))?;
-    let addr = listener
-        .local_addr()
-        .map_err(|e| Failure::Io(format!("cannot listen on {}: {e}", args.listen)))?;
-    let public = match &args.public_url {
-        Some(url) => url.trim_end_matches('/').to_owned(),
-        None => format!("http://{addr}"),
-    };
+    let (listener, addr, public) = bind(args.listen, args.public_url.as_deref()).await?;
     let realm = args.realm.clone().unwrap_or_else(|| public.clone());
     check_realm(&realm).map_err(|e| Failure::input(format!("--realm: {e}")))?;
     let upstream = Upstream::new(&args.upstream, Duration::from_secs(args.upstream_timeout))

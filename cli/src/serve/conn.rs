@@ -53,6 +53,25 @@ pub(crate) struct LimitFlags {
     pub(crate) max_requests_per_connection: u64,
 }
 
+/// Binds `listen`: the listener, the address bound (port 0 picks one), and
+/// the public base URL clients sign for: `public_url` without its trailing
+/// `/`, or `http://` and the address bound.
+pub(crate) async fn bind(
+    listen: SocketAddr,
+    public_url: Option<&str>,
+) -> Result<(tokio::net::TcpListener, SocketAddr, String), crate::Failure> {
+    let cannot = |e: io::Error| crate::Failure::Io(format!("cannot listen on {listen}: {e}"));
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .map_err(cannot)?;
+    let addr = listener.local_addr().map_err(cannot)?;
+    let public = match public_url {
+        Some(url) => url.trim_end_matches('/').to_owned(),
+        None => format!("http://{addr}"),
+    };
+    Ok((listener, addr, public))
+}
+
 /// Accepts connections on `listener` within `limits` and answers each
 /// request with `handler` until SIGINT or SIGTERM; then stops accepting
 /// and waits (up to [`DRAIN`]) for the requests in flight, their answers'
