@@ -16,10 +16,8 @@ pub use parse::parse_authorization_header;
 
 use crate::error::{Error, Part};
 use crate::pipeline::protocol::{Form, ProtocolParam, ProtocolParams};
-use crate::text::encode::escape_str;
-use crate::text::encode::{encode_into, encoded_len};
-use crate::text::scan::unreserved_prefix;
-use crate::text::sink::Writer;
+use crate::text::encode::{encode_into, encode_str_to};
+use crate::text::sink::{Count, Sink, Writer};
 
 /// Checks that `realm` can be written as a quoted-string in a header.
 ///
@@ -44,114 +42,54 @@ pub fn check_realm(realm: &str) -> Result<(), Error> {
     }
 }
 
-/// Where the header is written: the `String` it goes into, or a count of
-/// its bytes, so that it is sized by the very writer that writes it.
-trait Out {
-    fn push(&mut self, text: &str);
-
-    /// Writes `text` percent-encoded.
-    #[inline]
-    fn push_encoded(&mut self, text: &str) {
-        push_encoded(self, text);
-    }
-}
-
-impl Out for String {
-    #[inline]
-    fn push(&mut self, text: &str) {
-        // The quotes and separators byte by byte: cheaper than a copy.
-        if text.len() <= 2 && text.is_ascii() {
-            for b in text.bytes() {
-                String::push(self, char::from(b));
-            }
-        } else {
-            self.push_str(text);
-        }
-    }
-}
-
-/// Counts the bytes written.
-struct Len(usize);
-
-impl Out for Len {
-    #[inline]
-    fn push(&mut self, text: &str) {
-        self.0 += text.len();
-    }
-
-    #[inline]
-    fn push_encoded(&mut self, text: &str) {
-        self.0 += encoded_len(text.as_bytes());
-    }
-}
-
-/// Appends `text` percent-encoded: runs of unreserved bytes as slices of
-/// it, other bytes as their escapes (a signature is short and mostly
-/// unreserved).
-fn push_encoded(out: &mut (impl Out + ?Sized), text: &str) {
-    let bytes = text.as_bytes();
-    let mut run = 0;
-    loop {
-        // A run of unreserved bytes, found eight at a time.
-        let end = run + unreserved_prefix(&bytes[run..]);
-        // A run holds unreserved (ASCII) bytes only, so it is whole text.
-        out.push(text.get(run..end).unwrap_or_default());
-        let Some(&b) = bytes.get(end) else {
-            return;
-        };
-        out.push(escape_str(b));
-        run = end + 1;
-    }
-}
-
 /// Writes one protocol parameter as `name="value"`, both percent-encoded
 /// (§3.5.1); `signature` is the value of `oauth_signature`'s place.
-fn push_param(out: &mut impl Out, p: &ProtocolParam<'_>, signature: &str) {
+fn push_param(out: &mut impl Sink, p: &ProtocolParam<'_>, signature: &str) {
     match p.form {
         Form::Clean => {
-            out.push(p.name);
-            out.push("=\"");
-            out.push(p.value);
+            out.put_str(p.name);
+            out.put_str("=\"");
+            out.put_str(p.value);
         }
         Form::Encode => {
-            out.push_encoded(p.name);
-            out.push("=\"");
-            out.push_encoded(p.value);
+            encode_str_to(p.name, out);
+            out.put_str("=\"");
+            encode_str_to(p.value, out);
         }
         Form::Signature => {
-            out.push("oauth_signature=\"");
-            out.push_encoded(signature);
+            out.put_str("oauth_signature=\"");
+            encode_str_to(signature, out);
         }
     }
-    out.push("\"");
+    out.put_str("\"");
 }
 
 /// The header: `OAuth realm="...", name="value", ...`, the parameters in the
 /// order given, `signature` where `oauth_signature`'s place is.
 fn write_header(
-    out: &mut impl Out,
+    out: &mut impl Sink,
     realm: Option<&str>,
     params: &ProtocolParams<'_>,
     signature: &str,
 ) {
-    out.push("OAuth ");
+    out.put_str("OAuth ");
     let mut first = true;
     if let Some(realm) = realm {
-        out.push("realm=\"");
-        out.push(realm);
-        out.push("\"");
+        out.put_str("realm=\"");
+        out.put_str(realm);
+        out.put_str("\"");
         first = false;
     }
     let mut rest = params.as_slice();
     while let [p, tail @ ..] = rest {
         rest = tail;
         if !std::mem::replace(&mut first, false) {
-            out.push(", ");
+            out.put_str(", ");
         }
         match p.joined {
             // A run written out ahead by `header_run_string`, copied whole.
             Some(run) => {
-                out.push(&run.header);
+                out.put_str(&run.header);
                 rest = rest.get(run.len - 1..).unwrap_or_default();
             }
             None => push_param(out, p, signature),
@@ -162,16 +100,16 @@ fn write_header(
 /// A signer's run of fixed clean protocol parameters as the header writes
 /// it, `name="value"` joined by `, ` ([`Joined`](crate::pipeline::protocol::Joined)).
 pub(crate) fn header_run_string(run: &[ProtocolParam<'_>]) -> String {
-    fn write(out: &mut impl Out, run: &[ProtocolParam<'_>]) {
+    fn write(out: &mut impl Sink, run: &[ProtocolParam<'_>]) {
         for (i, p) in run.iter().enumerate() {
             if i > 0 {
-                out.push(", ");
+                out.put_str(", ");
             }
             push_param(out, p, "");
         }
     }
     // Counted first, by the same writer: one allocation, at its length.
-    let mut len = Len(0);
+    let mut len = Count(0);
     write(&mut len, run);
     let mut out = String::with_capacity(len.0);
     write(&mut out, run);
@@ -186,7 +124,7 @@ pub(crate) fn header_string(
     params: &ProtocolParams<'_>,
     signature: &str,
 ) -> String {
-    let mut len = Len(0);
+    let mut len = Count(0);
     write_header(&mut len, realm, params, signature);
     let mut out = String::with_capacity(len.0);
     write_header(&mut out, realm, params, signature);
@@ -222,7 +160,7 @@ pub fn authorization_header<'a>(
         .position(|(name, _)| name.is_empty())
     {
         // The offset the '=' would have had in the header.
-        let mut before = Len(0);
+        let mut before = Count(0);
         let given = ProtocolParams::from_pairs(params.clone().into_iter().take(i));
         write_header(&mut before, realm, &given, "");
         let before = before.0;

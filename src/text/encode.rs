@@ -16,7 +16,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::text::scan::{all_unreserved, is_unreserved, HEX_VALUE};
+use crate::text::scan::{all_unreserved, is_unreserved, unreserved_prefix, HEX_VALUE};
 use crate::text::sink::{Sink, Writer, WriterBuf, WRITER_CAP};
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
@@ -200,6 +200,27 @@ pub(crate) fn encode_to<S: Sink + ?Sized>(input: &[u8], sink: &mut S) {
     w.finish();
 }
 
+/// Writes the strict percent-encoding of `text` into `sink` a piece at a
+/// time: each run of unreserved bytes as a slice of it, each other byte as
+/// its escape. For short texts that are mostly unreserved (a signature, a
+/// header's values), where [`Writer`]'s buffer costs more than it saves and
+/// a `String` sink takes the pieces without checking their UTF-8 again.
+#[inline]
+pub(crate) fn encode_str_to<S: Sink + ?Sized>(text: &str, sink: &mut S) {
+    let bytes = text.as_bytes();
+    let mut run = 0;
+    loop {
+        let end = run + unreserved_prefix(&bytes[run..]);
+        // A run holds unreserved (ASCII) bytes only, so it is whole text.
+        sink.put_str(text.get(run..end).unwrap_or_default());
+        let Some(&b) = bytes.get(end) else {
+            return;
+        };
+        sink.put_str(escape_str(b));
+        run = end + 1;
+    }
+}
+
 /// Writes the percent-encoding of the percent-encoding of `input` into `sink`.
 #[cfg(test)]
 fn encode_twice_to<S: Sink + ?Sized>(input: &[u8], sink: &mut S) {
@@ -291,11 +312,7 @@ impl<'a> Iterator for PercentEncode<'a> {
     fn next(&mut self) -> Option<&'a str> {
         let (&first, tail) = self.rest.split_first()?;
         if is_unreserved(first) {
-            let run = self
-                .rest
-                .iter()
-                .position(|&b| !is_unreserved(b))
-                .unwrap_or(self.rest.len());
+            let run = unreserved_prefix(self.rest);
             let (head, tail) = self.rest.split_at(run);
             self.rest = tail;
             // Unreserved bytes are ASCII, so this never fails.
@@ -383,6 +400,23 @@ mod tests {
             );
             assert_eq!(encoded_len(&[b]), want.len());
         }
+        // Every character of a text, one at a time and in runs, written in
+        // pieces into a `String` and counted.
+        let text: String = (0..=0x7f_u8)
+            .map(char::from)
+            .chain(['é', '☃', '😀'])
+            .collect();
+        let want: String = text.bytes().map(oracle).collect();
+        for piece in [&text[..], "abc~", "", "a b", "%", "x-._~y"] {
+            let want: String = piece.bytes().map(oracle).collect();
+            let mut out = String::new();
+            encode_str_to(piece, &mut out);
+            assert_eq!(out, want, "{piece:?}");
+            let mut count = crate::text::sink::Count(0);
+            encode_str_to(piece, &mut count);
+            assert_eq!(count.0, want.len(), "{piece:?}");
+        }
+        assert_eq!(want.len(), encoded_len(text.as_bytes()));
     }
 
     #[test]

@@ -11,6 +11,13 @@
 pub trait Sink {
     /// Appends `bytes`.
     fn put(&mut self, bytes: &[u8]);
+
+    /// Appends `text`: its bytes, as [`put`](Sink::put) does; a `String`
+    /// takes it without checking its UTF-8 again.
+    #[inline]
+    fn put_str(&mut self, text: &str) {
+        self.put(text.as_bytes());
+    }
 }
 
 impl Sink for Vec<u8> {
@@ -30,12 +37,40 @@ impl Sink for String {
             Err(_) => self.push_str(&String::from_utf8_lossy(bytes)),
         }
     }
+
+    #[inline]
+    fn put_str(&mut self, text: &str) {
+        // A quote or a separator byte by byte: cheaper than a copy.
+        if text.len() <= 2 && text.is_ascii() {
+            for b in text.bytes() {
+                self.push(char::from(b));
+            }
+        } else {
+            self.push_str(text);
+        }
+    }
 }
 
 impl<S: Sink + ?Sized> Sink for &mut S {
     #[inline]
     fn put(&mut self, bytes: &[u8]) {
         (**self).put(bytes);
+    }
+
+    #[inline]
+    fn put_str(&mut self, text: &str) {
+        (**self).put_str(text);
+    }
+}
+
+/// Counts the bytes written: a buffer sized by the very writer that then
+/// fills it.
+pub(crate) struct Count(pub(crate) usize);
+
+impl Sink for Count {
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) {
+        self.0 += bytes.len();
     }
 }
 
