@@ -106,11 +106,6 @@ pub(crate) fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), 
         return sign_base_string(args, base_string);
     }
     let (spec, signer) = signed(&args.request, &args.credentials, &args.signing, given)?;
-    // What is likely a slip, though it signs: the library's lints, which the
-    // page shows too.
-    for lint in spec.lints() {
-        eprintln!("warning: {lint}");
-    }
     // oauth_body_hash, if the spec says so, among the protocol parameters.
     let params = spec
         .protocol_params()
@@ -181,6 +176,11 @@ pub(crate) fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), 
     // The request is checked first (errors there point into it), then the credentials.
     let rsa = signer.method().is_rsa();
     args.credentials.check(args.request.literal(), rsa)?;
+    // What is likely a slip, though it signs: the library's lints, which the
+    // page shows too; said for a request that signs, not beside an error.
+    for lint in spec.lints() {
+        eprintln!("warning: {lint}");
+    }
     emit(out.as_bytes())
 }
 

@@ -12,13 +12,15 @@ use std::process::{Command, Output, Stdio};
 pub const BIN: &str = env!("CARGO_BIN_EXE_oauth1");
 
 /// The variables of the test's own environment that `oauth1` reads: the
-/// credentials (clap's `env` of `--consumer-key` and the others), where
+/// credentials (clap's `env` of `--consumer-key` and the others), the
+/// proxy's nonce store (`OAUTH1_PROXY_NONCE_STORE`), where
 /// the profiles are, and whether to colour.
-pub const ENV_READ: [&str; 8] = [
+pub const ENV_READ: [&str; 9] = [
     "OAUTH_CONSUMER_KEY",
     "OAUTH_CONSUMER_SECRET",
     "OAUTH_TOKEN",
     "OAUTH_TOKEN_SECRET",
+    "OAUTH1_PROXY_NONCE_STORE",
     "XDG_CONFIG_HOME",
     "NO_COLOR",
     "CLICOLOR",
