@@ -7,7 +7,8 @@
 //! `/oauth/access_token`) issue tokens (`legs`; the temporary ones expire
 //! and are bounded: `temporary`), and each access token issued verifies on
 //! every other path. One log line per request goes to
-//! standard error, escaped; SIGINT and SIGTERM stop it after the requests
+//! standard error, escaped, written in batches by a thread of its own
+//! (`log`, which `proxy` shares); SIGINT and SIGTERM stop it after the requests
 //! in flight are answered (`conn`: write deadlines, requests in flight, the
 //! stop signal). This file: the flags, the listener and its loop.
 //!
@@ -33,6 +34,7 @@ use crate::Failure;
 mod answer;
 pub(crate) mod conn;
 mod legs;
+pub(crate) mod log;
 mod store;
 mod temporary;
 
@@ -238,7 +240,8 @@ async fn run(
         Some(legs.access_tokens()),
     )?;
     let read_timeout = Duration::from_secs(args.limits.read_timeout);
-    let server = Arc::new(Server::new(checker, legs, read_timeout));
+    let (log, writer) = log::start();
+    let server = Arc::new(Server::new(checker, legs, read_timeout, log));
     if args.clock_offset != 0 {
         eprintln!(
             "the clock is {} seconds off the system's (--clock-offset)",
@@ -250,6 +253,7 @@ async fn run(
         server.clone().answer(peer, request)
     })
     .await;
+    writer.finish();
     Ok(())
 }
 

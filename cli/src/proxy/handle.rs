@@ -22,6 +22,7 @@ use super::forward::{Rewrite, UpBody, Upstream, UpstreamError};
 use super::metrics::{reason_label, Metrics};
 use super::secrets::ProxySecrets;
 use crate::caret::printable;
+use crate::serve::log::RequestLog;
 
 /// The body of an answer: the proxy's own, or the upstream's streamed.
 pub(crate) type ProxyBody = Either<Full<Bytes>, Incoming>;
@@ -47,6 +48,7 @@ pub(crate) struct Proxy {
     pub(crate) read_timeout: Duration,
     pub(crate) metrics: Arc<Metrics>,
     pub(crate) log_format: LogFormat,
+    pub(crate) log: RequestLog,
     pub(crate) diagnoses: Option<Diagnoses>,
 }
 
@@ -259,7 +261,7 @@ impl Proxy {
             None => (None, None),
         };
         let line = match self.log_format {
-            // Formatted first and written whole, as `serve`'s.
+            // Formatted first and handed over whole, as `serve`'s.
             LogFormat::Text => {
                 let who = match (key, token) {
                     (Some(k), Some(t)) => format!(
@@ -296,7 +298,7 @@ impl Proxy {
                 }
             }
         };
-        eprint!("{line}");
+        self.log.line(line);
     }
 }
 

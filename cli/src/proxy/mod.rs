@@ -252,6 +252,7 @@ async fn run(args: &ProxyArgs, secrets: Arc<ProxySecrets>) -> Result<(), Failure
         println!("metrics on http://{bound}");
         tokio::spawn(metrics::serve_metrics(listener, metrics.clone()));
     }
+    let (log, writer) = crate::serve::log::start();
     let proxy = Arc::new(Proxy {
         verifier,
         secrets: secrets.clone(),
@@ -263,6 +264,7 @@ async fn run(args: &ProxyArgs, secrets: Arc<ProxySecrets>) -> Result<(), Failure
         read_timeout: Duration::from_secs(args.limits.read_timeout),
         metrics,
         log_format: args.log_format,
+        log,
         diagnoses: (args.diagnose > 0).then(|| diagnose::Diagnoses::new(args.diagnose)),
     });
     reload_on_hangup(secrets)?;
@@ -271,6 +273,7 @@ async fn run(args: &ProxyArgs, secrets: Arc<ProxySecrets>) -> Result<(), Failure
         proxy.clone().answer(peer, request)
     })
     .await;
+    writer.finish();
     Ok(())
 }
 

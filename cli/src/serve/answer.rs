@@ -20,6 +20,7 @@ use serde_json::ser::CompactFormatter;
 use tokio::sync::Semaphore;
 
 use super::legs::{Leg, LegAnswer, Legs};
+use super::log::RequestLog;
 use crate::caret::printable;
 use crate::json::terminal_json;
 use crate::verdict::{verdict_json, Audience, Checker, Diagnosis, Seen, Verdict};
@@ -37,17 +38,25 @@ pub(super) struct Server {
     read_timeout: Duration,
     /// One diagnosis at a time, on a thread of its own.
     diagnoses: Arc<Semaphore>,
+    log: RequestLog,
 }
 
 impl Server {
     /// The server of `checker` (every path) and `legs` (the flow's), whose
-    /// bodies must arrive within `read_timeout`.
-    pub(super) fn new(checker: Checker, legs: Legs, read_timeout: Duration) -> Server {
+    /// bodies must arrive within `read_timeout`, logging a line a request
+    /// to `log`.
+    pub(super) fn new(
+        checker: Checker,
+        legs: Legs,
+        read_timeout: Duration,
+        log: RequestLog,
+    ) -> Server {
         Server {
             checker: Arc::new(checker),
             legs,
             read_timeout,
             diagnoses: Arc::new(Semaphore::new(1)),
+            log,
         }
     }
 }
@@ -172,9 +181,9 @@ impl Server {
             Some(Ok(value)) => (answer, Some(value)),
             None => (answer, None),
         };
-        // The line is formatted first and written whole: `eprintln!` with
-        // the parts would write each to the unbuffered stderr on its own,
-        // a system call apiece: 18 a request, a fifth of its time.
+        // The line is formatted first and handed over whole, to be written
+        // with others (`log`): `eprintln!` with the parts would write each to
+        // the unbuffered stderr on its own, a system call apiece.
         let line = format!(
             "{peer} {} {} {} {}\n",
             printable(parts.method.as_str().as_bytes()),
@@ -182,7 +191,7 @@ impl Server {
             answer.status.as_u16(),
             printable(answer.logged.as_bytes())
         );
-        eprint!("{line}");
+        self.log.line(line);
         let (text, media) = match answer.body {
             AnswerBody::Json(json) => (json, "application/json"),
             AnswerBody::Form(form) => (form, "application/x-www-form-urlencoded"),
