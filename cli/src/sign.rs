@@ -3,6 +3,7 @@
 //! line, or a trace for people.
 
 use clap::{Args, ValueEnum};
+use oauth1_signer::outgoing::Lint;
 use oauth1_signer::provider::echo::EchoHeaders;
 use oauth1_signer::{RequestSpec, Secret, Transmission, Warning};
 
@@ -177,8 +178,11 @@ pub(crate) fn sign(args: &SignArgs, given: &dyn Fn(&str) -> bool) -> Result<(), 
     let rsa = signer.method().is_rsa();
     args.credentials.check(args.request.literal(), rsa)?;
     // What is likely a slip, though it signs: the library's lints, which the
-    // page shows too; said for a request that signs, not beside an error.
-    for lint in spec.lints() {
+    // page shows too; said for a request that signs, not beside an error,
+    // and an empty consumer secret not when it was asked for.
+    let asked =
+        |lint: &Lint| *lint == Lint::EmptyConsumerSecret && args.credentials.empty_consumer_secret;
+    for lint in spec.lints().iter().filter(|l| !asked(l)) {
         eprintln!("warning: {lint}");
     }
     emit(out.as_bytes())
