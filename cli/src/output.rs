@@ -125,7 +125,7 @@ impl<'a> Bytes<'a> {
 /// collected pair per line; with `sent`, what is sent (`sent_url`,
 /// `sent_body`, and `authorization_header` only when the protocol
 /// parameters go in the header). `sent` is as shown
-/// ([`RequestSpec::sent_shown`] with [`Shown::mask`]).
+/// ([`RequestSpec::sent_shown`] with `Shown::mask`).
 pub fn stages_json(trace: &Trace, shown: &Shown, sent: Option<&Sent>) -> Result<String, Failure> {
     let json = |value: &dyn erased::Json| value.to_json().map_err(|e| Failure::Io(e.to_string()));
     let mut out = String::from("{\n  \"collected_params\": [");

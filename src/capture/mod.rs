@@ -27,8 +27,8 @@
 //!
 //! It imports the wings below it, [`text`](crate::text) and the
 //! [`pipeline`](crate::pipeline): the media-type rule, and the header's
-//! scheme, [`Params`](crate::pipeline::Params) and
-//! [`Protocol`](crate::pipeline::Protocol) to find OAuth 1.0a where the
+//! scheme, [`Params`](crate::pipeline::Params) and the protocol
+//! parameters' reader (crate-private) to find OAuth 1.0a where the
 //! verifier finds it. It produces the request that the verifier and the
 //! explainer read; the `outgoing`, `client` and `explain` wings import it.
 //!

@@ -367,7 +367,7 @@ impl RequestSpec {
     /// [`body_hash_algorithm`](Self::body_hash_algorithm) over the
     /// provider's rule, else never ([`BodyHash::chosen`]: a hash named alone
     /// is sent unless-form); in Mastercard's style on every body
-    /// ([`ParameterStyle::body_hash`]).
+    /// ([`ParameterStyle::body_hash`](crate::pipeline::ParameterStyle::body_hash)).
     pub fn body_hash_rule(&self) -> BodyHash {
         let provider = self.profile().map(|p| p.body_hash).unwrap_or_default();
         let rule = BodyHash::chosen(self.body_hash, self.body_hash_algorithm, provider);

@@ -26,7 +26,7 @@ use crate::text::sink::{Count, Sink, Writer};
 /// and bytes past ASCII are read differently by different servers.
 ///
 /// # Errors
-/// [`ErrorKind::InvalidByte`] naming the first byte that is not allowed.
+/// [`ErrorKind::InvalidByte`](crate::ErrorKind::InvalidByte) naming the first byte that is not allowed.
 pub fn check_realm(realm: &str) -> Result<(), Error> {
     match realm
         .bytes()
@@ -145,7 +145,7 @@ pub(crate) fn header_string(
 ///
 /// # Errors
 /// A realm that [`check_realm`] refuses; an empty parameter name (a header
-/// parameter needs a name), as [`ErrorKind::InvalidByte`] at the `=` where
+/// parameter needs a name), as [`ErrorKind::InvalidByte`](crate::ErrorKind::InvalidByte) at the `=` where
 /// the name should have been.
 pub fn authorization_header<'a>(
     realm: Option<&str>,
