@@ -478,7 +478,7 @@ fn an_unknown_word_is_named_with_the_words_accepted() {
 
 /// A body-hash policy given alone keeps the provider's hash, Mastercard's
 /// SHA-256, whatever the signature method (`BodyHash::chosen`; the page's
-/// algorithm select left empty gives the same, `web/src/sign.rs`). The
+/// algorithm select left empty gives the same, `web/src/sign/`). The
 /// value is Base64(SHA-256("a=1")), from Python's hashlib.
 #[test]
 fn a_body_hash_policy_given_alone_keeps_the_provider_s_hash() {
