@@ -38,7 +38,7 @@ mod verify;
 pub mod _fuzz {
     pub use crate::caret::{caret_lines, printable, Caret};
     pub use crate::failure::Failure;
-    pub use crate::output::{curl_line, stages_json, stages_text, Shown};
+    pub use crate::output::{stages_json, stages_text, Shown};
     pub use crate::spec::pointed_text;
 }
 

@@ -4,7 +4,6 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use oauth1_signer::capture::CurlCommand;
 use oauth1_signer::pipeline::{Mask, Placed};
 use oauth1_signer::{text::redact_secrets, RequestSpec, Secret, Trace, Transmission};
 use serde::Serialize;
@@ -256,26 +255,6 @@ pub fn stages_text(spec: &RequestSpec, trace: &Trace, shown: &Shown) -> String {
     }
     out
 }
-
-/// A curl command line that sends exactly the signed request, the
-/// protocol parameters in the `Authorization` header: the library's one
-/// writer ([`CurlCommand`]), on one line.
-///
-/// # Errors
-/// What no curl command can send (a NUL in the URL or the body).
-pub fn curl_line(spec: &RequestSpec, header: &str) -> Result<String, oauth1_signer::Error> {
-    let mut headers = vec![("Authorization", header)];
-    if spec.form_body.is_some() {
-        headers.push(("Content-Type", FORM));
-    }
-    let body = spec.form_body.as_ref().map(String::as_bytes);
-    Ok(format!(
-        "{}\n",
-        CurlCommand::new(&spec.method, &spec.url, headers, body)?
-    ))
-}
-
-const FORM: &str = "application/x-www-form-urlencoded";
 
 #[cfg(test)]
 mod tests {

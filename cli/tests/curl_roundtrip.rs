@@ -10,10 +10,21 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use oauth1_cli::_fuzz::curl_line;
-use oauth1_signer::capture::{parse_curl, Curl, Shell};
+use oauth1_signer::capture::{parse_curl, Curl, CurlCommand, Shell};
 use oauth1_signer::RequestSpec;
 use proptest::prelude::*;
+
+/// The command the library's writer makes of a request signed in the
+/// header, its body a form (as `oauth1 sign --format curl` gives it).
+fn curl_line(spec: &RequestSpec, header: &str) -> Result<String, oauth1_signer::Error> {
+    let mut headers = vec![("Authorization", header)];
+    if spec.form_body.is_some() {
+        headers.push(("Content-Type", "application/x-www-form-urlencoded"));
+    }
+    let body = spec.form_body.as_deref().map(str::as_bytes);
+    let command = CurlCommand::new(&spec.method, &spec.url, headers, body)?;
+    Ok(format!("{command}\n"))
+}
 
 /// Characters a body or header may hold: quotes of both kinds, shell specials, `!`, `%`,
 /// `^`, backslashes, control characters, Unicode; never NUL (no shell argument holds one).

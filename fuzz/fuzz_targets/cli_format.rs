@@ -8,9 +8,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use oauth1_cli::_fuzz::{
-    caret_lines, curl_line, pointed_text, printable, stages_json, stages_text, Caret, Shown,
+    caret_lines, pointed_text, printable, stages_json, stages_text, Caret, Shown,
 };
-use oauth1_signer::{RequestSpec, Secret};
+use oauth1_signer::{ErrorKind, RequestSpec, Secret};
 
 mod common;
 
@@ -74,7 +74,21 @@ fuzz_target!(|data: &[u8]| {
     let shown = Shown::new(&trace, show_secrets);
     let json = stages_json(&trace, &shown, None).unwrap();
     let text = stages_text(&spec, &trace, &shown);
-    let curl = curl_line(&spec, &header).unwrap();
+    // The curl command as `oauth1 sign --format curl` writes it (the
+    // library's writer). No shell word holds a NUL: it refuses one, naming it.
+    let sent = spec.sent(&trace.signed).unwrap();
+    let curl = sent.curl(&spec.method).map(|c| format!("{c}\n"));
+    let nul = [Some(&spec.method), Some(&spec.url), spec.form_body.as_ref()]
+        .into_iter()
+        .flatten()
+        .any(|t| t.contains('\0'));
+    assert_eq!(curl.is_err(), nul, "{curl:?}");
+    if let Err(e) = &curl {
+        assert!(
+            matches!(e.kind(), ErrorKind::InvalidByte { byte: 0, .. }),
+            "{e}"
+        );
+    }
 
     // The JSON is JSON, and holds the stages.
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -123,6 +137,9 @@ fuzz_target!(|data: &[u8]| {
     // The curl line is one shell command whose words are exactly what was
     // signed (the library's writer: -X only where curl would not choose the
     // method, -I for a HEAD).
+    let Ok(curl) = curl else {
+        return;
+    };
     let mut want = vec!["curl".to_owned()];
     let body = spec.form_body.is_some();
     match (spec.method.as_str(), body) {
