@@ -2036,3 +2036,17 @@ test('no request leaves the page: everything comes from the local server', async
 test('nothing failed in the page: no uncaught error, no panic', () => {
   assert.deepEqual(errors, []);
 });
+
+test('#39.1 sign: the page\'s curl command is the library\'s writer: control bytes in the body written as $\'...\' escapes, read back by bash as the bytes signed', async () => {
+  const body = 'line one\u0001two\u001b[2J';
+  await fillSign(atProvider({ method: 'PUT', path: '/2/notes/1', body_type: 'bytes', content_type: 'text/plain', body }));
+  const command = await id('sign-curl').textContent();
+  // As `oauth1 sign --format curl` writes it (capture::CurlCommand).
+  assert.match(command, /--data-raw \$'line one\\x01two\\x1b\[2J'/, command);
+  assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f]/.test(command), 'no control byte is shown raw');
+  // bash gives curl the body's bytes exactly.
+  const { stdout } = await promisify(execFile)('bash', ['-c', `curl() { printf '%s\\0' "$@"; }; ${command}`]);
+  const words = stdout.split('\0');
+  assert.equal(words[words.indexOf('--data-raw') + 1], body);
+  await assertVerified('a text body with control bytes');
+});
