@@ -9,10 +9,12 @@
 //! multi-thread runtime of the default size (one worker a core it may run
 //! on), the route answering 200 `ok`. With two cores or more, the services
 //! and the `redis-server` run on CPU 0 and the load generator on CPU 1
-//! (`taskset`): one core's figures. The load generator is `serve.rs`'s.
+//! (`taskset`): one core's figures. The load generator is `serve.rs`'s
+//! (reqwest), or with `--raw` a lighter one (`common::Generator::Raw`),
+//! for a one-core load generator not to be the limit.
 //!
 //! ```sh
-//! cargo bench -p oauth1-cli --bench axum_layer [-- REQUESTS CONCURRENCY ROUNDS]
+//! cargo bench -p oauth1-cli --bench axum_layer [-- REQUESTS CONCURRENCY ROUNDS [--raw]]
 //! ```
 
 // A harness: a panic is how it says a request got the wrong answer.
@@ -33,7 +35,9 @@ mod common;
 #[path = "../../tests/redis_server/mod.rs"]
 mod redis_server;
 
-use common::{busy, cpu_ns, listening, median, pin_self, report, timed_load, Figures, Killed};
+use common::{
+    busy, cpu_ns, listening, median, pin_self, report, timed_load, Figures, Generator, Killed,
+};
 
 const CONSUMER_KEY: &str = "bench-consumer";
 const CONSUMER_SECRET: &str = "bench-consumer-secret";
@@ -109,6 +113,7 @@ fn main() {
     let n = args.first().copied().unwrap_or(5000);
     let concurrency = args.get(1).copied().unwrap_or(32);
     let rounds = args.get(2).copied().unwrap_or(5).max(1);
+    let generator = Generator::from_args();
     let credentials = credentials();
 
     // The services and redis-server inherit CPU 0; then this process moves to CPU 1.
@@ -124,7 +129,8 @@ fn main() {
     println!(
         "{n} GET requests, {concurrency} at a time, each signed with a fresh nonce; \
          the bare route, the layer with the memory store and with Redis take turns \
-         for {rounds} rounds; {}; {}",
+         for {rounds} rounds; load generator {}; {}; {}",
+        generator.name(),
         if pinned {
             "services and redis-server on CPU 0, load generator on CPU 1"
         } else {
@@ -133,16 +139,19 @@ fn main() {
         common::machine(),
     );
     for (_, base) in &services {
-        common::load(base, 200, concurrency, &credentials); // warm-up
+        common::load(base, 200, concurrency, &credentials, generator); // warm-up
     }
     let mut figures: Vec<Vec<Figures>> = vec![Vec::new(); services.len()];
-    let mut client_busy = Vec::new();
+    let mut client_busy: Vec<Vec<f64>> = vec![Vec::new(); services.len()];
     for round in 1..=rounds {
         for (i, (process, base)) in services.iter().enumerate() {
             let pid = process.pid();
-            let (b, run) =
-                busy(|| timed_load(base, n, concurrency, &credentials, || cpu_ns(pid, None)));
-            client_busy.push(b);
+            let (b, run) = busy(|| {
+                timed_load(base, n, concurrency, &credentials, generator, || {
+                    cpu_ns(pid, None)
+                })
+            });
+            client_busy[i].push(b);
             figures[i].push(report(&format!("{}, {round}", names[i]), run));
         }
     }
@@ -183,10 +192,15 @@ fn main() {
         cpu[0] / cpu[1],
         cpu[0] / cpu[2],
     );
+    // Near 1.0 (one core): the load generator was the limit, not the service.
+    let busy: Vec<String> = client_busy
+        .into_iter()
+        .map(|b| format!("{:.2}", median(b)))
+        .collect();
     println!(
-        "the load generator's CPU: {:.2} of a core at most, median {:.2} (near 1.0: it was the limit)",
-        client_busy.iter().copied().fold(0.0, f64::max),
-        median(client_busy.clone()),
+        "the load generator's CPU, median of the rounds: {} of a core (bare, memory, Redis; \
+         near 1.0: it was the limit)",
+        busy.join(", ")
     );
     println!("after the run: {}", common::machine());
 }

@@ -11,9 +11,11 @@
 //!
 //! With two cores or more, the servers (the floor and the proxy) run on
 //! CPU 0 and the load generator on CPU 1 (`taskset`): one core's figures.
+//! The load generator is `serve.rs`'s (reqwest), or with `--raw` a lighter
+//! one (`common::Generator::Raw`).
 //!
 //! ```sh
-//! cargo bench -p oauth1-cli --bench proxy [-- REQUESTS CONCURRENCY ROUNDS]
+//! cargo bench -p oauth1-cli --bench proxy [-- REQUESTS CONCURRENCY ROUNDS [--raw]]
 //! ```
 
 // A harness: a panic is how it says a request got the wrong answer.
@@ -25,7 +27,9 @@ use oauth1_signer::Credentials;
 
 mod common;
 
-use common::{busy, cpu_ns, listening, median, pin_self, report, timed_load, Figures, Killed};
+use common::{
+    busy, cpu_ns, listening, median, pin_self, report, timed_load, Figures, Generator, Killed,
+};
 
 const CONSUMER_KEY: &str = "bench-consumer";
 const CONSUMER_SECRET: &str = "bench-consumer-secret";
@@ -69,6 +73,7 @@ fn main() {
     let n = args.first().copied().unwrap_or(5000);
     let concurrency = args.get(1).copied().unwrap_or(32);
     let rounds = args.get(2).copied().unwrap_or(5).max(1);
+    let generator = Generator::from_args();
     let credentials =
         Credentials::new(CONSUMER_KEY, CONSUMER_SECRET).with_token(TOKEN, TOKEN_SECRET);
 
@@ -80,7 +85,8 @@ fn main() {
     let pinned = pinned && pin_self("1");
     println!(
         "{n} GET requests, {concurrency} at a time, each signed with a fresh nonce; \
-         direct to the floor and through oauth1 proxy take turns for {rounds} rounds; {}; {}",
+         direct to the floor and through oauth1 proxy take turns for {rounds} rounds; load generator {}; {}; {}",
+        generator.name(),
         if pinned {
             "servers on CPU 0, load generator on CPU 1"
         } else {
@@ -88,29 +94,30 @@ fn main() {
         },
         common::machine(),
     );
-    common::load(&floor_base, 200, concurrency, &credentials); // warm-up
-    common::load(&proxy_base, 200, concurrency, &credentials);
+    common::load(&floor_base, 200, concurrency, &credentials, generator); // warm-up
+    common::load(&proxy_base, 200, concurrency, &credentials, generator);
     let (floor_pid, proxy_pid) = (floor.pid(), proxy.pid());
     let (mut direct, mut through) = (Vec::<Figures>::new(), Vec::<Figures>::new());
-    let (mut upstream_us, mut client_busy) = (Vec::new(), Vec::new());
+    let mut upstream_us = Vec::new();
+    let (mut direct_busy, mut through_busy) = (Vec::new(), Vec::new());
     for round in 1..=rounds {
         let (b, run) = busy(|| {
-            timed_load(&floor_base, n, concurrency, &credentials, || {
+            timed_load(&floor_base, n, concurrency, &credentials, generator, || {
                 cpu_ns(floor_pid, None)
             })
         });
-        client_busy.push(b);
+        direct_busy.push(b);
         direct.push(report(&format!("direct to the floor, {round}"), run));
         let floor_before = cpu_ns(floor_pid, None);
         let (b, run) = busy(|| {
-            timed_load(&proxy_base, n, concurrency, &credentials, || {
+            timed_load(&proxy_base, n, concurrency, &credentials, generator, || {
                 cpu_ns(proxy_pid, None)
             })
         });
         if let (Some(a), Some(z)) = (floor_before, cpu_ns(floor_pid, None)) {
             upstream_us.push(z.saturating_sub(a) as f64 / 1e3 / n as f64);
         }
-        client_busy.push(b);
+        through_busy.push(b);
         through.push(report(&format!("through oauth1 proxy, {round}"), run));
     }
     let med = |v: &[Figures], f: fn(&Figures) -> f64| median(v.iter().map(f).collect());
@@ -130,13 +137,17 @@ fn main() {
     );
     println!(
         "proxy / direct {:.2} in requests/s; added latency (p50 through − p50 direct) {:.3} ms, \
-         p99 {:+.3} ms; the load generator's CPU {:.2} of a core at most (median {:.2}; \
-         near 1.0: it was the limit)",
+         p99 {:+.3} ms",
         p_rate / d_rate,
         p_p50 - d_p50,
         p_p99 - d_p99,
-        client_busy.iter().copied().fold(0.0, f64::max),
-        median(client_busy.clone()),
+    );
+    // Near 1.0 (one core): the load generator was the limit, not the server.
+    println!(
+        "the load generator's CPU, median of the rounds: {:.2} of a core direct, {:.2} through \
+         the proxy (near 1.0: it was the limit)",
+        median(direct_busy),
+        median(through_busy),
     );
     // What one core could serve if the servers were the only limit: 1 s of
     // CPU over the CPU a request (through the proxy: the proxy's and the

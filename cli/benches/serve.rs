@@ -35,7 +35,7 @@ mod provider;
 #[path = "../../tests/redis_server/mod.rs"]
 mod redis_server;
 
-use common::{cpu_ns, floor, listening, median, report, rss_kib, Killed, FLOOR_THREAD};
+use common::{cpu_ns, floor, listening, median, report, rss_kib, Generator, Killed, FLOOR_THREAD};
 
 const CONSUMER_KEY: &str = provider::CONSUMER_KEY;
 const CONSUMER_SECRET: &str = provider::CONSUMER_SECRET;
@@ -56,7 +56,7 @@ fn serve(store: &str) -> (Killed, String) {
 
 /// `common::load` with the provider's credentials.
 fn load(base: &str, n: usize, concurrency: usize) -> (Vec<Duration>, Duration) {
-    common::load(base, n, concurrency, &credentials())
+    common::load(base, n, concurrency, &credentials(), Generator::Reqwest)
 }
 
 /// `common::timed_load` with the provider's credentials.
@@ -66,7 +66,14 @@ fn timed_load(
     concurrency: usize,
     cpu: impl Fn() -> Option<u64>,
 ) -> ((Vec<Duration>, Duration), Option<f64>) {
-    common::timed_load(base, n, concurrency, &credentials(), cpu)
+    common::timed_load(
+        base,
+        n,
+        concurrency,
+        &credentials(),
+        Generator::Reqwest,
+        cpu,
+    )
 }
 
 fn credentials() -> Credentials {

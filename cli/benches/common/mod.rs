@@ -103,15 +103,40 @@ pub fn floor() -> String {
     base
 }
 
-/// Latencies of `n` GET requests signed with `credentials` (each with a
-/// fresh nonce, all before the clock starts), `concurrency` at a time over
-/// kept-alive connections, and the wall time. Every answer must be 200.
-pub fn load(
-    base: &str,
-    n: usize,
-    concurrency: usize,
-    credentials: &Credentials,
-) -> (Vec<Duration>, Duration) {
+/// Which load generator sends the requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Generator {
+    /// reqwest's client (hyper's), as an application would send them.
+    Reqwest,
+    /// Each request written whole on a kept-alive connection and its answer
+    /// read back (status line, `Content-Length`, body), no more: a few
+    /// microseconds a request, for a one-core load generator not to be the
+    /// limit where reqwest's would be.
+    Raw,
+}
+
+impl Generator {
+    /// `--raw` among the arguments: `Raw`; else `Reqwest`.
+    pub fn from_args() -> Generator {
+        if std::env::args().any(|a| a == "--raw") {
+            Generator::Raw
+        } else {
+            Generator::Reqwest
+        }
+    }
+
+    /// Its name in the lines printed.
+    pub fn name(self) -> &'static str {
+        match self {
+            Generator::Reqwest => "reqwest",
+            Generator::Raw => "raw HTTP/1.1 (--raw)",
+        }
+    }
+}
+
+/// `n` GET URLs on `base` and their Authorization headers, each signed
+/// with `credentials` and a fresh nonce.
+fn signed(base: &str, n: usize, credentials: &Credentials) -> (Vec<String>, Vec<String>) {
     let signer = Signer::new(credentials.clone());
     let urls: Vec<String> = (0..n)
         .map(|i| format!("{base}/1.1/statuses/show.json?id={i}&include_entities=true"))
@@ -124,6 +149,24 @@ pub fn load(
                 .expect("signs")
         })
         .collect();
+    (urls, headers)
+}
+
+/// Latencies of `n` GET requests signed with `credentials` (each with a
+/// fresh nonce, all before the clock starts), `concurrency` at a time over
+/// kept-alive connections, sent by `generator`, and the wall time. Every
+/// answer must be 200.
+pub fn load(
+    base: &str,
+    n: usize,
+    concurrency: usize,
+    credentials: &Credentials,
+    generator: Generator,
+) -> (Vec<Duration>, Duration) {
+    let (urls, headers) = signed(base, n, credentials);
+    if generator == Generator::Raw {
+        return raw(base, urls, headers, concurrency);
+    }
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -155,6 +198,104 @@ pub fn load(
                     let status = r.status();
                     let _ = r.bytes().await;
                     assert_eq!(status.as_u16(), 200, "request {i} to {url}");
+                    times.push(t.elapsed());
+                }
+                times
+            }));
+        }
+        let mut all = Vec::with_capacity(n);
+        for t in tasks {
+            all.extend(t.await.expect("a worker"));
+        }
+        let wall = start.elapsed();
+        all.sort();
+        (all, wall)
+    })
+}
+
+/// `load` by `Generator::Raw`: on a two-worker runtime as reqwest's, one
+/// connection per request in flight.
+fn raw(
+    base: &str,
+    urls: Vec<String>,
+    headers: Vec<String>,
+    concurrency: usize,
+) -> (Vec<Duration>, Duration) {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+
+    let host = base
+        .strip_prefix("http://")
+        .expect("an http:// base")
+        .to_owned();
+    // Each request whole, as it goes on the wire.
+    let requests: Vec<Vec<u8>> = urls
+        .iter()
+        .zip(&headers)
+        .map(|(url, header)| {
+            let target = &url[base.len()..];
+            format!("GET {target} HTTP/1.1\r\nhost: {host}\r\nauthorization: {header}\r\n\r\n")
+                .into_bytes()
+        })
+        .collect();
+    let n = requests.len();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    rt.block_on(async move {
+        let work = Arc::new(requests);
+        let next = Arc::new(AtomicUsize::new(0));
+        let mut streams = Vec::new();
+        for _ in 0..concurrency {
+            let stream = tokio::net::TcpStream::connect(&host)
+                .await
+                .expect("connects");
+            stream.set_nodelay(true).expect("no delay");
+            streams.push(stream);
+        }
+        let start = Instant::now();
+        let mut tasks = Vec::new();
+        for mut stream in streams {
+            let (work, next) = (work.clone(), next.clone());
+            tasks.push(tokio::spawn(async move {
+                let mut times = Vec::new();
+                let mut buf = vec![0_u8; 16 * 1024];
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(request) = work.get(i) else { break };
+                    let t = Instant::now();
+                    stream.write_all(request).await.expect("sends");
+                    // The head, then the rest of a Content-Length body.
+                    let mut have = 0;
+                    let (head_end, length) = loop {
+                        let read = stream.read(&mut buf[have..]).await.expect("an answer");
+                        assert!(read > 0, "request {i}: the connection closed");
+                        have += read;
+                        if let Some(end) = buf[..have].windows(4).position(|w| w == b"\r\n\r\n") {
+                            let head = std::str::from_utf8(&buf[..end]).expect("an ASCII head");
+                            assert!(
+                                head.starts_with("HTTP/1.1 200 "),
+                                "request {i}: {}",
+                                head.lines().next().unwrap_or("")
+                            );
+                            let length = head
+                                .lines()
+                                .find_map(|l| {
+                                    let (name, value) = l.split_once(':')?;
+                                    name.eq_ignore_ascii_case("content-length")
+                                        .then(|| value.trim().parse::<usize>().ok())?
+                                })
+                                .expect("a Content-Length");
+                            break (end + 4, length);
+                        }
+                        assert!(have < buf.len(), "request {i}: a head over 16 KiB");
+                    };
+                    while have < head_end + length {
+                        let read = stream.read(&mut buf[have..]).await.expect("the body");
+                        assert!(read > 0, "request {i}: the connection closed");
+                        have += read;
+                    }
                     times.push(t.elapsed());
                 }
                 times
@@ -207,10 +348,11 @@ pub fn timed_load(
     n: usize,
     concurrency: usize,
     credentials: &Credentials,
+    generator: Generator,
     cpu: impl Fn() -> Option<u64>,
 ) -> ((Vec<Duration>, Duration), Option<f64>) {
     let before = cpu();
-    let run = load(base, n, concurrency, credentials);
+    let run = load(base, n, concurrency, credentials, generator);
     let per_request = match (before, cpu()) {
         (Some(a), Some(b)) => Some(b.saturating_sub(a) as f64 / 1e3 / n as f64),
         _ => None,
