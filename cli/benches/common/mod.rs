@@ -257,7 +257,7 @@ fn raw(
         let start = Instant::now();
         let mut tasks = Vec::new();
         for mut stream in streams {
-            let (work, next) = (work.clone(), next.clone());
+            let (work, next, host) = (work.clone(), next.clone(), host.clone());
             tasks.push(tokio::spawn(async move {
                 let mut times = Vec::new();
                 let mut buf = vec![0_u8; 16 * 1024];
@@ -268,7 +268,7 @@ fn raw(
                     stream.write_all(request).await.expect("sends");
                     // The head, then the rest of a Content-Length body.
                     let mut have = 0;
-                    let (head_end, length) = loop {
+                    let (head_end, length, close) = loop {
                         let read = stream.read(&mut buf[have..]).await.expect("an answer");
                         assert!(read > 0, "request {i}: the connection closed");
                         have += read;
@@ -287,7 +287,15 @@ fn raw(
                                         .then(|| value.trim().parse::<usize>().ok())?
                                 })
                                 .expect("a Content-Length");
-                            break (end + 4, length);
+                            // The server's last answer on this connection
+                            // (`oauth1 serve`'s and the proxy's 1000th).
+                            let close = head.lines().any(|l| {
+                                l.split_once(':').is_some_and(|(name, value)| {
+                                    name.eq_ignore_ascii_case("connection")
+                                        && value.trim().eq_ignore_ascii_case("close")
+                                })
+                            });
+                            break (end + 4, length, close);
                         }
                         assert!(have < buf.len(), "request {i}: a head over 16 KiB");
                     };
@@ -297,6 +305,12 @@ fn raw(
                         have += read;
                     }
                     times.push(t.elapsed());
+                    if close {
+                        stream = tokio::net::TcpStream::connect(host.as_str())
+                            .await
+                            .expect("connects");
+                        stream.set_nodelay(true).expect("no delay");
+                    }
                 }
                 times
             }));
