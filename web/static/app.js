@@ -81,7 +81,7 @@ function timed(name, f) {
 // answer would be shown no more), so that no old value's work delays the
 // newest. While a worker works, the panel says so, with the size (`.work`).
 // Past LIMIT characters nothing is computed: the panel states the limit.
-const WORK = 128 * 1024;
+const WORK = 512 * 1024;
 const LIMIT = 32 * 1024 * 1024;
 const jobs = {};
 const size = (n) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} Mi` : `${Math.ceil(n / 1024)} Ki`);
@@ -135,7 +135,7 @@ function run(panel, fn, args, then) {
 // read-only (an edit of a cut value would be an edit of another value),
 // with a note saying so and offering the whole value: its Copy button (which
 // copies the whole, `copied`) and a download.
-const SHOW = 256 * 1024;
+const SHOW = 1024 * 1024;
 const whole = new WeakMap();
 function showCut(box, value) {
   let note = box.nextElementSibling?.classList.contains('cut') ? box.nextElementSibling : null;
