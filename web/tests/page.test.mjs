@@ -1003,7 +1003,7 @@ test('#24.10 the interface reads in Hindi and in Turkish; the data is never tran
     await shot('percent', `web-percent-${code}`);
   }
   // Every message of the interface has both translations, every cause's fix too.
-  const codes = [...fs.readFileSync(path.join(root, 'src', 'explain', 'catalogue.rs'), 'utf8')
+  const codes = [...fs.readFileSync(path.join(root, 'src', 'explain', 'catalogue', 'mod.rs'), 'utf8')
     .matchAll(/^\s+[A-Z]\w+ = "([a-z-]+)"/gm)].map((m) => m[1]);
   assert.ok(codes.length > 30, codes.join(' '));
   // The meaning of each answer the library reads, by its key; each capture
