@@ -1054,6 +1054,11 @@ function showLanguage(code) {
   sign();
   explain();
   base64();
+  // A cut box's note, whose value is the same and so not set again.
+  for (const note of document.querySelectorAll('p.cut')) {
+    const box = note.previousElementSibling;
+    if (whole.has(box)) showCut(box, whole.get(box));
+  }
 }
 
 // What holds no secret is kept for the tab's life and can be sent as a

@@ -2026,17 +2026,6 @@ test('#33.5 a provider\'s answer, a capture\'s warnings and a cause found hold n
   assert.deepEqual(found, []);
 });
 
-test('no request leaves the page: everything comes from the local server', async () => {
-  assert.ok(requests.some((u) => u.endsWith('.wasm')), requests.join('\n'));
-  // (The page opened from disk, #24.7, reads files: no network.)
-  const elsewhere = requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('file:'));
-  assert.deepEqual(elsewhere, []);
-});
-
-test('nothing failed in the page: no uncaught error, no panic', () => {
-  assert.deepEqual(errors, []);
-});
-
 // Issue 42.2: a large paste never freezes the page. Each panel's call on a
 // long value runs in its worker (work.js): while it runs, a keystroke in
 // another panel is answered; the panel says it works, and on what size; an
@@ -2105,6 +2094,15 @@ test('#42.2 a 5 MB paste into Percent, Base64 or Explain: the page answers a key
     return (await navigator.clipboard.readText().catch(() => '')).length;
   });
   if (copiedLength) assert.equal(copiedLength, Math.ceil(MB5 / 3) * 4);
+  // The cut note in the reader's language too.
+  const cutNote = () => page.evaluate(() => document.getElementById('b64-encoded').nextElementSibling.textContent);
+  const english = await cutNote();
+  await id('ui-lang').selectOption('tr');
+  await page.waitForFunction((n) => Number(document.body.dataset.worked ?? 0) > n, before + 1, { timeout: 120000 });
+  assert.notEqual(await cutNote(), english);
+  assert.match(await cutNote(), /1\.0 Mi/);
+  await id('ui-lang').selectOption('en');
+  await page.waitForFunction((n) => Number(document.body.dataset.worked ?? 0) > n, before + 2, { timeout: 120000 });
   await page.getByTestId('b64-text').fill('');
 
   // Explain: a 5 MB curl command.
@@ -2130,5 +2128,16 @@ test('#42.2 a 5 MB paste into Percent, Base64 or Explain: the page answers a key
   const long = await page.evaluate(() => globalThis.longTasks);
   console.log(`#42.2 long tasks (ms): ${long.map((d) => Math.round(d)).join(', ')}`);
   assert.ok(long.filter((d) => d > 2000).length === 0, `no task over 2 s: ${long}`);
+  assert.deepEqual(errors, []);
+});
+
+test('no request leaves the page: everything comes from the local server', async () => {
+  assert.ok(requests.some((u) => u.endsWith('.wasm')), requests.join('\n'));
+  // (The page opened from disk, #24.7, reads files: no network.)
+  const elsewhere = requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('file:'));
+  assert.deepEqual(elsewhere, []);
+});
+
+test('nothing failed in the page: no uncaught error, no panic', () => {
   assert.deepEqual(errors, []);
 });
