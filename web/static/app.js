@@ -72,6 +72,100 @@ function timed(name, f) {
   return r;
 }
 
+// Long values off the main thread (issue 42.2). A panel's call whose
+// arguments reach WORK characters runs in the panel's worker (work.js),
+// the same WebAssembly call with the same arguments, and its answer is
+// shown by the same code, `then`, when it comes; a shorter one runs here,
+// and `then` is called at once, as before. The newest input supersedes
+// older work: a panel's worker still busy with an older value is ended (its
+// answer would be shown no more), so that no old value's work delays the
+// newest. While a worker works, the panel says so, with the size (`.work`).
+// Past LIMIT characters nothing is computed: the panel states the limit.
+const WORK = 512 * 1024;
+const LIMIT = 32 * 1024 * 1024;
+const jobs = {};
+const size = (n) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} Mi` : `${Math.ceil(n / 1024)} Ki`);
+function working(panel, message) {
+  const note = $(`${panel}-work`);
+  if (!note) return;
+  note.hidden = !message;
+  note.textContent = message ?? '';
+}
+function stopWork(job) {
+  job.worker?.terminate();
+  job.worker = null;
+  job.busy = false;
+}
+function run(panel, fn, args, then) {
+  const job = (jobs[panel] ??= { seq: 0, worker: null, busy: false });
+  const seq = ++job.seq;
+  const chars = args.reduce((n, a) => n + (typeof a === 'string' ? a.length : 0), 0);
+  const note = panel.split(':')[0];
+  if (job.busy) stopWork(job);
+  if (chars > LIMIT) {
+    working(note, t('work.limit', size(chars), size(LIMIT)));
+    return false;
+  }
+  if (chars < WORK) {
+    if (panel === note) working(note, null);
+    then(fn ? call(wasm[fn], ...args) : null);
+    return true;
+  }
+  if (!job.worker) {
+    job.worker = new Worker(new URL('./work.js', import.meta.url), { type: 'module' });
+  }
+  job.busy = true;
+  if (panel === note) working(note, t('work.busy', size(chars)));
+  job.worker.onmessage = ({ data }) => {
+    if (data.id !== seq || job.seq !== seq) return;
+    job.busy = false;
+    if (panel === note) working(note, null);
+    if (data.error) {
+      working(note, t('work.failed', data.error));
+      return;
+    }
+    then(JSON.parse(data.json));
+    document.body.dataset.worked = String(Number(document.body.dataset.worked ?? 0) + 1);
+  };
+  job.worker.postMessage({ id: seq, fn, args });
+  return true;
+}
+
+// A value longer than SHOW characters is shown cut, in a box made
+// read-only (an edit of a cut value would be an edit of another value),
+// with a note saying so and offering the whole value: its Copy button (which
+// copies the whole, `copied`) and a download.
+const SHOW = 1024 * 1024;
+const whole = new WeakMap();
+function showCut(box, value) {
+  let note = box.nextElementSibling?.classList.contains('cut') ? box.nextElementSibling : null;
+  if (value === null) {
+    whole.delete(box);
+    box.readOnly = false;
+    note?.remove();
+    return;
+  }
+  whole.set(box, value);
+  box.readOnly = true;
+  if (!note) {
+    note = document.createElement('p');
+    note.className = 'note cut';
+    note.dataset.testid = `${box.id}-cut`;
+    box.after(note);
+  }
+  clear(note);
+  const download = text('button', t('cut.download'));
+  download.type = 'button';
+  download.addEventListener('click', () => {
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([whole.get(box) ?? box.value], { type: 'text/plain' }));
+    a.download = `${box.id}.txt`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  });
+  note.append(t('cut.shown', size(SHOW), size(value.length)), ' ', download);
+}
+
 // Sets a box's value only when it changed. The value last set is kept here,
 // so that a box's own (long) value is never read back to compare. A long
 // value (the 144 K characters 64 KiB of text encode to) costs Chromium some
@@ -93,6 +187,18 @@ function setValue(box, value, same) {
   pending.delete(box);
   standing.delete(box);
   if (shown.get(box) === value) return;
+  if (value.length > SHOW) {
+    box.value = value.slice(0, SHOW);
+    shown.set(box, value);
+    showCut(box, value);
+    return;
+  }
+  if (whole.has(box)) {
+    showCut(box, null);
+    box.value = value;
+    shown.set(box, value);
+    return;
+  }
   if (value.length < LONG) {
     box.value = value;
     shown.set(box, value);
@@ -132,6 +238,7 @@ function replaceChanged(box, old, value, same = 0) {
 }
 // The user typed in `box`: its value is theirs, nothing pending replaces it.
 function typedIn(box) {
+  if (whole.has(box)) showCut(box, null);
   pending.delete(box);
   standing.delete(box);
   shown.set(box, undefined);
@@ -223,7 +330,23 @@ function percentFromText() {
   pctFrom = 'text';
   const box = $('pct-text');
   typedIn(box);
-  const r = timed('pct:encode', () => call(wasm.percent_encode_text, box.value));
+  const value = box.value;
+  run('pct', 'percent_encode_text', [value], (r) => {
+    if (value.length >= WORK || pctWorked) {
+      // The worker's answer is the whole encoding; after one, this thread's
+      // encoder starts again from nothing too.
+      if (value.length < WORK) {
+        wasm.percent_encode_text('');
+        r = call(wasm.percent_encode_text, value);
+      }
+      pctWorked = value.length >= WORK;
+      pctEncoding = '';
+    }
+    percentEncoded(r, box);
+  });
+}
+let pctWorked = false;
+function percentEncoded(r, box) {
   pctEncoding = pctEncoding.slice(0, r.kept) + r.tail;
   setValue($('pct-encoded'), pctEncoding, r.kept);
   showBytes(r.bytes, r.byte_len);
@@ -254,7 +377,9 @@ function percentFromEncoded() {
   lastTypedOne = typedOne;
   typedIn($('pct-encoded'));
   const mode = $('pct-mode').value;
-  const r = call(wasm.percent_decode_text, encoded, mode);
+  run('pct', 'percent_decode_text', [encoded, mode], (r) => percentDecoded(r, encoded, mode, typedOne));
+}
+function percentDecoded(r, encoded, mode, typedOne) {
   showHints($('pct-hint'), r.hints);
   if (r.error) {
     // The text box shows what the input reads as up to the error (never
@@ -294,10 +419,15 @@ function percentFromEncoded() {
 // again only when its character changed.
 let tableKeys = [];
 function charTable(value, caret) {
+  if (value === '') {
+    run('pct:table', null, [], () => {});
+    charRows({ first: 0, total: 0, caret: 0, rows: [] });
+  } else {
+    run('pct:table', 'percent_char_table', [value, caret, TABLE_ROWS], charRows);
+  }
+}
+function charRows(r) {
   const body = $('pct-table').tBodies[0];
-  const r = value === ''
-    ? { first: 0, total: 0, caret: 0, rows: [] }
-    : call(wasm.percent_char_table, value, caret, TABLE_ROWS);
   while (body.rows.length > r.rows.length) body.lastElementChild.remove();
   while (body.rows.length < r.rows.length) {
     const tr = document.createElement('tr');
@@ -742,7 +872,10 @@ function explain() {
     loadFull();
     return;
   }
-  const r = given ? call(wasm.explain_request, JSON.stringify(ev)) : { compared: false };
+  if (given) run('explain', 'explain_request', [JSON.stringify(ev)], explained);
+  else run('explain', null, [], () => explained({ compared: false }));
+}
+function explained(r) {
   const out = $('explain-result');
   clear(out);
   markField(EXPLAIN_FIELDS, r.error && r.error.field);
@@ -843,9 +976,10 @@ function base64(from = b64From) {
   const padding = $('b64-padding').checked;
   const box = $(B64_BOXES[from]);
   typedIn(box);
-  if (from === 'text') showCoded(call(wasm.base64_from_text, box.value, alphabet, padding), from);
-  else if (from === 'hex') showCoded(call(wasm.base64_from_hex, box.value, alphabet, padding), from);
-  else showCoded(call(wasm.base64_decode, box.value, alphabet), from);
+  const shownFor = (r) => showCoded(r, from);
+  if (from === 'text') run('b64', 'base64_from_text', [box.value, alphabet, padding], shownFor);
+  else if (from === 'hex') run('b64', 'base64_from_hex', [box.value, alphabet, padding], shownFor);
+  else run('b64', 'base64_decode', [box.value, alphabet], shownFor);
 }
 
 // Wiring -----------------------------------------------------------------------
@@ -853,7 +987,7 @@ function base64(from = b64From) {
 // What a copy button copies: a box's value, a stage's text, or a table's rows
 // as tab-separated name and value lines (as a spreadsheet pastes them).
 function copied(source) {
-  if (source.tagName === 'TEXTAREA' || source.tagName === 'INPUT') return source.value;
+  if (source.tagName === 'TEXTAREA' || source.tagName === 'INPUT') return whole.get(source) ?? source.value;
   if (source.tagName !== 'TABLE') return source.textContent;
   return [...source.tBodies[0].rows]
     .map((row) => `${row.cells[1].textContent}\t${row.cells[2].textContent}`)
@@ -920,6 +1054,11 @@ function showLanguage(code) {
   sign();
   explain();
   base64();
+  // A cut box's note, whose value is the same and so not set again.
+  for (const note of document.querySelectorAll('p.cut')) {
+    const box = note.previousElementSibling;
+    if (whole.has(box)) showCut(box, whole.get(box));
+  }
 }
 
 // What holds no secret is kept for the tab's life and can be sent as a

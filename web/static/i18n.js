@@ -10,6 +10,11 @@
 export const LANGS = ['en', 'hi', 'tr'];
 
 const en = {
+  'work.busy': 'Working on {0} characters in the background; the page stays usable, and newer input replaces this.',
+  'work.limit': 'Not computed: {0} characters is over the page\'s limit of {1} characters.',
+  'work.failed': 'The background work failed: {0}',
+  'cut.shown': 'Showing the first {0} of {1} characters (read-only); Copy copies the whole value.',
+  'cut.download': 'Download the whole value',
   'copy': 'Copy',
   'copied': 'Copied',
   'selected': 'Selected: press Ctrl+C to copy',
@@ -187,6 +192,11 @@ const en = {
 };
 
 const hi = {
+  'work.busy': 'पृष्ठभूमि में {0} वर्णों पर काम हो रहा है; पेज चलता रहता है, और नया इनपुट इसकी जगह लेता है।',
+  'work.limit': 'गणना नहीं की गई: {0} वर्ण पेज की {1} वर्णों की सीमा से अधिक हैं।',
+  'work.failed': 'पृष्ठभूमि का काम विफल रहा: {0}',
+  'cut.shown': '{1} में से पहले {0} वर्ण दिखाए गए हैं (केवल पढ़ने के लिए); कॉपी पूरा मान कॉपी करता है।',
+  'cut.download': 'पूरा मान डाउनलोड करें',
   'title': 'आपके ब्राउज़र में OAuth 1.0a',
   'lang.label': 'भाषा',
   'lang.remember': 'मेरी पसंद याद रखें (इसी ब्राउज़र में सहेजी जाती है)',
@@ -597,6 +607,11 @@ const hi = {
 };
 
 const tr = {
+  'work.busy': 'Arka planda {0} karakter işleniyor; sayfa kullanılabilir kalır ve yeni giriş bunun yerini alır.',
+  'work.limit': 'Hesaplanmadı: {0} karakter, sayfanın {1} karakterlik sınırını aşıyor.',
+  'work.failed': 'Arka plan işi başarısız oldu: {0}',
+  'cut.shown': '{1} karakterin ilk {0} tanesi gösteriliyor (salt okunur); Kopyala değerin tamamını kopyalar.',
+  'cut.download': 'Değerin tamamını indir',
   'title': 'Tarayıcınızda OAuth 1.0a',
   'lang.label': 'Dil',
   'lang.remember': 'Seçimimi hatırla (bu tarayıcıda saklanır)',
