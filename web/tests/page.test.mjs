@@ -2131,17 +2131,6 @@ test('#42.2 a 5 MB paste into Percent, Base64 or Explain: the page answers a key
   assert.deepEqual(errors, []);
 });
 
-test('no request leaves the page: everything comes from the local server', async () => {
-  assert.ok(requests.some((u) => u.endsWith('.wasm')), requests.join('\n'));
-  // (The page opened from disk, #24.7, reads files: no network.)
-  const elsewhere = requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('file:'));
-  assert.deepEqual(elsewhere, []);
-});
-
-test('nothing failed in the page: no uncaught error, no panic', () => {
-  assert.deepEqual(errors, []);
-});
-
 test('#39.1 sign: the page\'s curl command is the library\'s writer: control bytes in the body written as $\'...\' escapes, read back by bash as the bytes signed', async () => {
   const body = 'line one\u0001two\u001b[2J';
   await fillSign(atProvider({ method: 'PUT', path: '/2/notes/1', body_type: 'bytes', content_type: 'text/plain', body }));
@@ -2154,4 +2143,15 @@ test('#39.1 sign: the page\'s curl command is the library\'s writer: control byt
   const words = stdout.split('\0');
   assert.equal(words[words.indexOf('--data-raw') + 1], body);
   await assertVerified('a text body with control bytes');
+});
+
+test('no request leaves the page: everything comes from the local server', async () => {
+  assert.ok(requests.some((u) => u.endsWith('.wasm')), requests.join('\n'));
+  // (The page opened from disk, #24.7, reads files: no network.)
+  const elsewhere = requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('file:'));
+  assert.deepEqual(elsewhere, []);
+});
+
+test('nothing failed in the page: no uncaught error, no panic', () => {
+  assert.deepEqual(errors, []);
 });
