@@ -14,7 +14,8 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 use std::fmt;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::nonce::{Freshness, NonceKey, NonceStore, StoreFuture};
@@ -24,6 +25,11 @@ use super::unavailable::StoreError;
 /// gives its own.
 type Clock = Box<dyn Fn() -> Instant + Send + Sync>;
 
+/// How many parts the store's nonces are kept in, each behind its own
+/// lock, chosen by a key's first byte (a SHA-256 digest's: uniform), so
+/// that requests on many cores seldom wait for one another (issue 40).
+const SHARDS: usize = 64;
+
 /// Nonces in memory: at most `capacity` unexpired ones, each kept for the
 /// `keep_for` it was remembered with.
 ///
@@ -31,9 +37,12 @@ type Clock = Box<dyn Fn() -> Instant + Send + Sync>;
 /// and again with its expiry in a queue, with the spare room both keep to
 /// grow), so a capacity of one million is about 200 MB at most; memory
 /// grows with use up to that bound and no further.
-/// Safe to share between threads and tasks (wrap it in an `Arc`): one lock
-/// makes each check-and-set atomic, so of two concurrent calls with one key
-/// exactly one answers [`Fresh`](Freshness::Fresh).
+/// Safe to share between threads and tasks (wrap it in an `Arc`): a key's
+/// check-and-set is atomic, so of two concurrent calls with one key
+/// exactly one answers [`Fresh`](Freshness::Fresh). The nonces are kept in
+/// 64 parts, each with its own lock, so that calls with different keys
+/// seldom wait for each other; the capacity bounds them all together (one
+/// count, never a share per part that a client could fill alone).
 ///
 /// ```
 /// use std::time::Duration;
@@ -55,8 +64,19 @@ type Clock = Box<dyn Fn() -> Instant + Send + Sync>;
 pub struct MemoryNonceStore {
     capacity: usize,
     clock: Clock,
-    seen: Mutex<Seen>,
+    /// The entries held in every part together, expired ones not yet
+    /// dropped included: never more than `capacity`, since a place is
+    /// taken here (under the part's lock) before an entry is added.
+    held: AtomicUsize,
+    shards: Box<[Shard]>,
 }
+
+/// One part of the store, on cache lines of its own (128 bytes: two of
+/// x86-64's, which its prefetcher fetches in pairs), so that two cores
+/// locking neighbouring parts do not take the line from each other.
+#[repr(align(128))]
+#[derive(Default)]
+struct Shard(Mutex<Seen>);
 
 /// The nonces held, and the same keys in expiry order (the earliest first)
 /// so that expired ones are dropped without a scan. Each key is in the
@@ -69,16 +89,18 @@ struct Seen {
 }
 
 impl Seen {
-    /// Drops every entry whose expiry is not after `now`.
-    fn expire(&mut self, now: Instant) {
+    /// Drops every entry whose expiry is not after `now`, and says how many.
+    fn expire(&mut self, now: Instant) -> usize {
+        let mut dropped = 0;
         while let Some(Reverse((at, _))) = self.queue.peek() {
             if *at > now {
                 break;
             }
             if let Some(Reverse((_, bytes))) = self.queue.pop() {
-                self.keys.remove(&bytes);
+                dropped += usize::from(self.keys.remove(&bytes));
             }
         }
+        dropped
     }
 }
 
@@ -109,7 +131,8 @@ impl MemoryNonceStore {
         MemoryNonceStore {
             capacity: capacity.max(1),
             clock: Box::new(clock),
-            seen: Mutex::new(Seen::default()),
+            held: AtomicUsize::new(0),
+            shards: (0..SHARDS).map(|_| Shard::default()).collect(),
         }
     }
 
@@ -121,13 +144,11 @@ impl MemoryNonceStore {
     /// How many nonces it holds now, expired ones not counted.
     pub fn len(&self) -> usize {
         let now = (self.clock)();
-        match self.seen.lock() {
-            Ok(mut seen) => {
-                seen.expire(now);
-                seen.keys.len()
-            }
-            Err(_) => 0,
-        }
+        self.shards
+            .iter()
+            .filter_map(|shard| self.lock(shard, now).ok())
+            .map(|seen| seen.keys.len())
+            .sum()
     }
 
     /// Whether it holds no unexpired nonce.
@@ -135,28 +156,60 @@ impl MemoryNonceStore {
         self.len() == 0
     }
 
+    /// A part's entries, locked, its expired ones dropped.
+    fn lock<'s>(&self, shard: &'s Shard, now: Instant) -> Result<MutexGuard<'s, Seen>, StoreError> {
+        // A poisoned lock means a thread panicked mid-update: the entries
+        // may be inconsistent, so answer nothing rather than guess.
+        let mut seen = shard
+            .0
+            .lock()
+            .map_err(|_| StoreError::new("memory nonce store lock poisoned"))?;
+        let dropped = seen.expire(now);
+        if dropped > 0 {
+            self.held.fetch_sub(dropped, Ordering::Relaxed);
+        }
+        Ok(seen)
+    }
+
+    /// Takes a place for one more entry, if the capacity leaves one.
+    fn reserve(&self) -> bool {
+        let capacity = self.capacity;
+        self.held
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| {
+                (held < capacity).then_some(held + 1)
+            })
+            .is_ok()
+    }
+
     fn check(&self, key: &NonceKey, keep_for: Duration) -> Result<Freshness, StoreError> {
         let now = (self.clock)();
         // A keep_for too large for the clock is kept for ever (as long as
         // the process lives), which is at least keep_for.
         let until = now.checked_add(keep_for);
-        // A poisoned lock means a thread panicked mid-update: the entries
-        // may be inconsistent, so answer nothing rather than guess.
-        let mut seen = self
-            .seen
-            .lock()
-            .map_err(|_| StoreError::new("memory nonce store lock poisoned"))?;
-        seen.expire(now);
-        let full = seen.keys.len() >= self.capacity;
         let bytes = *key.as_bytes();
+        let shard = &self.shards[usize::from(bytes[0]) % SHARDS];
+        let mut seen = self.lock(shard, now)?;
         if seen.keys.contains(&bytes) {
             return Ok(Freshness::Replayed);
         }
-        if full {
-            return Err(StoreError::new(format!(
-                "memory nonce store is full: {} unexpired nonces (its capacity)",
-                self.capacity
-            )));
+        if !self.reserve() {
+            // Full, perhaps of entries expired in other parts and not yet
+            // dropped: drop them, each part locked alone (never two at
+            // once), then look again.
+            drop(seen);
+            for other in self.shards.iter() {
+                drop(self.lock(other, now)?);
+            }
+            seen = self.lock(shard, now)?;
+            if seen.keys.contains(&bytes) {
+                return Ok(Freshness::Replayed);
+            }
+            if !self.reserve() {
+                return Err(StoreError::new(format!(
+                    "memory nonce store is full: {} unexpired nonces (its capacity)",
+                    self.capacity
+                )));
+            }
         }
         seen.keys.insert(bytes);
         if let Some(until) = until {
@@ -325,8 +378,12 @@ mod tests {
                 answer(store.remember(&key(n), Duration::from_secs(1))).unwrap(),
                 Freshness::Fresh
             );
-            let seen = store.seen.lock().unwrap();
-            assert!(seen.keys.len() <= 100 && seen.queue.len() <= 100);
+            let (keys, queued) = store.shards.iter().fold((0, 0), |(k, q), shard| {
+                let seen = shard.0.lock().unwrap();
+                (k + seen.keys.len(), q + seen.queue.len())
+            });
+            assert!(keys <= 100 && queued <= 100, "{keys} keys, {queued} queued");
+            assert!(store.held.load(Ordering::Relaxed) <= 100);
         }
     }
 
@@ -350,6 +407,81 @@ mod tests {
             let fresh = answers.iter().filter(|a| **a == Freshness::Fresh).count();
             assert_eq!(fresh, 1, "round {round}: {answers:?}");
         }
+    }
+
+    /// The part a key is kept in.
+    fn shard_of(key: &NonceKey) -> usize {
+        usize::from(key.as_bytes()[0]) % SHARDS
+    }
+
+    #[test]
+    fn entries_expired_in_other_parts_make_room() {
+        // Three keys in three different parts.
+        let mut keys: Vec<NonceKey> = Vec::new();
+        for n in 0.. {
+            let k = key(n);
+            if keys.iter().all(|held| shard_of(held) != shard_of(&k)) {
+                keys.push(k);
+            }
+            if keys.len() == 3 {
+                break;
+            }
+        }
+        let (now, clock) = manual_clock();
+        let store = MemoryNonceStore::with_clock(2, clock);
+        assert_eq!(
+            answer(store.remember(&keys[0], MIN)).unwrap(),
+            Freshness::Fresh
+        );
+        assert_eq!(
+            answer(store.remember(&keys[1], MIN)).unwrap(),
+            Freshness::Fresh
+        );
+        let err = answer(store.remember(&keys[2], MIN)).unwrap_err();
+        assert!(err.reason().contains("full"), "{err}");
+        // The two held expire; neither is in the third key's part, and no
+        // call has looked at their parts since: the full store drops them.
+        *now.lock().unwrap() += MIN;
+        assert_eq!(
+            answer(store.remember(&keys[2], MIN)).unwrap(),
+            Freshness::Fresh
+        );
+        assert_eq!(store.len(), 1);
+    }
+
+    #[test]
+    fn the_capacity_bounds_every_part_together_under_concurrent_calls() {
+        const THREADS: u64 = 8;
+        const EACH: u64 = 50;
+        let store = MemoryNonceStore::with_capacity(100);
+        let barrier = Barrier::new(THREADS as usize);
+        let answers: Vec<Result<Freshness, StoreError>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..THREADS)
+                .map(|t| {
+                    let (store, barrier) = (&store, &barrier);
+                    s.spawn(move || {
+                        barrier.wait();
+                        (0..EACH)
+                            .map(|n| answer(store.remember(&key(t * EACH + n), MIN)))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap())
+                .collect()
+        });
+        let fresh = answers
+            .iter()
+            .filter(|a| matches!(a, Ok(Freshness::Fresh)))
+            .count();
+        let full = answers
+            .iter()
+            .filter(|a| a.as_ref().is_err_and(|e| e.reason().contains("full")))
+            .count();
+        assert_eq!((fresh, full), (100, 300));
+        assert_eq!(store.len(), 100);
     }
 
     #[test]
