@@ -425,7 +425,7 @@ fn an_upstream_that_refuses_connections_is_502_and_the_proxy_keeps_serving() {
         let a = send(proxy.port, "GET", path, &[("Authorization", &auth)], b"");
         assert_eq!(a.status, 502);
     }
-    let log = proxy.wait_for_log("the upstream failed");
+    let log = proxy.wait_for_log_times("the upstream failed", 2);
     assert_eq!(log.matches(" 502 ").count(), 2, "{log}");
 }
 

@@ -302,13 +302,23 @@ impl Proxy {
 
     /// Waits (20 s at most) for a log line holding `text`; the log.
     pub fn wait_for_log(&self, text: &str) -> String {
+        self.wait_for_log_times(text, 1)
+    }
+
+    /// Waits (20 s at most) until `text` is in the log `times` times: the
+    /// log is written by a thread of its own, a line at a time after the
+    /// answer, so one line there does not mean the next is.
+    pub fn wait_for_log_times(&self, text: &str, times: usize) -> String {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             let log = self.log();
-            if log.contains(text) {
+            if log.matches(text).count() >= times {
                 return log;
             }
-            assert!(Instant::now() < deadline, "no {text:?} in the log:\n{log}");
+            assert!(
+                Instant::now() < deadline,
+                "not {times} of {text:?} in the log:\n{log}"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
