@@ -28,20 +28,14 @@ use oauth1_signer::Credentials;
 mod common;
 
 use common::{
-    busy, cpu_ns, listening, median, pin_self, report, timed_load, Figures, Generator, Killed,
+    busy, cpu_ns, floor_process, listening, median, pin_self, report, timed_load, Figures,
+    Generator, Killed,
 };
 
 const CONSUMER_KEY: &str = "bench-consumer";
 const CONSUMER_SECRET: &str = "bench-consumer-secret";
 const TOKEN: &str = "bench-token";
 const TOKEN_SECRET: &str = "bench-token-secret";
-
-/// The floor in a process of its own: this bench with `--floor`.
-fn floor_process() -> (Killed, String) {
-    let mut command = Command::new(std::env::current_exe().expect("the bench's path"));
-    command.arg("--floor");
-    listening(command)
-}
 
 /// `oauth1 proxy` in front of `upstream`, memory nonce store.
 fn proxy(upstream: &str) -> (Killed, String) {
@@ -56,12 +50,7 @@ fn proxy(upstream: &str) -> (Killed, String) {
 }
 
 fn main() {
-    if std::env::args().nth(1).as_deref() == Some("--floor") {
-        println!("listening on {}", common::floor());
-        loop {
-            std::thread::park();
-        }
-    }
+    common::floor_if_asked();
     // The load generator's reqwest has no cryptography of its own (the CLI
     // takes `rustls-no-provider` and installs ring at start, as here).
     let _ = rustls::crypto::ring::default_provider().install_default();

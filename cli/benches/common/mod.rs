@@ -103,6 +103,26 @@ pub fn floor() -> String {
     base
 }
 
+/// The floor in a process of its own, so that its CPU is its own and it
+/// can be pinned apart from the load generator: this bench started again
+/// with `--floor`, which `floor_if_asked` answers.
+pub fn floor_process() -> (Killed, String) {
+    let mut command = Command::new(std::env::current_exe().expect("the bench's path"));
+    command.arg("--floor");
+    listening(command)
+}
+
+/// In a bench started with `--floor` (by `floor_process`): serves the floor
+/// and never returns. Otherwise returns at once.
+pub fn floor_if_asked() {
+    if std::env::args().nth(1).as_deref() == Some("--floor") {
+        println!("listening on {}", floor());
+        loop {
+            std::thread::park();
+        }
+    }
+}
+
 /// Which load generator sends the requests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Generator {
@@ -355,6 +375,10 @@ pub fn cpu_ns(pid: u32, name: Option<&str>) -> Option<u64> {
     Some(total)
 }
 
+/// A run: each request's latency (sorted) and the wall time, and the
+/// server's CPU time a request in microseconds, if read.
+pub type Run = ((Vec<Duration>, Duration), Option<f64>);
+
 /// `load`, and the server's CPU time a request in microseconds (read with
 /// `cpu`) while it ran.
 pub fn timed_load(
@@ -364,7 +388,7 @@ pub fn timed_load(
     credentials: &Credentials,
     generator: Generator,
     cpu: impl Fn() -> Option<u64>,
-) -> ((Vec<Duration>, Duration), Option<f64>) {
+) -> Run {
     let before = cpu();
     let run = load(base, n, concurrency, credentials, generator);
     let per_request = match (before, cpu()) {
@@ -385,10 +409,7 @@ pub struct Figures {
 }
 
 /// The figures of one server's run, and the line printed for it.
-pub fn report(
-    name: &str,
-    ((times, wall), cpu): ((Vec<Duration>, Duration), Option<f64>),
-) -> Figures {
+pub fn report(name: &str, ((times, wall), cpu): Run) -> Figures {
     let at = |q: f64| times[((times.len() as f64 - 1.0) * q) as usize];
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let rate = times.len() as f64 / wall.as_secs_f64();
