@@ -2,111 +2,174 @@
 //! error, written by a thread of its own so that no request waits on a
 //! `write`.
 //!
-//! A connection's task hands its formatted line over ([`RequestLog::line`])
-//! and goes on; the writer takes every line waiting and writes them with
-//! one `write`, in the order they were handed over, as soon as it can: a
-//! quiet server's line is written at once (the writer is idle, so nothing
-//! waits behind it), a busy one's in batches of up to 64 KiB. No line is
-//! dropped or reordered; [`LogWriter::finish`] waits until every line
+//! A connection's task appends its formatted line to the lines waiting
+//! ([`RequestLog::line`]: a lock held for a copy, no system call) and goes
+//! on. The writer sleeps until a line arrives (only the first line after a
+//! write wakes it), lets the lines of a busy server gather for
+//! [`GATHER`], then takes every line waiting and writes them with one
+//! `write`, in the order they were handed over: a quiet server's line is
+//! written within a millisecond or so, a busy one's with hundreds of others
+//! for one wake-up and one system call. No line is dropped or reordered;
+//! if standard error blocks (a full pipe nobody reads) the lines waiting
+//! grow to [`WAITING`] and then a request's line waits for room, as a
+//! direct write would have. [`LogWriter::finish`] waits until every line
 //! handed over before it is written, and the servers call it as they stop.
 
-use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-/// The most bytes written at once.
-const BATCH: usize = 64 * 1024;
+/// How long the writer lets lines gather after the first wakes it: long
+/// enough for a busy server's lines to share a wake-up and a `write`, short
+/// enough that a line is on standard error about when its answer is sent.
+const GATHER: Duration = Duration::from_millis(1);
+
+/// The most bytes waiting to be written before a line waits for room.
+const WAITING: usize = 1 << 20;
 
 /// How long [`LogWriter::finish`] waits for the lines before it: a standard
 /// error that blocks (a full pipe nobody reads) cannot hold the exit.
 const FINISH: Duration = Duration::from_secs(5);
 
-enum Message {
-    Line(String),
-    /// Answered once every line before it is written.
-    Flush(mpsc::SyncSender<()>),
+/// What the servers hand over and the writer takes.
+#[derive(Default)]
+struct Waiting {
+    /// The lines not yet written, in the order they came.
+    text: String,
+    /// How many flushes have been asked for, and how many the writer has
+    /// done (each after writing every line before it was asked).
+    asked: u64,
+    done: u64,
+}
+
+struct Shared {
+    waiting: Mutex<Waiting>,
+    /// The writer waits here for a line or a flush.
+    arrived: Condvar,
+    /// A line waits here for room, and [`LogWriter::finish`] for its flush.
+    written: Condvar,
+}
+
+impl Shared {
+    /// The lines waiting, locked. A task that panicked holding the lock
+    /// left whole lines (a push is all it does under it): go on with them.
+    fn lock(&self) -> MutexGuard<'_, Waiting> {
+        self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 /// Where a request's line goes: a handle on the writer, cloned into each
 /// connection's task.
 #[derive(Clone)]
 pub(crate) struct RequestLog {
-    to_writer: mpsc::Sender<Message>,
+    shared: Arc<Shared>,
 }
 
 /// The thread that writes the lines, for [`finish`](LogWriter::finish).
 pub(crate) struct LogWriter {
-    to_writer: mpsc::Sender<Message>,
+    shared: Arc<Shared>,
 }
 
-/// Starts the writer on standard error: the handle to log through, and the
-/// writer to finish.
+/// The request log on standard error: the handle the servers log through,
+/// and the writer to finish at stop.
 pub(crate) fn start() -> (RequestLog, LogWriter) {
     start_on(std::io::stderr)
 }
 
-/// [`start`], writing each batch to what `out` opens (standard error's
-/// lock, or a test's buffer).
 fn start_on<W: std::io::Write>(out: impl Fn() -> W + Send + 'static) -> (RequestLog, LogWriter) {
-    let (to_writer, from_servers) = mpsc::channel();
-    // A thread that cannot be started leaves the lines unwritten; the
-    // servers go on (`line` ignores a closed channel).
+    let shared = Arc::new(Shared {
+        waiting: Mutex::new(Waiting::default()),
+        arrived: Condvar::new(),
+        written: Condvar::new(),
+    });
+    let writer = shared.clone();
+    // A thread that cannot start leaves the lines waiting: the servers go
+    // on until the room is full, and finish gives up after FINISH.
     let _ = thread::Builder::new()
         .name("oauth1-log".into())
-        .spawn(move || write_lines(&from_servers, out));
+        .spawn(move || write_lines(&writer, out));
     (
         RequestLog {
-            to_writer: to_writer.clone(),
+            shared: shared.clone(),
         },
-        LogWriter { to_writer },
+        LogWriter { shared },
     )
 }
 
 impl RequestLog {
-    /// Hands one line (ending with `\n`) to the writer.
+    /// Hands a line (with its newline) over to be written.
     pub(crate) fn line(&self, line: String) {
-        let _ = self.to_writer.send(Message::Line(line));
+        let shared = &self.shared;
+        let mut waiting = shared.lock();
+        while waiting.text.len() >= WAITING {
+            waiting = shared
+                .written
+                .wait(waiting)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        let first = waiting.text.is_empty();
+        waiting.text.push_str(&line);
+        drop(waiting);
+        // Only the first line after a write wakes the writer; it takes the
+        // others with it.
+        if first {
+            shared.arrived.notify_one();
+        }
     }
 }
 
 impl LogWriter {
-    /// Returns once every line handed over before this call is written (or
-    /// after [`FINISH`], when standard error does not take them).
+    /// Waits (up to [`FINISH`]) until every line handed over before this
+    /// call is written.
     pub(crate) fn finish(self) {
-        let (done, wait) = mpsc::sync_channel(1);
-        if self.to_writer.send(Message::Flush(done)).is_ok() {
-            let _ = wait.recv_timeout(FINISH);
+        let shared = &self.shared;
+        let mut waiting = shared.lock();
+        waiting.asked += 1;
+        let mine = waiting.asked;
+        shared.arrived.notify_one();
+        let deadline = Instant::now() + FINISH;
+        while waiting.done < mine {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            waiting = shared
+                .written
+                .wait_timeout(waiting, left)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
         }
     }
 }
 
-/// The writer's loop: waits for a line, takes every other one waiting (up to
-/// [`BATCH`] bytes), writes them at once, answers the flushes among them.
-fn write_lines<W: std::io::Write>(from_servers: &mpsc::Receiver<Message>, out: impl Fn() -> W) {
-    let mut batch = String::new();
-    let mut flushed = Vec::new();
-    while let Ok(first) = from_servers.recv() {
-        let mut next = Some(first);
-        while let Some(message) = next.take() {
-            match message {
-                Message::Line(line) => batch.push_str(&line),
-                Message::Flush(done) => flushed.push(done),
-            }
-            if batch.len() < BATCH {
-                next = from_servers.try_recv().ok();
-            }
+/// The writer's loop: wait for a line, let others gather, write them all.
+fn write_lines<W: std::io::Write>(shared: &Shared, out: impl Fn() -> W) {
+    let mut text = String::new();
+    loop {
+        let mut waiting = shared.lock();
+        while waiting.text.is_empty() && waiting.done == waiting.asked {
+            waiting = shared
+                .arrived
+                .wait(waiting)
+                .unwrap_or_else(PoisonError::into_inner);
         }
-        if !batch.is_empty() {
-            // A standard error that cannot be written to loses its lines,
-            // as `eprint!` would have (without stopping the server).
+        if waiting.done == waiting.asked {
+            drop(waiting);
+            thread::sleep(GATHER);
+            waiting = shared.lock();
+        }
+        // Every line waiting now, and the flushes asked before them.
+        std::mem::swap(&mut text, &mut waiting.text);
+        let asked = waiting.asked;
+        drop(waiting);
+        if !text.is_empty() {
             let mut out = out();
-            let _ = out.write_all(batch.as_bytes());
+            let _ = out.write_all(text.as_bytes());
             let _ = out.flush();
-            batch.clear();
+            text.clear();
         }
-        for done in flushed.drain(..) {
-            let _ = done.send(());
-        }
+        shared.lock().done = asked;
+        shared.written.notify_all();
     }
 }
 
@@ -114,12 +177,13 @@ fn write_lines<W: std::io::Write>(from_servers: &mpsc::Receiver<Message>, out: i
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use std::sync::{Arc, Mutex};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::mpsc;
 
     /// A buffer the writer's thread appends to.
-    struct Shared(Arc<Mutex<Vec<u8>>>);
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
 
-    impl std::io::Write for Shared {
+    impl std::io::Write for Buffer {
         fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
             self.0.lock().unwrap().extend_from_slice(bytes);
             Ok(bytes.len())
@@ -134,7 +198,7 @@ mod tests {
     fn every_line_is_written_in_order_before_finish_returns() {
         let written = Arc::new(Mutex::new(Vec::new()));
         let to = written.clone();
-        let (log, writer) = start_on(move || Shared(to.clone()));
+        let (log, writer) = start_on(move || Buffer(to.clone()));
         let lines: Vec<String> = (0..20_000).map(|i| format!("{i:0>100}\n")).collect();
         // From four tasks at once: each one's lines in its order.
         thread::scope(|s| {
@@ -156,5 +220,75 @@ mod tests {
                 "one task's lines in its order"
             );
         }
+    }
+
+    /// A standard error that blocks until the test lets it go: the first
+    /// write says it has begun, then waits.
+    struct Blocked {
+        written: Arc<Mutex<Vec<u8>>>,
+        begun: mpsc::SyncSender<()>,
+        go: Arc<Mutex<mpsc::Receiver<()>>>,
+    }
+
+    impl std::io::Write for Blocked {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            let _ = self.begun.try_send(());
+            let _ = self.go.lock().unwrap().recv();
+            self.written.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_blocked_standard_error_holds_lines_back_within_the_room_and_loses_none() {
+        let written = Arc::new(Mutex::new(Vec::new()));
+        let (begun, has_begun) = mpsc::sync_channel(1);
+        let (go, gone) = mpsc::channel();
+        let gone = Arc::new(Mutex::new(gone));
+        let to = written.clone();
+        let (log, writer) = start_on(move || Blocked {
+            written: to.clone(),
+            begun: begun.clone(),
+            go: gone.clone(),
+        });
+        // The first line's write blocks.
+        log.line("first\n".to_owned());
+        has_begun.recv().unwrap();
+        // 4 MiB of lines behind it: the room (1 MiB) fills, then the
+        // handing over stops there, however long the writer is blocked.
+        let line = format!("{}\n", "x".repeat(1023));
+        let lines = 4 * 1024;
+        let handed = Arc::new(AtomicUsize::new(0));
+        let producer = {
+            let (log, line, handed) = (log.clone(), line.clone(), handed.clone());
+            thread::spawn(move || {
+                for _ in 0..lines {
+                    log.line(line.clone());
+                    handed.fetch_add(1, Ordering::SeqCst);
+                }
+            })
+        };
+        let full = || log.shared.lock().text.len() >= WAITING;
+        while !full() {
+            thread::sleep(Duration::from_millis(1));
+        }
+        let held = handed.load(Ordering::SeqCst);
+        assert!(held <= WAITING / line.len() + 1, "{held} lines handed over");
+        assert!(!producer.is_finished());
+        // Let every write go: every line is written, in order, none twice.
+        for _ in 0..lines + 1 {
+            go.send(()).unwrap();
+        }
+        producer.join().unwrap();
+        drop(go);
+        writer.finish();
+        let written = String::from_utf8(written.lock().unwrap().clone()).unwrap();
+        assert!(written.starts_with("first\n"));
+        assert_eq!(written.matches(line.as_str()).count(), lines);
+        assert_eq!(written.len(), "first\n".len() + lines * line.len());
     }
 }
