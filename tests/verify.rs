@@ -51,10 +51,10 @@ fn every_request_vector_verifies_at_its_own_timestamp() {
         }
         let mut headers = vec![expected_header(&v)];
         // The header as the source printed it (another order), too.
-        if let Some(Value::String(h)) = v.published.as_ref().and_then(|p| p.get("header")) {
-            if v.published_header_params_match == Some(true) {
-                headers.push(h.clone());
-            }
+        if let Some(Value::String(h)) = v.published.as_ref().and_then(|p| p.get("header"))
+            && v.published_header_params_match == Some(true)
+        {
+            headers.push(h.clone());
         }
         for header in &headers {
             let got = block(verifier(&inputs).verify_at(&received(&inputs, header), {

@@ -250,10 +250,10 @@ pub fn read_answer(status: Option<u16>, body: &[u8]) -> Answer {
     if let Ok(json) = serde_json::from_str::<Value>(text.trim()) {
         x_errors(&json, &mut answer.errors);
     }
-    if answer.errors.is_empty() {
-        if let Some(problem) = oauth_problem(&text) {
-            answer.errors.push(problem);
-        }
+    if answer.errors.is_empty()
+        && let Some(problem) = oauth_problem(&text)
+    {
+        answer.errors.push(problem);
     }
     answer
 }

@@ -230,19 +230,17 @@ fn read_entry(n: usize, value: &Value) -> Result<Captured, Error> {
         && !headers
             .iter()
             .any(|h| h.name.eq_ignore_ascii_case("content-type"))
-    {
-        if let Some(mime) = request
+        && let Some(mime) = request
             .get("postData")
             .and_then(|p| p.get("mimeType"))
             .and_then(Value::as_str)
             .filter(|m| !m.is_empty())
-        {
-            headers.push(Header {
-                name: "Content-Type".into(),
-                value: mime.to_owned(),
-                offset: None,
-            });
-        }
+    {
+        headers.push(Header {
+            name: "Content-Type".into(),
+            value: mime.to_owned(),
+            offset: None,
+        });
     }
     let response = match value.get("response") {
         Some(r) if r.is_object() => Some(response(r, n)?),

@@ -38,18 +38,17 @@ impl RequestSpec {
         // A header value: CR LF would start another header, and other
         // controls reach whoever prints it (RFC 9110 §5.5: visible ASCII,
         // spaces and tabs; obs-text is not written).
-        if let Some(ct) = &self.content_type {
-            if let Some(at) = ct
+        if let Some(ct) = &self.content_type
+            && let Some(at) = ct
                 .bytes()
                 .position(|b| !(b == b'\t' || (b' '..=b'~').contains(&b)))
-            {
-                return Err(Error::invalid_byte(
+        {
+            return Err(Error::invalid_byte(
                     Part::Input,
                     at,
                     ct.as_bytes()[at],
                     "a Content-Type is visible ASCII, spaces and tabs (\"content_type\", --content-type)",
                 ));
-            }
         }
         // A type that only looks like the form's is refused with its own error.
         let form_type = self

@@ -150,24 +150,24 @@ impl RequestSpec {
         }
         // Seconds since 1970 have ten digits until the year 2286; thirteen
         // are milliseconds.
-        if let Some(ts) = self.timestamp.as_deref().map(str::trim) {
-            if ts.len() >= 13 && ts.bytes().all(|b| b.is_ascii_digit()) {
-                out.push(Lint::TimestampInMilliseconds {
-                    given: ts.to_owned(),
-                    seconds: ts[..ts.len() - 3].to_owned(),
-                });
-            }
+        if let Some(ts) = self.timestamp.as_deref().map(str::trim)
+            && ts.len() >= 13
+            && ts.bytes().all(|b| b.is_ascii_digit())
+        {
+            out.push(Lint::TimestampInMilliseconds {
+                given: ts.to_owned(),
+                seconds: ts[..ts.len() - 3].to_owned(),
+            });
         }
         // A form body is encoded as a query is (RFC 3986 §3.4, the bytes
         // the URL parser takes raw in one); a malformed escape is the
         // signer's to refuse, with its offset.
-        if let Some(body) = &self.form_body {
-            if let Some(offset) = body
+        if let Some(body) = &self.form_body
+            && let Some(offset) = body
                 .bytes()
                 .position(|b| !(b == b'%' || is_pchar(b) || matches!(b, b'/' | b'?')))
-            {
-                out.push(Lint::RawByteInFormBody { offset });
-            }
+        {
+            out.push(Lint::RawByteInFormBody { offset });
         }
         #[cfg(any(feature = "json", feature = "capture"))]
         if let Some(lint) = self.invalid_json() {

@@ -178,12 +178,10 @@ fn take_pair(text: &mut String, at: usize, is_url: bool) {
         (at, end)
     };
     text.replace_range(from..to, "");
-    if is_url {
-        if let Some(q) = text.find('?') {
-            let after = &text[q + 1..];
-            if after.is_empty() || after.starts_with('#') {
-                text.remove(q);
-            }
+    if is_url && let Some(q) = text.find('?') {
+        let after = &text[q + 1..];
+        if after.is_empty() || after.starts_with('#') {
+            text.remove(q);
         }
     }
 }

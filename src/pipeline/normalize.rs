@@ -203,7 +203,7 @@ impl<'p, 'a> Normalized<'p, 'a> {
     /// Every name and value of the parameter string in normalised order,
     /// as collected (not decoded), the protocol run's in its place: what
     /// the parameter string is written from.
-    pub(crate) fn pairs(&self) -> impl Iterator<Item = (Text<'a>, Text<'a>)> + Clone + 'p {
+    pub(crate) fn pairs(&self) -> impl Iterator<Item = (Text<'a>, Text<'a>)> + Clone + use<'a, 'p> {
         let (at, protocol) = match self.protocol {
             Some((at, protocol)) => (at, protocol.as_slice()),
             None => (usize::MAX, &[][..]),

@@ -68,10 +68,10 @@ pub(crate) fn risky(
             }
         }
     }
-    if let Some(body) = form_body {
-        if matches!(body.trim_ascii_start().first(), Some(b'{' | b'[')) {
-            out.push(Warning::JsonFormBody);
-        }
+    if let Some(body) = form_body
+        && matches!(body.trim_ascii_start().first(), Some(b'{' | b'['))
+    {
+        out.push(Warning::JsonFormBody);
     }
     let mut names: Vec<std::borrow::Cow<'_, [u8]>> =
         query.iter().chain(body).map(|p| p.name()).collect();
@@ -83,10 +83,10 @@ pub(crate) fn risky(
             out.push(Warning::DuplicateName { name });
         }
     }
-    if let (Some(Ok(ts)), Ok(now)) = (timestamp.map(str::parse::<u64>), unix_now()) {
-        if ts.abs_diff(now) > TIMESTAMP_SKEW {
-            out.push(Warning::TimestampSkew { timestamp: ts, now });
-        }
+    if let (Some(Ok(ts)), Ok(now)) = (timestamp.map(str::parse::<u64>), unix_now())
+        && ts.abs_diff(now) > TIMESTAMP_SKEW
+    {
+        out.push(Warning::TimestampSkew { timestamp: ts, now });
     }
     out
 }

@@ -94,11 +94,11 @@ impl Iterator for DecodeBytes<'_> {
         let (&b, tail) = self.rest.split_first()?;
         match b {
             b'%' => {
-                if let [h, l, tail @ ..] = tail {
-                    if let (Some(h), Some(l)) = (hex_value(*h), hex_value(*l)) {
-                        self.rest = tail;
-                        return Some(h << 4 | l);
-                    }
+                if let [h, l, tail @ ..] = tail
+                    && let (Some(h), Some(l)) = (hex_value(*h), hex_value(*l))
+                {
+                    self.rest = tail;
+                    return Some(h << 4 | l);
                 }
                 self.rest = tail;
                 Some(b'%')
@@ -196,11 +196,11 @@ fn decode_checked(input: &[u8], form: bool) -> Vec<u8> {
             rest = tail;
         }
         // A '+' (form), or a '%' that slipped past the check (kept as it is).
-        if let [b, tail @ ..] = rest {
-            if *b == b'+' || *b == b'%' {
-                out.push(if *b == b'+' && form { b' ' } else { *b });
-                rest = tail;
-            }
+        if let [b, tail @ ..] = rest
+            && (*b == b'+' || *b == b'%')
+        {
+            out.push(if *b == b'+' && form { b' ' } else { *b });
+            rest = tail;
         }
     }
 }

@@ -153,13 +153,13 @@ fn transcode_with<const DOUBLE: bool, S: Sink + ?Sized>(input: &[u8], w: &mut Wr
             let b = input[i];
             let mut e = form[b as usize];
             i += 1;
-            if b == b'%' {
-                if let Some(&[h, l]) = input.get(i..i + 2) {
-                    let (h, l) = (HEX_VALUE[h as usize], HEX_VALUE[l as usize]);
-                    if (h | l) < 16 {
-                        e = table[(h << 4 | l) as usize];
-                        i += 2;
-                    }
+            if b == b'%'
+                && let Some(&[h, l]) = input.get(i..i + 2)
+            {
+                let (h, l) = (HEX_VALUE[h as usize], HEX_VALUE[l as usize]);
+                if (h | l) < 16 {
+                    e = table[(h << 4 | l) as usize];
+                    i += 2;
                 }
             }
             pos = put_entry(buf, pos, e);
@@ -359,10 +359,10 @@ impl fmt::Display for PercentEncode<'_> {
 
 impl<'a> From<PercentEncode<'a>> for Cow<'a, str> {
     fn from(enc: PercentEncode<'a>) -> Cow<'a, str> {
-        if enc.rest.iter().all(|&b| is_unreserved(b)) {
-            if let Ok(s) = std::str::from_utf8(enc.rest) {
-                return Cow::Borrowed(s);
-            }
+        if enc.rest.iter().all(|&b| is_unreserved(b))
+            && let Ok(s) = std::str::from_utf8(enc.rest)
+        {
+            return Cow::Borrowed(s);
         }
         let mut out = String::with_capacity(enc.len());
         enc.write_to(&mut out);

@@ -288,10 +288,10 @@ impl<'f> Curl<'f> {
                 }
             },
             DataKind::UrlEncode | DataKind::Query => {
-                if piece.kind == DataKind::Query {
-                    if let Some(raw) = value.strip_prefix(b"+") {
-                        return Ok(raw.to_vec());
-                    }
+                if piece.kind == DataKind::Query
+                    && let Some(raw) = value.strip_prefix(b"+")
+                {
+                    return Ok(raw.to_vec());
                 }
                 // [name]=content, else [name]@file, else content (curl's order).
                 let (name, content) = match value.iter().position(|&b| b == b'=') {
@@ -365,13 +365,13 @@ impl<'f> Curl<'f> {
                 "a body from both -T (upload) and data or -F",
             ));
         }
-        if let (Some(head), Some(data)) = (o.head, first_data.or(o.form)) {
-            if o.get.is_none() {
-                return Err(ambiguous(
-                    head.max(data),
-                    "-I (HEAD) beside a body: curl refuses to send both",
-                ));
-            }
+        if let (Some(head), Some(data)) = (o.head, first_data.or(o.form))
+            && o.get.is_none()
+        {
+            return Err(ambiguous(
+                head.max(data),
+                "-I (HEAD) beside a body: curl refuses to send both",
+            ));
         }
         if let (Some(get), Some(form)) = (o.get, o.form) {
             return Err(ambiguous(
@@ -477,10 +477,10 @@ impl<'f> Curl<'f> {
                 headers.push(implied("Authorization", format!("Bearer {token}")));
             }
         }
-        if let Some((agent, at)) = &o.user_agent {
-            if !given("user-agent", &headers) {
-                headers.push(implied("User-Agent", text(agent, *at, "user agent")?));
-            }
+        if let Some((agent, at)) = &o.user_agent
+            && !given("user-agent", &headers)
+        {
+            headers.push(implied("User-Agent", text(agent, *at, "user agent")?));
         }
         if let Some((referer, at)) = &o.referer {
             // `URL;auto` also sets the referer of redirects; the first is the URL.

@@ -205,17 +205,17 @@ impl fmt::Display for CurlCommand<'_> {
 /// ESC sequence, a CR that hides what precedes it) and the bytes sent are
 /// still the bytes given.
 fn quote(out: &mut impl fmt::Write, bytes: &[u8]) -> fmt::Result {
-    if let Ok(text) = std::str::from_utf8(bytes) {
-        if !text.chars().any(char::is_control) {
-            out.write_char('\'')?;
-            for (i, part) in text.split('\'').enumerate() {
-                if i > 0 {
-                    out.write_str(r"'\''")?;
-                }
-                out.write_str(part)?;
+    if let Ok(text) = std::str::from_utf8(bytes)
+        && !text.chars().any(char::is_control)
+    {
+        out.write_char('\'')?;
+        for (i, part) in text.split('\'').enumerate() {
+            if i > 0 {
+                out.write_str(r"'\''")?;
             }
-            return out.write_char('\'');
+            out.write_str(part)?;
         }
+        return out.write_char('\'');
     }
     out.write_str("$'")?;
     for chunk in bytes.utf8_chunks() {

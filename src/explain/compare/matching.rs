@@ -233,10 +233,11 @@ impl<'p> Matching<'p> {
                 }
                 // One key's pairs have the same name and value, so the first
                 // fits if any does.
-                if let Some(&i) = list.last() {
-                    if fits(&op[i], tj) && best.is_none_or(|b| i < b) {
-                        best = Some(i);
-                    }
+                if let Some(&i) = list.last()
+                    && fits(&op[i], tj)
+                    && best.is_none_or(|b| i < b)
+                {
+                    best = Some(i);
                 }
             }
             if let Some(i) = best {

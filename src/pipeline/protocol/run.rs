@@ -271,10 +271,10 @@ impl Own {
             }
             let mut verifier = request.verifier;
             for p in &self.params {
-                if p.name as u8 > Name::Verifier as u8 {
-                    if let Some(v) = verifier.take() {
-                        run.push(requested(Name::Verifier, v));
-                    }
+                if p.name as u8 > Name::Verifier as u8
+                    && let Some(v) = verifier.take()
+                {
+                    run.push(requested(Name::Verifier, v));
                 }
                 // The verifier may sort into a run: each is written alone.
                 run.push(ProtocolParam {

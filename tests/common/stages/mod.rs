@@ -250,10 +250,10 @@ fn check_primitive(c: &mut Checker<'_>, v: &Vector) -> Outcome {
             Outcome::Checked
         };
     };
-    if let Some(want) = c.expected_str("signature") {
-        if let Some(got) = c.ok("sign_bytes", key.sign_bytes(inputs.base_string.as_bytes())) {
-            c.eq("signature", got.as_str(), want);
-        }
+    if let Some(want) = c.expected_str("signature")
+        && let Some(got) = c.ok("sign_bytes", key.sign_bytes(inputs.base_string.as_bytes()))
+    {
+        c.eq("signature", got.as_str(), want);
     }
     Outcome::Checked
 }

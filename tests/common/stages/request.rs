@@ -60,22 +60,20 @@ fn check_request_stages(c: &mut Checker<'_>, inputs: &RequestInputs) -> bool {
         return false;
     };
     let mut params = Params::new();
-    if let Some(query) = url.query() {
-        if c.ok("Params::extend_query", params.extend_query(query))
+    if let Some(query) = url.query()
+        && c.ok("Params::extend_query", params.extend_query(query))
             .is_none()
-        {
-            return false;
-        }
+    {
+        return false;
     }
     for &(name, value) in &protocol {
         params.push(name, value);
     }
-    if let Some(body) = &inputs.form_body {
-        if c.ok("Params::extend_form", params.extend_form(body.as_bytes()))
+    if let Some(body) = &inputs.form_body
+        && c.ok("Params::extend_form", params.extend_form(body.as_bytes()))
             .is_none()
-        {
-            return false;
-        }
+    {
+        return false;
     }
 
     if let Some(want) = c.expected_pairs("collected_params") {
@@ -121,11 +119,11 @@ fn check_request_stages(c: &mut Checker<'_>, inputs: &RequestInputs) -> bool {
     let Some(sig_method) = c.ok("signature_method", inputs.signature_method()) else {
         return false;
     };
-    if !sig_method.is_rsa() {
-        if let Some(want) = c.expected_str("signing_key") {
-            let got = key_string(inputs.consumer_secret(), inputs.token_secret());
-            c.eq(&format!("signing_key{S}"), got.expose(), want);
-        }
+    if !sig_method.is_rsa()
+        && let Some(want) = c.expected_str("signing_key")
+    {
+        let got = key_string(inputs.consumer_secret(), inputs.token_secret());
+        c.eq(&format!("signing_key{S}"), got.expose(), want);
     }
     let Some(key) = prepare_key(
         c,
@@ -161,17 +159,17 @@ fn check_request_stages(c: &mut Checker<'_>, inputs: &RequestInputs) -> bool {
         &format!("authorization_header{S} parsed"),
         header_multiset(&header),
     );
-    if let (Some(got), Some(want)) = (&got, c.expected_str("authorization_header")) {
-        if let Some(want) = c.ok(
+    if let (Some(got), Some(want)) = (&got, c.expected_str("authorization_header"))
+        && let Some(want) = c.ok(
             "authorization_header (expected) parsed",
             header_multiset(want),
-        ) {
-            c.eq(
-                &format!("authorization_header{S}, parsed pairs"),
-                got,
-                &want,
-            );
-        }
+        )
+    {
+        c.eq(
+            &format!("authorization_header{S}, parsed pairs"),
+            got,
+            &want,
+        );
     }
     if let (Some(got), Some(want)) = (&got, c.expected_pairs("header_params")) {
         c.eq(&format!("header_params{S}"), got, &want);
@@ -271,25 +269,25 @@ fn check_request_signer(c: &mut Checker<'_>, inputs: &RequestInputs) {
         &format!("authorization_header{T} parsed"),
         header_multiset(&trace.authorization_header),
     );
-    if let Some(want) = c.expected_str("authorization_header") {
-        if let (Some(got), Some(want)) = (
+    if let Some(want) = c.expected_str("authorization_header")
+        && let (Some(got), Some(want)) = (
             &got_header,
             c.ok(
                 "authorization_header (expected) parsed",
                 header_multiset(want),
             ),
-        ) {
-            c.eq(
-                &format!("authorization_header{T}, parsed pairs"),
-                got,
-                &want,
-            );
-        }
+        )
+    {
+        c.eq(
+            &format!("authorization_header{T}, parsed pairs"),
+            got,
+            &want,
+        );
     }
-    if let Some(want) = c.expected_pairs("header_params") {
-        if let Some(got) = &got_header {
-            c.eq(&format!("header_params{T}"), got, &want);
-        }
+    if let Some(want) = c.expected_pairs("header_params")
+        && let Some(got) = &got_header
+    {
+        c.eq(&format!("header_params{T}"), got, &want);
     }
 
     // The first request takes the general path; from the second on, the
