@@ -2,41 +2,82 @@
 //! from the one model of its protocol parameters ([`Protocol`]) and the
 //! base string that verified.
 
+use std::ops::Range;
 use std::sync::OnceLock;
 
-use crate::pipeline::protocol::Protocol;
+use crate::pipeline::protocol::{self, Kept, Name, Protocol};
 use crate::pipeline::sign::SignatureMethod;
 use crate::text::decode::percent_decode;
 use crate::text::value::Text;
 
 /// A request that passed: what was verified.
-#[derive(Clone, Debug)]
+///
+/// Its texts are kept in one buffer: the base string, the URL and the
+/// protocol parameters, each copied once when the request verified.
+/// [`protocol`](Self::protocol) is made from them on its first call; the
+/// consumer key, the token and the realm are read without it.
+#[derive(Clone)]
 pub struct Verified {
-    pub(super) protocol: Protocol<'static>,
+    /// The base string, the request URL, then the protocol parameters'
+    /// texts (`kept` says where).
+    pub(super) text: String,
+    /// Where the base string ends in `text`, and the request URL after it.
+    pub(super) base_end: usize,
+    pub(super) url_end: usize,
+    pub(super) kept: Kept,
+    /// [`Verified::protocol`], made on its first call.
+    pub(super) protocol: OnceLock<Protocol<'static>>,
     pub(super) method: SignatureMethod,
-    pub(super) request_url: String,
-    pub(super) base_string: String,
-    /// Where the base string URI is, encoded, in `base_string`.
-    pub(super) uri: std::ops::Range<usize>,
+    /// Where the base string URI is, encoded, in the base string.
+    pub(super) uri: Range<usize>,
     /// The parameters verified, in normalised order, decoded when asked for.
     pub(super) params: VerifiedParams,
 }
 
 impl Verified {
+    /// What passed: the base string (whose capacity has room for the rest),
+    /// the URL and the protocol parameters kept in one buffer.
+    pub(super) fn new(
+        mut base_string: String,
+        uri: Range<usize>,
+        request_url: &str,
+        protocol: &Protocol<'_>,
+        method: SignatureMethod,
+        params: VerifiedParams,
+    ) -> Verified {
+        let base_end = base_string.len();
+        base_string.push_str(request_url);
+        let url_end = base_string.len();
+        let kept = protocol.keep_in(&mut base_string);
+        Verified {
+            text: base_string,
+            base_end,
+            url_end,
+            kept,
+            protocol: OnceLock::new(),
+            method,
+            uri,
+            params,
+        }
+    }
+
     /// The protocol parameters that verified, where they were sent, and
     /// the header's realm.
     pub fn protocol(&self) -> &Protocol<'static> {
-        &self.protocol
+        self.protocol
+            .get_or_init(|| self.kept.protocol(&self.text).into_owned())
     }
 
     /// The consumer key.
     pub fn consumer_key(&self) -> &str {
-        self.protocol.consumer_key().unwrap_or_default()
+        self.kept
+            .get(&self.text, Name::ConsumerKey)
+            .unwrap_or_default()
     }
 
     /// The token, if the request named one (an empty `oauth_token` is none).
     pub fn token(&self) -> Option<&str> {
-        self.protocol.token()
+        protocol::token(self.kept.get(&self.text, Name::Token))
     }
 
     /// The signature method.
@@ -46,34 +87,34 @@ impl Verified {
 
     /// The header's `realm`, if it had one (never signed).
     pub fn realm(&self) -> Option<&str> {
-        self.protocol.realm()
+        self.kept.realm(&self.text)
     }
 
     /// The URL it was verified against
     /// ([`Verifier::request_url`](crate::verify::Verifier::request_url)).
     pub fn request_url(&self) -> &str {
-        &self.request_url
+        &self.text[self.base_end..self.url_end]
     }
 
     /// The HTTP method, upper-cased, as signed.
     pub fn http_method(&self) -> String {
-        decoded_text(&self.base_string.as_bytes()[..self.uri.start.saturating_sub(1)])
+        decoded_text(&self.base_string().as_bytes()[..self.uri.start.saturating_sub(1)])
     }
 
     /// The signature base string that verified (§3.4.1.1).
     pub fn base_string(&self) -> &str {
-        &self.base_string
+        &self.text[..self.base_end]
     }
 
     /// The base string URI that verified (§3.4.1.2), decoded.
     pub fn base_string_uri(&self) -> String {
-        decoded_text(&self.base_string.as_bytes()[self.uri.clone()])
+        decoded_text(&self.base_string().as_bytes()[self.uri.clone()])
     }
 
     /// The normalised parameters that verified (§3.4.1.3.2), as the
     /// parameter string (`a=1&oauth_consumer_key=...`).
     pub fn normalized_params(&self) -> String {
-        decoded_text(&self.base_string.as_bytes()[self.uri.end + 1..])
+        decoded_text(&self.base_string().as_bytes()[self.uri.end + 1..])
     }
 
     /// The parameters that verified, as decoded `(name, value)` pairs in
@@ -83,6 +124,20 @@ impl Verified {
     /// covered by `oauth_body_hash`, not by the parameter string.
     pub fn params(&self) -> &[(String, String)] {
         self.params.decoded()
+    }
+}
+
+impl std::fmt::Debug for Verified {
+    /// What [`Protocol`]'s `Debug` shows of the protocol parameters (never
+    /// the signature), and the rest.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Verified")
+            .field("protocol", &self.kept.protocol(&self.text))
+            .field("method", &self.method)
+            .field("request_url", &self.request_url())
+            .field("base_string", &self.base_string())
+            .field("params", &self.params)
+            .finish()
     }
 }
 

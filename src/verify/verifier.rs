@@ -268,14 +268,14 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
                 }
             }
         }
-        Ok(Verified {
-            protocol: protocol.owned_copy(),
-            method: prepared.method,
-            request_url: url.to_owned(),
-            base_string: prepared.base_string,
-            uri: prepared.uri,
-            params: prepared.params,
-        })
+        Ok(Verified::new(
+            prepared.base_string,
+            prepared.uri,
+            url,
+            &protocol,
+            prepared.method,
+            prepared.params,
+        ))
     }
 
     /// Whether verifying a request with this head needs its body: a form
@@ -352,7 +352,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         // the request's.
         let header_run;
         let (base_string, verified_params) = if protocol.transmission() == Transmission::Header {
-            header_run = ProtocolParams::received(protocol.iter());
+            header_run = ProtocolParams::received(protocol.iter_read());
             let normalized = Normalized::with_protocol(params.sort(), &header_run);
             self.written(r, url, uri, protocol, normalized)
         } else {
@@ -394,9 +394,12 @@ impl<S, N> Verifier<S, N> {
             _ => {
                 let base = BaseString::new(r.method, uri, normalized)?;
                 // Encoded once in the base string, and twice where already
-                // encoded: room for a little over twice the text it is made of.
-                let text = r.url.len() + r.body.len() + r.authorization.map_or(0, str::len);
-                let mut out = String::with_capacity(2 * text + 64);
+                // encoded: room for a little over twice the text it is made
+                // of; then the URL and the header's texts, which a
+                // `Verified` keeps after it.
+                let (url, header) = (r.url.len(), r.authorization.map_or(0, str::len));
+                let text = url + r.body.len() + header;
+                let mut out = String::with_capacity(2 * text + url + header + 64);
                 base.write_to(&mut out);
                 out
             }

@@ -61,7 +61,7 @@ impl<'a> Protocol<'a> {
             .into_iter()
             .filter_map(|p| {
                 if p.name != "realm" {
-                    return Some((p.name, p.value, p.at));
+                    return Some((p.name, p.value, p.at, p.clean));
                 }
                 match realm {
                     None => realm = Some(p.value),
@@ -69,7 +69,7 @@ impl<'a> Protocol<'a> {
                 }
                 None
             });
-        let protocol = Protocol::from_params(Transmission::Header, None, rest);
+        let protocol = Protocol::read(Transmission::Header, None, rest);
         if let Some(at) = realm_twice {
             return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
                 name: "realm".into(),
@@ -88,6 +88,9 @@ pub(crate) struct HeaderParam<'h> {
     pub(crate) name: Cow<'h, str>,
     pub(crate) value: Cow<'h, str>,
     pub(crate) at: usize,
+    /// Name and value were written with unreserved bytes only (no escape,
+    /// no quoted-pair): each is as written, and needs no escape.
+    pub(crate) clean: bool,
 }
 
 /// How a header's names and values are read once unquoted.
@@ -161,6 +164,7 @@ pub(crate) fn parse_header_params(
         // A name is a token ('=' is none): its unreserved bytes (all of
         // them, in every protocol parameter's name) eight at a time.
         i += unreserved_prefix(&b[i..]);
+        let name_clean = b.get(i) == Some(&b'=');
         while i < b.len() && is_tchar(b[i]) {
             i += 1;
         }
@@ -178,6 +182,12 @@ pub(crate) fn parse_header_params(
         }
         i += 1;
         let value_start = i;
+        // Most values are unreserved bytes to the closing quote: found in
+        // one scan, which the loop below then ends at once.
+        i += unreserved_prefix(&b[i..]);
+        // (The realm's name is read below, in any case.)
+        let clean =
+            name_clean && b.get(i) == Some(&b'"') && !name_raw.eq_ignore_ascii_case("realm");
         // The value's bytes once quoted-pairs are undone: a slice of the
         // header unless it has one.
         let mut unquoted: Option<Vec<u8>> = None;
@@ -206,6 +216,15 @@ pub(crate) fn parse_header_params(
         }
         let raw = &header[value_start..i];
         i += 1;
+        if clean {
+            params.push(HeaderParam {
+                name: Cow::Borrowed(name_raw),
+                value: Cow::Borrowed(raw),
+                at: name_start,
+                clean,
+            });
+            continue;
+        }
         let name = decode(escapes, name_raw, name_start)?;
         // RFC 7235 §2.1: auth-param names are case-insensitive, so `Realm`
         // is the realm; it is returned as `realm` so callers match one name.
@@ -233,6 +252,7 @@ pub(crate) fn parse_header_params(
             name,
             value,
             at: name_start,
+            clean,
         });
     }
 }

@@ -20,18 +20,19 @@
 //!
 //! [RFC 5849 §3.1]: https://www.rfc-editor.org/rfc/rfc5849#section-3.1
 
-use std::ops::RangeInclusive;
-
 use std::borrow::Cow;
 
 use crate::error::{Error, ErrorKind, Part};
 use crate::text::repeat::first_repeat;
-use crate::text::scan::is_unreserved;
 use crate::text::word::{self, names};
 
+mod kept;
 mod run;
+mod values;
 
+pub(crate) use kept::{token, Kept};
 pub(crate) use run::{Form, Joined, Own, ProtocolParam, ProtocolParams, Value};
+pub use values::{Nonce, Timestamp};
 
 /// The protocol parameters of RFC 5849 (§2, §3.1) and the body hash
 /// extension, in the order of their names: the order in which they are
@@ -79,129 +80,6 @@ pub const PROTOCOL_PREFIX: &str = "oauth_";
 /// `oauth_`), a registered one or an extension's.
 pub fn is_protocol_name(name: &[u8]) -> bool {
     name.starts_with(PROTOCOL_PREFIX.as_bytes())
-}
-
-/// A nonce (§3.3): by the one rule this crate's signer and its verifier
-/// share, 1 to 64 characters, each an ASCII letter or digit or one of
-/// `- . _ ~ + / =`. That holds every nonce real clients make (oauthlib's
-/// digits, the X docs' 42 letters and digits, a UUID, dghubble's 44
-/// characters of Base64) and needs no escape but `+ / =`; a signer refuses
-/// a pinned nonce outside it at `build()`, and a verifier refuses one by
-/// default (its length range can be changed:
-/// [`VerifierBuilder::nonce_len`](crate::verify::VerifierBuilder::nonce_len)).
-///
-/// ```
-/// use oauth1_signer::pipeline::Nonce;
-///
-/// assert_eq!(Nonce::parse("kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg")?.as_str().len(), 42);
-/// assert!(Nonce::parse("a b").is_err());
-/// assert!(Nonce::parse(&"n".repeat(65)).is_err());
-/// # Ok::<(), oauth1_signer::Error>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Nonce<'a>(&'a str);
-
-impl<'a> Nonce<'a> {
-    /// The lengths, in characters, a nonce may have by default.
-    pub const LEN: RangeInclusive<usize> = 1..=64;
-
-    /// `text` as a nonce, by the rule above.
-    ///
-    /// # Errors
-    /// [`ErrorKind::InvalidProtocolValue`] naming `oauth_nonce` and why.
-    pub fn parse(text: &'a str) -> Result<Nonce<'a>, Error> {
-        Nonce::parse_within(text, &Nonce::LEN)
-    }
-
-    /// `text` as a nonce whose length is in `len` instead of [`Nonce::LEN`].
-    ///
-    /// # Errors
-    /// As [`parse`](Self::parse).
-    pub fn parse_within(text: &'a str, len: &RangeInclusive<usize>) -> Result<Nonce<'a>, Error> {
-        let invalid = |reason| {
-            Err(Error::new(ErrorKind::InvalidProtocolValue {
-                name: Name::Nonce.as_str(),
-                reason,
-            }))
-        };
-        if !text
-            .bytes()
-            .all(|b| is_unreserved(b) || matches!(b, b'+' | b'/' | b'='))
-        {
-            return invalid("a nonce holds only ASCII letters, digits and - . _ ~ + / =");
-        }
-        // ASCII by now: its length in bytes is its length in characters.
-        if text.is_empty() {
-            return invalid("a nonce cannot be empty");
-        }
-        if !len.contains(&text.len()) {
-            return invalid(
-                "the nonce's length is outside the accepted range (1 to 64 by default)",
-            );
-        }
-        Ok(Nonce(text))
-    }
-
-    /// The nonce.
-    pub fn as_str(&self) -> &'a str {
-        self.0
-    }
-}
-
-/// A timestamp (§3.3): "a positive integer", the number of seconds since
-/// 1970, written in ASCII digits and fitting in 64 bits. One parse for the
-/// signer (a pinned one is checked at `build()`) and the verifier.
-///
-/// ```
-/// use oauth1_signer::pipeline::Timestamp;
-///
-/// assert_eq!(Timestamp::parse("1318622958")?.secs(), 1318622958);
-/// for refused in ["", "0", "+1", "1.5", " 1", "18446744073709551616"] {
-///     assert!(Timestamp::parse(refused).is_err(), "{refused:?}");
-/// }
-/// # Ok::<(), oauth1_signer::Error>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Timestamp(u64);
-
-impl Timestamp {
-    /// How far from now a timestamp is accepted by default, each way: five
-    /// minutes (RFC 5849 §3.3 leaves it to the server; X allows a few
-    /// minutes). A verifier's default window
-    /// ([`verify::DEFAULT_WINDOW`](crate::verify::DEFAULT_WINDOW)), and how
-    /// far a pinned one may be from the clock before the signer warns.
-    pub const WINDOW: std::time::Duration = std::time::Duration::from_secs(300);
-
-    /// `text` as a timestamp.
-    ///
-    /// # Errors
-    /// [`ErrorKind::InvalidProtocolValue`] naming `oauth_timestamp` and why.
-    pub fn parse(text: &str) -> Result<Timestamp, Error> {
-        let reason = if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-            "a timestamp is a positive integer in ASCII digits"
-        } else {
-            match text.parse::<u64>() {
-                Ok(0) => "a timestamp is a positive integer (0 is not)",
-                Ok(n) => return Ok(Timestamp(n)),
-                Err(_) => "a timestamp must fit in 64 bits",
-            }
-        };
-        Err(Error::new(ErrorKind::InvalidProtocolValue {
-            name: Name::Timestamp.as_str(),
-            reason,
-        }))
-    }
-
-    /// Seconds since 1970.
-    pub fn secs(self) -> u64 {
-        self.0
-    }
-}
-
-impl std::fmt::Display for Timestamp {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0)
-    }
 }
 
 /// Where a request's protocol parameters are sent (RFC 5849 §3.5).
@@ -274,12 +152,25 @@ impl std::fmt::Display for Transmission {
 
 /// One protocol parameter as read: decoded name and value, and the byte
 /// offset of its name in the text it was read from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 struct Entry<'a> {
     name: Cow<'a, str>,
     value: Cow<'a, str>,
     at: usize,
+    /// Known to be of unreserved bytes only, name and value, so written as
+    /// it is (the header's parser knows it from its own scan); `false` is
+    /// "not known", never "not clean".
+    clean: bool,
 }
+
+impl PartialEq for Entry<'_> {
+    /// The parameter, whatever was known of its bytes.
+    fn eq(&self, other: &Self) -> bool {
+        (&self.name, &self.value, self.at) == (&other.name, &other.value, other.at)
+    }
+}
+
+impl Eq for Entry<'_> {}
 
 /// The protocol parameters of one request, as a verifier reads them or a
 /// signer sends them: the one model every side shares. Every name starts
@@ -327,14 +218,30 @@ impl<'a> Protocol<'a> {
         realm: Option<Cow<'a, str>>,
         params: impl IntoIterator<Item = (Cow<'a, str>, Cow<'a, str>, usize)>,
     ) -> Result<Protocol<'a>, Error> {
+        let params = params.into_iter().map(|(n, v, at)| (n, v, at, false));
+        Protocol::read(transmission, realm, params)
+    }
+
+    /// [`from_params`](Self::from_params), each parameter with whether its
+    /// reader knows its name and value to be of unreserved bytes only.
+    pub(crate) fn read(
+        transmission: Transmission,
+        realm: Option<Cow<'a, str>>,
+        params: impl IntoIterator<Item = (Cow<'a, str>, Cow<'a, str>, usize, bool)>,
+    ) -> Result<Protocol<'a>, Error> {
         let mut entries = Vec::with_capacity(8);
-        for (name, value, at) in params {
+        for (name, value, at, clean) in params {
             if !is_protocol_name(name.as_bytes()) {
                 return Err(Error::new(ErrorKind::NotAProtocolParameter {
                     name: name.into_owned(),
                 }));
             }
-            entries.push(Entry { name, value, at });
+            entries.push(Entry {
+                name,
+                value,
+                at,
+                clean,
+            });
         }
         if let Some(i) = first_repeat(entries.iter().map(|e| &e.name)) {
             let e = &entries[i];
@@ -364,6 +271,7 @@ impl<'a> Protocol<'a> {
                     name: Cow::Owned(name),
                     value: Cow::Owned(value),
                     at: 0,
+                    clean: false,
                 })
                 .collect(),
         }
@@ -401,6 +309,14 @@ impl<'a> Protocol<'a> {
             .map(|e| (e.name.as_ref(), e.value.as_ref()))
     }
 
+    /// [`iter`](Self::iter), each with whether its reader knew it to be
+    /// of unreserved bytes only (`false`: not known).
+    pub(crate) fn iter_read(&self) -> impl Iterator<Item = (&str, &str, bool)> {
+        self.params
+            .iter()
+            .map(|e| (e.name.as_ref(), e.value.as_ref(), e.clean))
+    }
+
     /// Where `name`'s name was in the text read (a byte offset in the part
     /// of its [`transmission`](Self::transmission)).
     pub fn offset(&self, name: &str) -> Option<usize> {
@@ -425,7 +341,7 @@ impl<'a> Protocol<'a> {
     /// `oauth_token`; an empty one is none (a request for temporary
     /// credentials may send it empty).
     pub fn token(&self) -> Option<&str> {
-        self.get(Name::Token).filter(|t| !t.is_empty())
+        token(self.get(Name::Token))
     }
 
     /// `oauth_signature`, decoded (Base64 text for the HMAC and RSA methods).
@@ -467,6 +383,7 @@ impl<'a> Protocol<'a> {
                     name: name(&e.name),
                     value: owned(&e.value),
                     at: e.at,
+                    clean: e.clean,
                 })
                 .collect(),
         }
@@ -579,6 +496,70 @@ mod tests {
                 && shown.ends_with(r#" in the header, realm "r""#),
             "{shown}"
         );
+    }
+
+    #[test]
+    fn each_name_is_read_back_and_no_other() {
+        for n in NAMES {
+            assert_eq!(Name::from_name(n.as_str()), Some(n));
+            let mut near = n.as_str().to_owned();
+            near.push('x');
+            assert_eq!(Name::from_name(&near), None);
+            let last = near.len() - 2;
+            near.replace_range(last.., "X");
+            assert_eq!(Name::from_name(&near), None, "{near}");
+            assert_eq!(Name::from_name(&n.as_str().to_uppercase()), None);
+        }
+        for other in [
+            "",
+            "oauth_",
+            "oauth",
+            "realm",
+            "oauth_session_handle",
+            "xauth_nonce",
+        ] {
+            assert_eq!(Name::from_name(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn a_repeat_is_found_at_its_second_whichever_kind_of_name() {
+        let at = |names: &[&str]| {
+            let params = names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (Cow::Borrowed(*n), Cow::Borrowed("v"), i));
+            match Protocol::from_params(Transmission::Query, None, params) {
+                Ok(p) => {
+                    assert_eq!(
+                        p.get(Name::Nonce),
+                        names.contains(&"oauth_nonce").then_some("v")
+                    );
+                    None
+                }
+                Err(e) => match e.kind() {
+                    ErrorKind::DuplicateProtocolParameter {
+                        name,
+                        at: Some((_, at)),
+                    } => Some((name.clone(), *at)),
+                    other => panic!("{other:?}"),
+                },
+            }
+        };
+        assert_eq!(at(&["oauth_nonce", "oauth_x", "oauth_token"]), None);
+        assert_eq!(
+            at(&["oauth_nonce", "oauth_x", "oauth_nonce"]),
+            Some(("oauth_nonce".into(), 2))
+        );
+        assert_eq!(
+            at(&["oauth_x", "oauth_y", "oauth_x"]),
+            Some(("oauth_x".into(), 2))
+        );
+        // The first second, in the order given, whichever kind repeats.
+        let both = ["oauth_x", "oauth_nonce", "oauth_nonce", "oauth_x"];
+        assert_eq!(at(&both), Some(("oauth_nonce".into(), 2)));
+        let both = ["oauth_x", "oauth_nonce", "oauth_x", "oauth_nonce"];
+        assert_eq!(at(&both), Some(("oauth_x".into(), 2)));
     }
 
     #[test]

@@ -100,14 +100,15 @@ impl<'a> ProtocolParams<'a> {
 
     /// The protocol parameters of a received header, as its signer sent
     /// them: sorted by name (each given once), `oauth_signature` in its
-    /// place, and each copied when it is written if it needs no escape.
-    pub(crate) fn received(params: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+    /// place, and each copied when it is written if it needs no escape
+    /// (known from the reader's scan, `clean`, or checked here).
+    pub(crate) fn received(params: impl IntoIterator<Item = (&'a str, &'a str, bool)>) -> Self {
         let mut run: ProtocolParams<'a> = params
             .into_iter()
-            .map(|(name, value)| {
+            .map(|(name, value, clean)| {
                 let form = if name == Name::Signature.as_str() {
                     Form::Signature
-                } else if is_clean(name.as_bytes()) && is_clean(value.as_bytes()) {
+                } else if clean || is_clean(name.as_bytes()) && is_clean(value.as_bytes()) {
                     Form::Clean
                 } else {
                     Form::Encode
