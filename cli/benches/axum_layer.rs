@@ -143,6 +143,7 @@ fn main() {
     }
     let mut figures: Vec<Vec<Figures>> = vec![Vec::new(); services.len()];
     let mut client_busy: Vec<Vec<f64>> = vec![Vec::new(); services.len()];
+    let mut spin_idle: Vec<Vec<f64>> = vec![Vec::new(); services.len()];
     for round in 1..=rounds {
         for (i, (process, base)) in services.iter().enumerate() {
             let pid = process.pid();
@@ -152,6 +153,7 @@ fn main() {
                 })
             });
             client_busy[i].push(b);
+            spin_idle[i].push(common::spin_idle());
             figures[i].push(report(&format!("{}, {round}", names[i]), run));
         }
     }
@@ -197,10 +199,22 @@ fn main() {
         .into_iter()
         .map(|b| format!("{:.2}", median(b)))
         .collect();
-    println!(
-        "the load generator's CPU, median of the rounds: {} of a core (bare, memory, Redis; \
-         near 1.0: it was the limit)",
-        busy.join(", ")
-    );
+    if generator == Generator::Spin {
+        let idle: Vec<String> = spin_idle
+            .into_iter()
+            .map(|b| format!("{:.2}", median(b)))
+            .collect();
+        println!(
+            "the spinning load generator's passes with nothing to do, median of the rounds: {} \
+             (bare, memory, Redis; near 0: it was the limit; its CPU is a core throughout)",
+            idle.join(", ")
+        );
+    } else {
+        println!(
+            "the load generator's CPU, median of the rounds: {} of a core (bare, memory, Redis; \
+             near 1.0: it was the limit)",
+            busy.join(", ")
+        );
+    }
     println!("after the run: {}", common::machine());
 }

@@ -6,7 +6,7 @@
 
 use std::io::{BufRead as _, BufReader};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -133,12 +133,24 @@ pub enum Generator {
     /// microseconds a request, for a one-core load generator not to be the
     /// limit where reqwest's would be.
     Raw,
+    /// As `Raw`, on one thread that never sleeps: non-blocking sockets
+    /// polled in turn. On loopback the sender runs the receiver's side of
+    /// TCP, and waking a sleeping receiver (an inter-processor interrupt,
+    /// a VM exit under KVM) is charged to the sender: a server answering a
+    /// load generator that sleeps pays for waking it, the more the more
+    /// idle the generator (a slower service, a lighter generator). A
+    /// generator that spins is never asleep, so no service pays that, as
+    /// none does for a client across a network. Its CPU is always a core;
+    /// [`spin_idle`] says how often it found nothing to do.
+    Spin,
 }
 
 impl Generator {
     /// `--raw` among the arguments: `Raw`; else `Reqwest`.
     pub fn from_args() -> Generator {
-        if std::env::args().any(|a| a == "--raw") {
+        if std::env::args().any(|a| a == "--spin") {
+            Generator::Spin
+        } else if std::env::args().any(|a| a == "--raw") {
             Generator::Raw
         } else {
             Generator::Reqwest
@@ -150,6 +162,7 @@ impl Generator {
         match self {
             Generator::Reqwest => "reqwest",
             Generator::Raw => "raw HTTP/1.1 (--raw)",
+            Generator::Spin => "raw HTTP/1.1 on one spinning thread (--spin)",
         }
     }
 }
@@ -184,8 +197,10 @@ pub fn load(
     generator: Generator,
 ) -> (Vec<Duration>, Duration) {
     let (urls, headers) = signed(base, n, credentials);
-    if generator == Generator::Raw {
-        return raw(base, urls, headers, concurrency);
+    match generator {
+        Generator::Raw => return raw(base, urls, headers, concurrency),
+        Generator::Spin => return spin(base, urls, headers, concurrency),
+        Generator::Reqwest => {}
     }
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -233,6 +248,49 @@ pub fn load(
     })
 }
 
+/// The host of `base` and each request whole, as it goes on the wire.
+fn wire(base: &str, urls: &[String], headers: &[String]) -> (String, Vec<Vec<u8>>) {
+    let host = base
+        .strip_prefix("http://")
+        .expect("an http:// base")
+        .to_owned();
+    let requests = urls
+        .iter()
+        .zip(headers)
+        .map(|(url, header)| {
+            let target = &url[base.len()..];
+            format!("GET {target} HTTP/1.1\r\nhost: {host}\r\nauthorization: {header}\r\n\r\n")
+                .into_bytes()
+        })
+        .collect();
+    (host, requests)
+}
+
+/// An answer's head read from the start of `buf`: where its body starts,
+/// the body's length (`Content-Length`), and whether the server closes the
+/// connection after it (`oauth1 serve`'s and the proxy's 1000th answer).
+/// `None` until the head is whole; a panic for anything but a 200.
+fn answer_head(buf: &[u8], i: usize) -> Option<(usize, usize, bool)> {
+    let end = buf.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = std::str::from_utf8(&buf[..end]).expect("an ASCII head");
+    assert!(
+        head.starts_with("HTTP/1.1 200 "),
+        "request {i}: {}",
+        head.lines().next().unwrap_or("")
+    );
+    let header = |wanted: &str| {
+        head.lines().find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case(wanted).then(|| value.trim())
+        })
+    };
+    let length = header("content-length")
+        .and_then(|v| v.parse::<usize>().ok())
+        .expect("a Content-Length");
+    let close = header("connection").is_some_and(|v| v.eq_ignore_ascii_case("close"));
+    Some((end + 4, length, close))
+}
+
 /// `load` by `Generator::Raw`: on a two-worker runtime as reqwest's, one
 /// connection per request in flight.
 fn raw(
@@ -243,20 +301,7 @@ fn raw(
 ) -> (Vec<Duration>, Duration) {
     use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 
-    let host = base
-        .strip_prefix("http://")
-        .expect("an http:// base")
-        .to_owned();
-    // Each request whole, as it goes on the wire.
-    let requests: Vec<Vec<u8>> = urls
-        .iter()
-        .zip(&headers)
-        .map(|(url, header)| {
-            let target = &url[base.len()..];
-            format!("GET {target} HTTP/1.1\r\nhost: {host}\r\nauthorization: {header}\r\n\r\n")
-                .into_bytes()
-        })
-        .collect();
+    let (host, requests) = wire(base, &urls, &headers);
     let n = requests.len();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -292,30 +337,8 @@ fn raw(
                         let read = stream.read(&mut buf[have..]).await.expect("an answer");
                         assert!(read > 0, "request {i}: the connection closed");
                         have += read;
-                        if let Some(end) = buf[..have].windows(4).position(|w| w == b"\r\n\r\n") {
-                            let head = std::str::from_utf8(&buf[..end]).expect("an ASCII head");
-                            assert!(
-                                head.starts_with("HTTP/1.1 200 "),
-                                "request {i}: {}",
-                                head.lines().next().unwrap_or("")
-                            );
-                            let length = head
-                                .lines()
-                                .find_map(|l| {
-                                    let (name, value) = l.split_once(':')?;
-                                    name.eq_ignore_ascii_case("content-length")
-                                        .then(|| value.trim().parse::<usize>().ok())?
-                                })
-                                .expect("a Content-Length");
-                            // The server's last answer on this connection
-                            // (`oauth1 serve`'s and the proxy's 1000th).
-                            let close = head.lines().any(|l| {
-                                l.split_once(':').is_some_and(|(name, value)| {
-                                    name.eq_ignore_ascii_case("connection")
-                                        && value.trim().eq_ignore_ascii_case("close")
-                                })
-                            });
-                            break (end + 4, length, close);
+                        if let Some(head) = answer_head(&buf[..have], i) {
+                            break head;
                         }
                         assert!(have < buf.len(), "request {i}: a head over 16 KiB");
                     };
@@ -343,6 +366,119 @@ fn raw(
         all.sort();
         (all, wall)
     })
+}
+
+/// The share of the last `Generator::Spin` run's passes over its
+/// connections in which none had anything to read or write (as `f64`
+/// bits): near 0, the generator was the limit; well above, the service.
+static SPIN_IDLE: AtomicU64 = AtomicU64::new(0);
+
+/// The share of the last spinning run's passes that found nothing to do.
+pub fn spin_idle() -> f64 {
+    f64::from_bits(SPIN_IDLE.load(Ordering::Relaxed))
+}
+
+/// `load` by `Generator::Spin`: one thread, non-blocking connections, one
+/// per request in flight, polled in turn and never waited on.
+fn spin(
+    base: &str,
+    urls: Vec<String>,
+    headers: Vec<String>,
+    concurrency: usize,
+) -> (Vec<Duration>, Duration) {
+    use std::io::{ErrorKind, Read as _, Write as _};
+    use std::net::TcpStream;
+
+    struct Conn {
+        stream: TcpStream,
+        /// The request in flight, when one is.
+        at: Option<usize>,
+        sent: usize,
+        have: usize,
+        head: Option<(usize, usize, bool)>,
+        started: Instant,
+    }
+    let connect = |host: &str| {
+        let stream = TcpStream::connect(host).expect("connects");
+        stream.set_nodelay(true).expect("no delay");
+        stream.set_nonblocking(true).expect("non-blocking");
+        stream
+    };
+    let (host, requests) = wire(base, &urls, &headers);
+    let n = requests.len();
+    let mut conns: Vec<Conn> = (0..concurrency)
+        .map(|_| Conn {
+            stream: connect(&host),
+            at: None,
+            sent: 0,
+            have: 0,
+            head: None,
+            started: Instant::now(),
+        })
+        .collect();
+    let mut buf = vec![0_u8; 16 * 1024];
+    let mut bufs: Vec<Vec<u8>> = vec![Vec::new(); concurrency];
+    let (mut next, mut times) = (0, Vec::with_capacity(n));
+    let (mut passes, mut idle) = (0_u64, 0_u64);
+    let start = Instant::now();
+    while times.len() < n {
+        passes += 1;
+        let mut progressed = false;
+        for (conn, kept) in conns.iter_mut().zip(&mut bufs) {
+            let i = match conn.at {
+                Some(i) => i,
+                None if next < n => {
+                    (conn.at, conn.sent, conn.have, conn.head) = (Some(next), 0, 0, None);
+                    conn.started = Instant::now();
+                    kept.clear();
+                    next += 1;
+                    next - 1
+                }
+                None => continue,
+            };
+            let request = &requests[i];
+            if conn.sent < request.len() {
+                match conn.stream.write(&request[conn.sent..]) {
+                    Ok(k) => (conn.sent, progressed) = (conn.sent + k, true),
+                    Err(e) if e.kind() == ErrorKind::WouldBlock => {}
+                    Err(e) => panic!("request {i}: {e}"),
+                }
+                if conn.sent < request.len() {
+                    continue;
+                }
+            }
+            match conn.stream.read(&mut buf) {
+                Ok(0) => panic!("request {i}: the connection closed"),
+                Ok(k) => {
+                    progressed = true;
+                    kept.extend_from_slice(&buf[..k]);
+                    conn.have += k;
+                }
+                Err(e) if e.kind() == ErrorKind::WouldBlock => continue,
+                Err(e) => panic!("request {i}: {e}"),
+            }
+            if conn.head.is_none() {
+                conn.head = answer_head(kept, i);
+            }
+            match conn.head {
+                Some((head_end, length, close)) if conn.have >= head_end + length => {
+                    times.push(conn.started.elapsed());
+                    conn.at = None;
+                    if close {
+                        conn.stream = connect(&host);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !progressed {
+            idle += 1;
+        }
+    }
+    let wall = start.elapsed();
+    SPIN_IDLE.store((idle as f64 / passes as f64).to_bits(), Ordering::Relaxed);
+    times.sort();
+    (times, wall)
 }
 
 /// A process's resident memory in KiB (Linux), to see that it stays flat.
