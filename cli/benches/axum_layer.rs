@@ -205,7 +205,7 @@ fn main() {
             .map(|b| format!("{:.2}", median(b)))
             .collect();
         println!(
-            "the spinning load generator's passes with nothing to do, median of the rounds: {} \
+            "the spinning load generator's reads that found nothing, median of the rounds: {} \
              (bare, memory, Redis; near 0: it was the limit; its CPU is a core throughout)",
             idle.join(", ")
         );

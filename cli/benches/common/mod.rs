@@ -141,7 +141,7 @@ pub enum Generator {
     /// idle the generator (a slower service, a lighter generator). A
     /// generator that spins is never asleep, so no service pays that, as
     /// none does for a client across a network. Its CPU is always a core;
-    /// [`spin_idle`] says how often it found nothing to do.
+    /// [`spin_idle`] says how often it found nothing to read.
     Spin,
 }
 
@@ -368,12 +368,13 @@ fn raw(
     })
 }
 
-/// The share of the last `Generator::Spin` run's passes over its
-/// connections in which none had anything to read or write (as `f64`
-/// bits): near 0, the generator was the limit; well above, the service.
+/// The share of the last `Generator::Spin` run's reads that found nothing
+/// to read (as `f64` bits): near 0, every answer was waiting when its
+/// connection's turn came, and the generator was the limit; near 1, it
+/// waited on the service.
 static SPIN_IDLE: AtomicU64 = AtomicU64::new(0);
 
-/// The share of the last spinning run's passes that found nothing to do.
+/// The share of the last spinning run's reads that found nothing.
 pub fn spin_idle() -> f64 {
     f64::from_bits(SPIN_IDLE.load(Ordering::Relaxed))
 }
@@ -419,11 +420,9 @@ fn spin(
     let mut buf = vec![0_u8; 16 * 1024];
     let mut bufs: Vec<Vec<u8>> = vec![Vec::new(); concurrency];
     let (mut next, mut times) = (0, Vec::with_capacity(n));
-    let (mut passes, mut idle) = (0_u64, 0_u64);
+    let (mut reads, mut empty) = (0_u64, 0_u64);
     let start = Instant::now();
     while times.len() < n {
-        passes += 1;
-        let mut progressed = false;
         for (conn, kept) in conns.iter_mut().zip(&mut bufs) {
             let i = match conn.at {
                 Some(i) => i,
@@ -439,7 +438,7 @@ fn spin(
             let request = &requests[i];
             if conn.sent < request.len() {
                 match conn.stream.write(&request[conn.sent..]) {
-                    Ok(k) => (conn.sent, progressed) = (conn.sent + k, true),
+                    Ok(k) => conn.sent += k,
                     Err(e) if e.kind() == ErrorKind::WouldBlock => {}
                     Err(e) => panic!("request {i}: {e}"),
                 }
@@ -447,14 +446,17 @@ fn spin(
                     continue;
                 }
             }
+            reads += 1;
             match conn.stream.read(&mut buf) {
                 Ok(0) => panic!("request {i}: the connection closed"),
                 Ok(k) => {
-                    progressed = true;
                     kept.extend_from_slice(&buf[..k]);
                     conn.have += k;
                 }
-                Err(e) if e.kind() == ErrorKind::WouldBlock => continue,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    empty += 1;
+                    continue;
+                }
                 Err(e) => panic!("request {i}: {e}"),
             }
             if conn.head.is_none() {
@@ -471,12 +473,9 @@ fn spin(
                 _ => {}
             }
         }
-        if !progressed {
-            idle += 1;
-        }
     }
     let wall = start.elapsed();
-    SPIN_IDLE.store((idle as f64 / passes as f64).to_bits(), Ordering::Relaxed);
+    SPIN_IDLE.store((empty as f64 / reads as f64).to_bits(), Ordering::Relaxed);
     times.sort();
     (times, wall)
 }
