@@ -39,16 +39,8 @@ if [ "$have" != "$want" ]; then
 fi
 wasm-bindgen --version
 
-step "web: Debian's chromium, binaryen, curl and a Devanagari font"
-missing=()
-command -v chromium >/dev/null || missing+=(chromium)
-command -v wasm-opt >/dev/null || missing+=(binaryen)
-command -v curl >/dev/null || missing+=(curl)
-[ -f /usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf ] || missing+=(fonts-lohit-deva)
-if [ "${#missing[@]}" -gt 0 ]; then
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
-fi
+step "web: Debian's chromium, binaryen, curl and a Devanagari font (.ci/packages.sh)"
+bash .ci/packages.sh web
 /usr/bin/chromium --version 2>/dev/null || true
 
 step "web: playwright-core and axe-core for the browser tests (npm ci)"
