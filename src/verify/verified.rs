@@ -156,16 +156,17 @@ pub(super) struct VerifiedParams {
 }
 
 impl VerifiedParams {
-    /// Copies what `params` hold.
-    pub(super) fn new<'a>(params: impl Iterator<Item = (Text<'a>, Text<'a>)> + Clone) -> Self {
-        let (mut len, mut count) = (0, 0);
-        for (name, value) in params.clone() {
-            len += name.as_collected().len() + value.as_collected().len();
-            count += 1;
-        }
+    /// Copies what `params` hold, in one pass, into room for `bound` bytes
+    /// (the request's URL, body and header, which hold every collected
+    /// name and value as received; the buffer grows if a rewritten URL
+    /// holds more).
+    pub(super) fn new<'a>(
+        bound: usize,
+        params: impl Iterator<Item = (Text<'a>, Text<'a>)>,
+    ) -> Self {
         let mut kept = VerifiedParams {
-            text: Vec::with_capacity(len),
-            items: Vec::with_capacity(count),
+            text: Vec::with_capacity(bound),
+            items: Vec::with_capacity(params.size_hint().1.unwrap_or(0)),
             decoded: OnceLock::new(),
         };
         for (name, value) in params {

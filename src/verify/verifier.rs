@@ -404,7 +404,8 @@ impl<S, N> Verifier<S, N> {
                 out
             }
         };
-        Ok((base_string, VerifiedParams::new(normalized.pairs())))
+        let bound = r.url.len() + r.body.len() + r.authorization.map_or(0, str::len);
+        Ok((base_string, VerifiedParams::new(bound, normalized.pairs())))
     }
 }
 
