@@ -387,6 +387,10 @@ impl<S, N> Verifier<S, N> {
         protocol: &Protocol<'_>,
         normalized: Normalized<'_, 'n>,
     ) -> Result<(String, VerifiedParams), crate::Error> {
+        // What the request's texts add up to: every name and value collected
+        // is among them as received.
+        let (url_len, header) = (r.url.len(), r.authorization.map_or(0, str::len));
+        let text = url_len + r.body.len() + header;
         let base_string = match self.config.style {
             ParameterStyle::Mastercard => {
                 mastercard_base_string(r.method, &uri, url.query(), protocol.iter())?
@@ -397,15 +401,12 @@ impl<S, N> Verifier<S, N> {
                 // encoded: room for a little over twice the text it is made
                 // of; then the URL and the header's texts, which a
                 // `Verified` keeps after it.
-                let (url, header) = (r.url.len(), r.authorization.map_or(0, str::len));
-                let text = url + r.body.len() + header;
-                let mut out = String::with_capacity(2 * text + url + header + 64);
+                let mut out = String::with_capacity(2 * text + url_len + header + 64);
                 base.write_to(&mut out);
                 out
             }
         };
-        let bound = r.url.len() + r.body.len() + r.authorization.map_or(0, str::len);
-        Ok((base_string, VerifiedParams::new(bound, normalized.pairs())))
+        Ok((base_string, VerifiedParams::new(text, normalized.pairs())))
     }
 }
 
