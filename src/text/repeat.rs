@@ -8,6 +8,11 @@ use smallvec::SmallVec;
 pub(crate) fn first_repeat<K: Ord>(keys: impl IntoIterator<Item = K>) -> Option<usize> {
     // A header holds about ten: those are sorted without an allocation.
     let mut sorted: SmallVec<[(K, usize); 16]> = keys.into_iter().zip(0..).collect();
+    // Keys given in increasing order (as most signers send names) hold no
+    // repeat: one pass tells, before any sorting.
+    if sorted.windows(2).all(|w| w[0].0 < w[1].0) {
+        return None;
+    }
     // By key, then by place: each run of equal keys starts at its first.
     sorted.sort_unstable();
     sorted
