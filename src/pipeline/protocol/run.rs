@@ -103,9 +103,10 @@ impl<'a> ProtocolParams<'a> {
     /// place, and each copied when it is written if it needs no escape
     /// (known from the reader's scan, `clean`, or checked here).
     pub(crate) fn received(params: impl IntoIterator<Item = (&'a str, &'a str, bool)>) -> Self {
-        let mut run: ProtocolParams<'a> = params
-            .into_iter()
-            .map(|(name, value, clean)| {
+        // Filled in place: the run is returned where the caller keeps it.
+        let mut run = ProtocolParams::default();
+        run.params
+            .extend(params.into_iter().map(|(name, value, clean)| {
                 let form = if name == Name::Signature.as_str() {
                     Form::Signature
                 } else if clean || is_clean(name.as_bytes()) && is_clean(value.as_bytes()) {
@@ -114,8 +115,7 @@ impl<'a> ProtocolParams<'a> {
                     Form::Encode
                 };
                 ProtocolParam::new(name, value, form)
-            })
-            .collect();
+            }));
         run.params
             .sort_unstable_by(|a, b| cmp_encoded(a.name.as_bytes(), b.name.as_bytes()));
         run
