@@ -151,4 +151,18 @@ mod tests {
         .unwrap_err();
         assert!(matches!(e, Reason::ParameterRejected { .. }), "{e:?}");
     }
+
+    #[test]
+    fn a_header_that_does_not_parse_is_malformed_whatever_its_names() {
+        // The parameters go into the model as they are parsed: a name
+        // refused before the fault does not hide it, nor does a repeat.
+        for header in [
+            r#"OAuth x="b", oauth_a="cut"#,
+            r#"OAuth oauth_a="1", oauth_a="1", oauth_b"#,
+            r#"OAuth realm="a", realm="b", oauth_a=1"#,
+        ] {
+            let e = protocol(Some(header), &Params::new(), ParameterStyle::Rfc5849).unwrap_err();
+            assert!(matches!(e, Reason::Malformed(_)), "{header}: {e:?}");
+        }
+    }
 }

@@ -57,26 +57,24 @@ impl<'a> Protocol<'a> {
     pub fn from_header(header: &'a str) -> Result<Protocol<'a>, Error> {
         let mut realm = None;
         let mut realm_twice = None;
-        let rest = parse_header_params(header, Escapes::Decode)?
-            .into_iter()
-            .filter_map(|p| {
-                if p.name != "realm" {
-                    return Some((p.name, p.value, p.at, p.clean));
-                }
-                match realm {
-                    None => realm = Some(p.value),
-                    Some(_) => realm_twice = realm_twice.or(Some(p.at)),
-                }
-                None
-            });
-        let protocol = Protocol::read(Transmission::Header, None, rest);
+        // Read into the model as they are parsed, with no list between.
+        let mut reading = Protocol::reading(Transmission::Header, None);
+        each_header_param(header, Escapes::Decode, |p| {
+            if p.name != "realm" {
+                return reading.push(p.name, p.value, p.at, p.clean);
+            }
+            match realm {
+                None => realm = Some(p.value),
+                Some(_) => realm_twice = realm_twice.or(Some(p.at)),
+            }
+        })?;
         if let Some(at) = realm_twice {
             return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
                 name: "realm".into(),
                 at: Some((Part::Header, at)),
             }));
         }
-        Ok(protocol?.with_realm(realm))
+        Ok(reading.finish()?.with_realm(realm))
     }
 }
 
@@ -123,6 +121,20 @@ pub(crate) fn parse_header_params(
     header: &str,
     escapes: Escapes,
 ) -> Result<Vec<HeaderParam<'_>>, Error> {
+    let mut params = Vec::with_capacity(8);
+    each_header_param(header, escapes, |p| params.push(p))?;
+    Ok(params)
+}
+
+/// Each parameter of the header, in order, to `each`, read as `escapes`
+/// says: what [`parse_header_params`] collects, and what
+/// [`Protocol::from_header`] reads into the model with no list between.
+/// After an error, `each` has had the parameters before it.
+fn each_header_param<'h>(
+    header: &'h str,
+    escapes: Escapes,
+    mut each: impl FnMut(HeaderParam<'h>),
+) -> Result<(), Error> {
     #[inline(always)]
     fn decode(escapes: Escapes, raw: &str, at: usize) -> Result<Cow<'_, str>, Error> {
         // Most names and values hold no escape: as they are.
@@ -148,14 +160,13 @@ pub(crate) fn parse_header_params(
     if !oauth {
         return Err(err(scheme_at, "the scheme 'OAuth'"));
     }
-    let mut params = Vec::with_capacity(8);
     loop {
         let ws = i;
         while i < b.len() && (is_ows(b[i]) || b[i] == b',') {
             i += 1;
         }
         if i == b.len() {
-            return Ok(params);
+            return Ok(());
         }
         if i == ws {
             return Err(err(i, "whitespace or ',' between parameters"));
@@ -217,7 +228,7 @@ pub(crate) fn parse_header_params(
         let raw = &header[value_start..i];
         i += 1;
         if clean {
-            params.push(HeaderParam {
+            each(HeaderParam {
                 name: Cow::Borrowed(name_raw),
                 value: Cow::Borrowed(raw),
                 at: name_start,
@@ -248,7 +259,7 @@ pub(crate) fn parse_header_params(
             };
             (name, value)
         };
-        params.push(HeaderParam {
+        each(HeaderParam {
             name,
             value,
             at: name_start,

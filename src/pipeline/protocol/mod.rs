@@ -204,6 +204,53 @@ pub struct Protocol<'a> {
     params: Vec<Entry<'a>>,
 }
 
+/// Protocol parameters being read ([`Protocol::reading`]): the model so
+/// far, and the first name refused.
+pub(crate) struct Reading<'a> {
+    protocol: Protocol<'a>,
+    refused: Option<String>,
+}
+
+impl<'a> Reading<'a> {
+    /// The next parameter read: a decoded name and value, the offset of
+    /// its name, and whether its reader knows both to be unreserved bytes.
+    pub(crate) fn push(&mut self, name: Cow<'a, str>, value: Cow<'a, str>, at: usize, clean: bool) {
+        if self.refused.is_some() {
+            return;
+        }
+        if !is_protocol_name(name.as_bytes()) {
+            self.refused = Some(name.into_owned());
+            return;
+        }
+        self.protocol.params.push(Entry {
+            name,
+            value,
+            at,
+            clean,
+        });
+    }
+
+    /// The protocol parameters read.
+    ///
+    /// # Errors
+    /// As [`Protocol::from_params`]: the first name that is not a protocol
+    /// parameter's, else the first given twice.
+    pub(crate) fn finish(self) -> Result<Protocol<'a>, Error> {
+        if let Some(name) = self.refused {
+            return Err(Error::new(ErrorKind::NotAProtocolParameter { name }));
+        }
+        let entries = &self.protocol.params;
+        if let Some(i) = first_repeat(entries.iter().map(|e| &e.name)) {
+            let e = &entries[i];
+            return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
+                name: e.name.to_string(),
+                at: Some((self.protocol.transmission.part(), e.at)),
+            }));
+        }
+        Ok(self.protocol)
+    }
+}
+
 impl<'a> Protocol<'a> {
     /// The protocol parameters read from `transmission`, each a decoded
     /// name, a decoded value and the byte offset of its name there, in the
@@ -229,32 +276,24 @@ impl<'a> Protocol<'a> {
         realm: Option<Cow<'a, str>>,
         params: impl IntoIterator<Item = (Cow<'a, str>, Cow<'a, str>, usize, bool)>,
     ) -> Result<Protocol<'a>, Error> {
-        let mut entries = Vec::with_capacity(8);
+        let mut reading = Protocol::reading(transmission, realm);
         for (name, value, at, clean) in params {
-            if !is_protocol_name(name.as_bytes()) {
-                return Err(Error::new(ErrorKind::NotAProtocolParameter {
-                    name: name.into_owned(),
-                }));
-            }
-            entries.push(Entry {
-                name,
-                value,
-                at,
-                clean,
-            });
+            reading.push(name, value, at, clean);
         }
-        if let Some(i) = first_repeat(entries.iter().map(|e| &e.name)) {
-            let e = &entries[i];
-            return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
-                name: e.name.to_string(),
-                at: Some((transmission.part(), e.at)),
-            }));
+        reading.finish()
+    }
+
+    /// [`read`](Self::read) one parameter at a time, for a reader that
+    /// finds them one by one (the header's parser): no list between.
+    pub(crate) fn reading(transmission: Transmission, realm: Option<Cow<'a, str>>) -> Reading<'a> {
+        Reading {
+            protocol: Protocol {
+                transmission,
+                realm,
+                params: Vec::with_capacity(8),
+            },
+            refused: None,
         }
-        Ok(Protocol {
-            transmission,
-            realm,
-            params: entries,
-        })
     }
 
     /// What a signer sends: its run of parameters, already checked (each
