@@ -63,22 +63,14 @@ pub(crate) fn sent_url(url: &str) -> Cow<'_, str> {
     let start = after_scheme + q + 1;
     let end = find_byte(&bytes[start..], b'#').map_or(bytes.len(), |f| start + f);
     let query = &bytes[start..end];
-    let kept = |i: usize| {
-        let b = query[i];
-        match b {
-            // Left for the parser to refuse, with its offset: a malformed
-            // escape, a space, a control byte.
-            b'%' | 0x00..=0x20 | 0x7F => true,
-            _ => b.is_ascii() && (is_pchar(b) || b == b'/' || b == b'?'),
-        }
-    };
-    if (0..query.len()).all(kept) {
+    let kept = |b: u8| KEPT_IN_QUERY[usize::from(b)];
+    if query.iter().all(|&b| kept(b)) {
         return url.into();
     }
     let mut out = String::with_capacity(url.len() + 16);
     out.push_str(&url[..start]);
-    for (i, &b) in query.iter().enumerate() {
-        if kept(i) {
+    for &b in query {
+        if kept(b) {
             out.push(char::from(b));
         } else {
             out.push_str(escape_str(b));
@@ -87,6 +79,27 @@ pub(crate) fn sent_url(url: &str) -> Cow<'_, str> {
     out.push_str(&url[end..]);
     out.into()
 }
+
+/// Whether [`sent_url`] leaves a query byte as it is: what RFC 3986 allows
+/// raw in a query, and what it leaves for the parser to refuse with its
+/// offset (a malformed escape, a space, a control byte).
+const fn kept_in_query(b: u8) -> bool {
+    match b {
+        b'%' | 0x00..=0x20 | 0x7F => true,
+        _ => b.is_ascii() && (is_pchar(b) || b == b'/' || b == b'?'),
+    }
+}
+
+/// [`kept_in_query`] of every byte, looked up once a byte.
+const KEPT_IN_QUERY: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = kept_in_query(b as u8);
+        b += 1;
+    }
+    t
+};
 
 /// `url` with each character the URL parser refuses in its path, query or
 /// fragment percent-encoded, as the signer encodes (each of its UTF-8 bytes
