@@ -61,7 +61,8 @@ impl<'a> Protocol<'a> {
         let mut reading = Protocol::reading(Transmission::Header, None);
         each_header_param(header, Escapes::Decode, |p| {
             if p.name != "realm" {
-                return reading.push(p.name, p.value, p.at, p.clean);
+                reading.push(p.name, p.value, p.at, p.clean);
+                return;
             }
             match realm {
                 None => realm = Some(p.value),
