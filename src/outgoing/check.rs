@@ -7,6 +7,7 @@ use crate::error::{Error, ErrorKind, Part};
 use crate::outgoing::spec::{RequestSpec, FORM_URLENCODED};
 use crate::pipeline::protocol::Transmission;
 use crate::pipeline::style::{ParameterStyle, MASTERCARD_HEADER_ONLY};
+use crate::text::scan::find_non_field_byte;
 
 impl RequestSpec {
     /// The body as sent before the protocol parameters are added, with its
@@ -39,9 +40,7 @@ impl RequestSpec {
         // controls reach whoever prints it (RFC 9110 §5.5: visible ASCII,
         // spaces and tabs; obs-text is not written).
         if let Some(ct) = &self.content_type
-            && let Some(at) = ct
-                .bytes()
-                .position(|b| !(b == b'\t' || (b' '..=b'~').contains(&b)))
+            && let Some(at) = find_non_field_byte(ct.as_bytes())
         {
             return Err(Error::invalid_byte(
                     Part::Input,

@@ -44,6 +44,7 @@ use crate::error::{Error, ErrorKind, Part};
 use crate::pipeline::protocol::Protocol;
 use crate::pipeline::request::OAuthRequest;
 use crate::pipeline::signer::Signer;
+use crate::text::scan::find_non_field_byte;
 
 /// X's identity endpoint, the `X-Auth-Service-Provider` of an Echo to X.
 pub const X_VERIFY_CREDENTIALS: &str = "https://api.x.com/1.1/account/verify_credentials.json";
@@ -120,10 +121,7 @@ impl EchoHeaders {
         // A header value: CR LF would start another header of the request
         // the delegator sends, and NUL or another control byte is no
         // header's (RFC 9110 §5.5).
-        if let Some(at) = authorization
-            .bytes()
-            .position(|b| !(b == b'\t' || (b' '..=b'~').contains(&b)))
-        {
+        if let Some(at) = find_non_field_byte(authorization.as_bytes()) {
             return Err(Error::invalid_byte(
                 Part::Header,
                 at,

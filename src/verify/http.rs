@@ -15,6 +15,7 @@ use http::{HeaderMap, Method, Uri};
 
 use crate::client::http_request::{is_form, HttpError};
 use crate::error::{Error, Part};
+use crate::text::scan::find_non_field_byte;
 use crate::verify::nonce::NonceStore;
 use crate::verify::reason::{Reason, Rejection};
 use crate::verify::received::Received;
@@ -64,19 +65,21 @@ impl<'a> Received<'a> {
                 }
                 .into());
             }
-            let text = value.to_str().map_err(|_| {
-                let bytes = value.as_bytes();
-                let at = bytes
-                    .iter()
-                    .position(|&b| !(b == b'\t' || (b' '..=b'~').contains(&b)))
-                    .unwrap_or(0);
+            // Visible ASCII, spaces and tabs, found eight bytes at a time
+            // (what `HeaderValue::to_str` accepts, a byte at a time): text.
+            let bytes = value.as_bytes();
+            let refused = |at: usize| {
                 Reason::Malformed(Error::invalid_byte(
                     Part::Header,
                     at,
                     bytes.get(at).copied().unwrap_or(0),
                     "visible ASCII (an Authorization header's parameters are percent-encoded)",
                 ))
-            })?;
+            };
+            if let Some(at) = find_non_field_byte(bytes) {
+                return Err(refused(at).into());
+            }
+            let text = std::str::from_utf8(bytes).map_err(|e| refused(e.valid_up_to()))?;
             received = received.authorization_header(text);
         }
         // The last line of each: a proxy that adds a line rather than
