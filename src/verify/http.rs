@@ -65,21 +65,18 @@ impl<'a> Received<'a> {
                 }
                 .into());
             }
-            // Visible ASCII, spaces and tabs, found eight bytes at a time
-            // (what `HeaderValue::to_str` accepts, a byte at a time): text.
-            let bytes = value.as_bytes();
-            let refused = |at: usize| {
+            // `to_str` accepts what `is_field_byte` does (RFC 9110 §5.5:
+            // visible ASCII, spaces and tabs), which finds where it failed.
+            let text = value.to_str().map_err(|_| {
+                let bytes = value.as_bytes();
+                let at = find_non_field_byte(bytes).unwrap_or(0);
                 Reason::Malformed(Error::invalid_byte(
                     Part::Header,
                     at,
                     bytes.get(at).copied().unwrap_or(0),
                     "visible ASCII (an Authorization header's parameters are percent-encoded)",
                 ))
-            };
-            if let Some(at) = find_non_field_byte(bytes) {
-                return Err(refused(at).into());
-            }
-            let text = std::str::from_utf8(bytes).map_err(|e| refused(e.valid_up_to()))?;
+            })?;
             received = received.authorization_header(text);
         }
         // The last line of each: a proxy that adds a line rather than
