@@ -205,6 +205,21 @@ fn decode_checked(input: &[u8], form: bool) -> Vec<u8> {
     }
 }
 
+/// Decoded bytes as text, each sequence that is not UTF-8 replaced by
+/// U+FFFD as `String::from_utf8_lossy` does, but checked by `from_utf8`
+/// first (whose scan of ASCII runs a word at a time, where the lossy one
+/// goes a byte at a time), and owned bytes kept, not copied.
+pub(crate) fn lossy_text(bytes: Cow<'_, [u8]>) -> String {
+    match bytes {
+        Cow::Borrowed(b) => match std::str::from_utf8(b) {
+            Ok(s) => s.to_owned(),
+            Err(_) => String::from_utf8_lossy(b).into_owned(),
+        },
+        Cow::Owned(v) => String::from_utf8(v)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+    }
+}
+
 /// Strictly decodes percent-escapes; a `+` stays a `+` (RFC 3986 plain mode).
 ///
 /// Use this for values that are percent-encoded but not form-encoded, such as
@@ -248,6 +263,24 @@ pub fn form_decode(input: &[u8]) -> Result<Decoded<'_>, Error> {
 mod tests {
     use super::*;
     use crate::text::scan::has_escapes;
+
+    #[test]
+    fn lossy_text_is_from_utf8_lossy() {
+        // Text, a lone continuation byte, a cut sequence, an overlong one.
+        let cases: [&[u8]; 5] = [
+            b"ascii",
+            "caf\u{e9} \u{2603}".as_bytes(),
+            b"a\x80b",
+            b"\xe2\x98",
+            b"\xc0\xaf!",
+        ];
+        for bytes in cases {
+            let want = String::from_utf8_lossy(bytes).into_owned();
+            assert_eq!(lossy_text(Cow::Borrowed(bytes)), want, "{bytes:?}");
+            assert_eq!(lossy_text(Cow::Owned(bytes.to_vec())), want, "{bytes:?}");
+        }
+        assert_eq!(lossy_text(Cow::Borrowed(b"a\x80b")), "a\u{fffd}b");
+    }
 
     #[test]
     fn escape_scan_agrees_with_the_sequential_check() {

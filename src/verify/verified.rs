@@ -2,12 +2,13 @@
 //! from the one model of its protocol parameters ([`Protocol`]) and the
 //! base string that verified.
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::OnceLock;
 
 use crate::pipeline::protocol::{self, Kept, Name, Protocol};
 use crate::pipeline::sign::SignatureMethod;
-use crate::text::decode::percent_decode;
+use crate::text::decode::{lossy_text, percent_decode};
 use crate::text::value::Text;
 
 /// A request that passed: what was verified.
@@ -187,8 +188,7 @@ impl VerifiedParams {
     fn decoded(&self) -> &[(String, String)] {
         self.decoded.get_or_init(|| {
             let text = |kind: &Text<'_>, from: usize, to: usize| {
-                let bytes = kind.with_collected(&self.text[from..to]).decoded();
-                String::from_utf8_lossy(&bytes).into_owned()
+                lossy_text(kind.with_collected(&self.text[from..to]).decoded())
             };
             let mut start = 0;
             self.items
@@ -212,7 +212,7 @@ impl std::fmt::Debug for VerifiedParams {
 /// Percent-decoded text (what this crate wrote, so well-formed).
 fn decoded_text(encoded: &[u8]) -> String {
     match percent_decode(encoded) {
-        Ok(d) => String::from_utf8_lossy(d.as_bytes()).into_owned(),
-        Err(_) => String::from_utf8_lossy(encoded).into_owned(),
+        Ok(d) => lossy_text(d.into_bytes()),
+        Err(_) => lossy_text(Cow::Borrowed(encoded)),
     }
 }
