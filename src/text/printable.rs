@@ -17,19 +17,46 @@ use std::fmt::Write as _;
 /// ```
 pub fn escape_controls(bytes: &[u8], keep: &[char]) -> String {
     let mut out = String::with_capacity(bytes.len());
-    for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            if c.is_control() && !keep.contains(&c) {
-                out.extend(c.escape_default());
-            } else {
-                out.push(c);
+    // Text, most of what is shown, is checked a word at a time; only bytes
+    // that are not are taken apart, chunk by chunk.
+    match std::str::from_utf8(bytes) {
+        Ok(text) => push_escaped(&mut out, text, keep),
+        Err(_) => {
+            for chunk in bytes.utf8_chunks() {
+                push_escaped(&mut out, chunk.valid(), keep);
+                for b in chunk.invalid() {
+                    let _ = write!(out, "\\x{b:02x}");
+                }
             }
-        }
-        for b in chunk.invalid() {
-            let _ = write!(out, "\\x{b:02x}");
         }
     }
     out
+}
+
+/// `text` onto `out`, each control character not in `keep` escaped. A
+/// control character (`char::is_control`: U+0000 to U+001F, U+007F to
+/// U+009F) starts with a byte below 0x20, with DEL or with 0xC2, so the
+/// runs without those bytes are copied whole and the rule is applied to
+/// the characters they start.
+fn push_escaped(out: &mut String, text: &str, keep: &[char]) {
+    let mut rest = text;
+    while let Some(at) = rest
+        .bytes()
+        .position(|b| b < 0x20 || b == 0x7f || b == 0xc2)
+    {
+        out.push_str(&rest[..at]);
+        // Each of those bytes starts a character.
+        let Some(c) = rest[at..].chars().next() else {
+            break;
+        };
+        if c.is_control() && !keep.contains(&c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+        rest = &rest[at + c.len_utf8()..];
+    }
+    out.push_str(rest);
 }
 
 /// An error and its causes, each once, joined by `: `: the library's
@@ -57,4 +84,54 @@ pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
         next = cause.source();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rule, a character at a time: what `escape_controls` must write.
+    fn plain(bytes: &[u8], keep: &[char]) -> String {
+        let mut out = String::new();
+        for chunk in bytes.utf8_chunks() {
+            for c in chunk.valid().chars() {
+                if c.is_control() && !keep.contains(&c) {
+                    out.extend(c.escape_default());
+                } else {
+                    out.push(c);
+                }
+            }
+            for b in chunk.invalid() {
+                let _ = write!(out, "\\x{b:02x}");
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn runs_copied_whole_write_what_the_rule_writes_a_character_at_a_time() {
+        // Every character to U+00FF and a few beyond, alone and between
+        // others, with bytes that are not UTF-8 around them.
+        let mut inputs: Vec<Vec<u8>> = Vec::new();
+        for c in (0..=0xFFu32)
+            .chain([0x2028, 0x2603, 0xFEFF, 0x1F600])
+            .filter_map(char::from_u32)
+        {
+            let s = c.to_string();
+            inputs.push(s.clone().into_bytes());
+            inputs.push(format!("ab{s}cd{s}").into_bytes());
+            inputs.push([b"x\xff".as_slice(), s.as_bytes(), b"\xc2"].concat());
+        }
+        inputs.push(b"GET /a?b=c%20d 401 \x1b[31mred\x1b[0m\n".to_vec());
+        inputs.push(Vec::new());
+        for bytes in &inputs {
+            for keep in [&[][..], &['\n', '\t'][..], &['\u{85}'][..]] {
+                assert_eq!(
+                    escape_controls(bytes, keep),
+                    plain(bytes, keep),
+                    "{bytes:?} {keep:?}"
+                );
+            }
+        }
+    }
 }
