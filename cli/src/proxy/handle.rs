@@ -15,6 +15,8 @@ use hyper::http::request::Parts;
 use hyper::{Request, Response, StatusCode};
 use oauth1_signer::text::redact_url;
 use oauth1_signer::verify::{NonceStore, Received, Rejection, Verified, Verifier};
+
+use crate::serve::conn::Peer;
 use serde::Serialize;
 
 use super::diagnose::Diagnoses;
@@ -82,15 +84,15 @@ impl Proxy {
     /// Answers one request, and logs and counts it.
     pub(crate) async fn answer(
         self: Arc<Self>,
-        peer: SocketAddr,
+        peer: Peer,
         request: Request<Incoming>,
     ) -> Response<ProxyBody> {
         let start = Instant::now();
         let (parts, body) = request.into_parts();
-        let (response, outcome) = self.handle(peer, &parts, body).await;
+        let (response, outcome) = self.handle(peer.addr(), &parts, body).await;
         let took = start.elapsed();
         self.metrics.request(outcome.label, took);
-        self.log(peer, &parts, &outcome, took);
+        self.log(&peer, &parts, &outcome, took);
         response
     }
 
@@ -251,7 +253,7 @@ impl Proxy {
         (response, outcome(status, reason_label(r.reason()), detail))
     }
 
-    fn log(&self, peer: SocketAddr, parts: &Parts, o: &Outcome, took: Duration) {
+    fn log(&self, peer: &Peer, parts: &Parts, o: &Outcome, took: Duration) {
         let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
         // Never a signature (replayable while its nonce is fresh; a
         // PLAINTEXT one is the secrets) nor a verifier.

@@ -3,7 +3,6 @@
 //! the answer written (JSON, a form, or a redirect) with one log line.
 
 use std::borrow::Cow;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,6 +18,7 @@ use serde::Serialize;
 use serde_json::ser::CompactFormatter;
 use tokio::sync::Semaphore;
 
+use super::conn::Peer;
 use super::legs::{Leg, LegAnswer, Legs};
 use super::log::RequestLog;
 use crate::caret::printable;
@@ -147,7 +147,7 @@ impl Server {
     /// Verifies one request and answers it; logs one line.
     pub(super) async fn answer(
         self: Arc<Self>,
-        peer: SocketAddr,
+        peer: Peer,
         request: Request<Incoming>,
     ) -> Response<Full<Bytes>> {
         let (parts, body) = request.into_parts();

@@ -24,6 +24,36 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::Semaphore;
 use tokio::time::Sleep;
 
+/// A connection's peer: its address, and that address as text, written
+/// once for all the requests the connection brings (each one's log line
+/// starts with it).
+#[derive(Clone, Debug)]
+pub(crate) struct Peer {
+    addr: SocketAddr,
+    text: Arc<str>,
+}
+
+impl Peer {
+    fn new(addr: SocketAddr) -> Peer {
+        Peer {
+            addr,
+            text: addr.to_string().into(),
+        }
+    }
+
+    /// The address.
+    pub(crate) fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+}
+
+impl std::fmt::Display for Peer {
+    /// The address as `SocketAddr` writes it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
 /// How long the requests in flight may take to finish after a signal.
 pub(crate) const DRAIN: Duration = Duration::from_secs(10);
 
@@ -81,7 +111,7 @@ pub(crate) async fn serve_connections<H, F, B>(
     limits: &LimitFlags,
     handler: H,
 ) where
-    H: Fn(SocketAddr, Request<Incoming>) -> F + Clone + Send + Sync + 'static,
+    H: Fn(Peer, Request<Incoming>) -> F + Clone + Send + Sync + 'static,
     F: Future<Output = Response<B>> + Send + 'static,
     B: Body + Unpin + Send + 'static,
     B::Data: Send,
@@ -139,8 +169,9 @@ pub(crate) async fn serve_connections<H, F, B>(
         };
         let (handler, in_flight) = (handler.clone(), in_flight.clone());
         let served = AtomicU64::new(0);
+        let logged_as = Peer::new(peer);
         let service = hyper::service::service_fn(move |request| {
-            let (handler, guard) = (handler.clone(), in_flight.enter());
+            let (handler, guard, peer) = (handler.clone(), in_flight.enter(), logged_as.clone());
             // Pipelined requests are answered one by one, in order: the
             // count is this connection's, and its last answer closes it.
             let last = served.fetch_add(1, Ordering::Relaxed).saturating_add(1) >= max_requests;
