@@ -85,11 +85,11 @@ impl UrlPolicy {
         if let Some(origin) = self.proxy_origin(r)? {
             let (proto, host) = checked_origin(origin)?;
             let tail = path.unwrap_or(received);
-            return Ok(joined(&[proto, "://", host, tail]).into());
+            return Ok([proto, "://", host, tail].concat().into());
         }
         Ok(match (&self.base, path) {
-            (Some((origin, prefix)), Some(tail)) => joined(&[origin, prefix, tail]).into(),
-            (Some((origin, prefix)), None) => joined(&[origin, prefix, received]).into(),
+            (Some((origin, prefix)), Some(tail)) => [origin, prefix, tail].concat().into(),
+            (Some((origin, prefix)), None) => [origin, prefix, received].concat().into(),
             (None, _) => received.into(),
         })
     }
@@ -186,14 +186,4 @@ pub(super) fn check_target(r: &Received<'_>) -> Result<(), Reason> {
         Some(e) => Err(Reason::Malformed(e.clone())),
         None => Ok(()),
     }
-}
-
-/// `parts` one after another, allocated once at their length (a URL is
-/// rebuilt for every request: no formatting machinery).
-fn joined(parts: &[&str]) -> String {
-    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
-    for p in parts {
-        out.push_str(p);
-    }
-    out
 }
