@@ -118,7 +118,7 @@ fn main() {
 
     // The services and redis-server inherit CPU 0; then this process moves to CPU 1.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let pinned = cores >= 2 && pin_self("0");
+    let pinned = cores >= 2 && !common::shared_cores() && pin_self("0");
     let redis = redis_server::RedisServer::start();
     let names = ["bare route", "VerifyLayer, memory", "VerifyLayer, Redis"];
     let services: Vec<(Killed, String)> = ["bare", "memory", "redis"]
@@ -131,11 +131,10 @@ fn main() {
          the bare route, the layer with the memory store and with Redis take turns \
          for {rounds} rounds; load generator {}; {}; {}",
         generator.name(),
-        if pinned {
+        common::placement(
+            pinned,
             "services and redis-server on CPU 0, load generator on CPU 1"
-        } else {
-            "not pinned"
-        },
+        ),
         common::machine(),
     );
     for (_, base) in &services {

@@ -68,7 +68,7 @@ fn main() {
 
     // The servers inherit CPU 0; then this process moves to CPU 1.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let pinned = cores >= 2 && pin_self("0");
+    let pinned = cores >= 2 && !common::shared_cores() && pin_self("0");
     let (floor, floor_base) = floor_process();
     let (proxy, proxy_base) = proxy(&floor_base);
     let pinned = pinned && pin_self("1");
@@ -76,11 +76,7 @@ fn main() {
         "{n} GET requests, {concurrency} at a time, each signed with a fresh nonce; \
          direct to the floor and through oauth1 proxy take turns for {rounds} rounds; load generator {}; {}; {}",
         generator.name(),
-        if pinned {
-            "servers on CPU 0, load generator on CPU 1"
-        } else {
-            "not pinned"
-        },
+        common::placement(pinned, "servers on CPU 0, load generator on CPU 1"),
         common::machine(),
     );
     common::load(&floor_base, 200, concurrency, &credentials, generator); // warm-up

@@ -107,7 +107,7 @@ fn main() {
     // process, the load generator, moves to CPU 1: one core's figures, and
     // the generator's own CPU says whether it was the limit.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let pinned = cores >= 2 && pin_self("0");
+    let pinned = cores >= 2 && !common::shared_cores() && pin_self("0");
     let (floor, floor_base) = floor_process();
     let (memory, memory_base) = serve("memory");
     let redis = redis_server::RedisServer::start();
@@ -118,11 +118,7 @@ fn main() {
          the floor and serve with the memory store take turns for {rounds} rounds; \
          load generator {}; {}; {}",
         generator.name(),
-        if pinned {
-            "servers on CPU 0, load generator on CPU 1"
-        } else {
-            "not pinned"
-        },
+        common::placement(pinned, "servers on CPU 0, load generator on CPU 1"),
         common::machine(),
     );
     // The floor and serve with the memory store take turns, round after

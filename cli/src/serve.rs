@@ -198,11 +198,7 @@ pub(crate) fn serve(args: &ServeArgs) -> Result<(), Failure> {
     // The body-hash flags as given, else the provider's rule (else never).
     args.body_hash.fill(&mut spec);
     let body_hash = spec.body_hash_rule();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| Failure::Io(format!("cannot start the server: {e}")))?;
+    let runtime = args.limits.runtime("server")?;
     runtime.block_on(run(args, spec, body_hash, public_key.as_deref()))
 }
 

@@ -458,3 +458,56 @@ fn an_unknown_nonce_store_is_a_usage_error() {
         "{err}"
     );
 }
+
+/// The threads of a process named `name`, from `/proc` (Linux).
+fn threads_named(pid: u32, name: &str) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .unwrap()
+        .filter(|task| {
+            let comm = task.as_ref().unwrap().path().join("comm");
+            std::fs::read_to_string(comm).is_ok_and(|c| c.trim_end() == name)
+        })
+        .count()
+}
+
+/// `serve` answers on one thread for each core it may run on, as std
+/// counts them for this test (whose CPU affinity it inherits), not on a
+/// fixed number whatever the machine; `--workers` sets the number. Issue
+/// 40 measured `serve` on 4 and 8 cores while it ran two threads.
+#[test]
+fn it_answers_on_a_thread_a_core_or_on_workers_threads() {
+    // This thread alone is pinned to one core, and a process it starts
+    // inherits that (`fork` copies the calling thread's CPU affinity): a
+    // fixed number of threads would show where the machine has 2 cores.
+    let thread = std::fs::read_link("/proc/thread-self").unwrap();
+    let tid = thread.file_name().unwrap().to_str().unwrap().to_owned();
+    let pinned = Command::new("taskset")
+        .args(["-p", "-c", "0", &tid])
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(pinned.success(), "taskset -p -c 0 {tid}");
+    let cores = std::thread::available_parallelism().unwrap().get();
+    assert_eq!(cores, 1, "pinned to CPU 0");
+    for (extra, expected) in [(&[][..], cores), (&["--workers", "3"][..], 3)] {
+        let serve = Serve::start(extra);
+        // The count is read after a request has gone through.
+        let body = b"a=1";
+        let header = signed_post(serve.port, "/w", body);
+        let a = send(serve.port, "POST", "/w", Some(&header), Some(body));
+        assert_eq!(a.status, 200, "{extra:?}: {}", a.json);
+        assert_eq!(
+            threads_named(serve.child.id(), "oauth1-worker"),
+            expected,
+            "{extra:?}"
+        );
+    }
+    let dir = TempDir::new("serve-workers-0");
+    let mut cmd = oauth1(&dir.config());
+    cmd.args(["serve", "--listen", "127.0.0.1:0", "--workers", "0"])
+        .args(CREDENTIALS);
+    let out = common::bin::run(cmd);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--workers"), "{err}");
+}

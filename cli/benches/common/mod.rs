@@ -58,9 +58,10 @@ pub const FLOOR_THREAD: &str = "floor";
 
 /// The floor: a bare hyper server answering every request 200 with a
 /// two-byte body, on the runtime and connection settings of `oauth1 serve`
-/// (`cli/src/serve.rs`): a multi-thread runtime of two workers, HTTP/1.1
-/// with keep-alive, hyper's timer, the 10-second header read timeout and
-/// the 64 KiB header and buffer bounds. No verifying, no logging, no JSON,
+/// (`cli/src/serve/conn.rs`): a multi-thread runtime of one worker for each
+/// core the process may run on, HTTP/1.1 with keep-alive, hyper's timer,
+/// the 10-second header read timeout and the 64 KiB header and buffer
+/// bounds. No verifying, no logging, no JSON,
 /// no write deadline, no connection bound: what serve could reach if
 /// answering cost nothing. It runs on threads of its own in this process
 /// for as long as the process runs; its base URL is returned.
@@ -73,7 +74,6 @@ pub fn floor() -> String {
     let base = format!("http://{}", listener.local_addr().expect("an address"));
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
             // Named, for its CPU time (`cpu_ns`); nothing else differs.
             .thread_name(FLOOR_THREAD)
             .enable_all()
@@ -568,6 +568,28 @@ pub fn report(name: &str, ((times, wall), cpu): Run) -> Figures {
 pub fn median(mut figures: Vec<f64>) -> f64 {
     figures.sort_by(f64::total_cmp);
     figures.get(figures.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// `--shared-cores` among the arguments: the servers and the load generator
+/// are not pinned apart, so that each server's runtime has a worker for
+/// every core and the load generator runs on the same cores. On a machine
+/// of two cores this gives the two-server-core figures it can give (with
+/// the load generator's CPU taken from those cores); on a larger machine
+/// `../shared/bench/` pins a server to 4 or 8 cores of its own instead.
+pub fn shared_cores() -> bool {
+    std::env::args().any(|a| a == "--shared-cores")
+}
+
+/// How the servers were placed, for the line a bench prints first: `apart`
+/// when they were pinned away from the load generator.
+pub fn placement(pinned: bool, apart: &'static str) -> &'static str {
+    if pinned {
+        apart
+    } else if shared_cores() {
+        "servers and load generator sharing every core (--shared-cores)"
+    } else {
+        "not pinned"
+    }
 }
 
 /// Pins every thread of this process to the cores `cpus` (`taskset`'s

@@ -204,11 +204,7 @@ pub(crate) fn proxy(args: &ProxyArgs, given: &dyn Fn(&str) -> bool) -> Result<()
             ProxySecrets::given(&spec.credentials()).map_err(Failure::input)?
         }
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| Failure::Io(format!("cannot start the proxy: {e}")))?;
+    let runtime = args.limits.runtime("proxy")?;
     runtime.block_on(run(args, Arc::new(secrets)))
 }
 

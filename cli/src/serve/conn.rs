@@ -63,7 +63,11 @@ pub(crate) const DRAIN: Duration = Duration::from_secs(10);
 /// default 400 KB.
 pub(crate) const CONNECTION_BUFFER: usize = 64 * 1024;
 
-/// The limits of a server's connections (`serve`'s and `proxy`'s flags).
+/// The name of a server's threads (`top -H`, `/proc/PID/task/*/comm`).
+pub(crate) const WORKER_THREAD: &str = "oauth1-worker";
+
+/// The limits of a server's connections, and its threads (`serve`'s and
+/// `proxy`'s flags).
 #[derive(Args, Debug, Clone)]
 pub(crate) struct LimitFlags {
     /// Seconds a request's headers, and its body, may take to arrive
@@ -81,6 +85,28 @@ pub(crate) struct LimitFlags {
     /// The most requests one connection carries; the last answer says Connection: close
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub(crate) max_requests_per_connection: u64,
+
+    /// Threads answering requests [default: one for each core this process may run on]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub(crate) workers: Option<u16>,
+}
+
+impl LimitFlags {
+    /// The runtime a server answers on: `--workers` threads, else one for
+    /// each core this process may run on (tokio's default, which reads the
+    /// process's CPU affinity and cgroup quota): a server pinned to four
+    /// cores answers on four, not on a fixed number whatever the machine.
+    pub(crate) fn runtime(&self, what: &str) -> Result<tokio::runtime::Runtime, crate::Failure> {
+        let mut builder = tokio::runtime::Builder::new_multi_thread();
+        if let Some(n) = self.workers {
+            builder.worker_threads(usize::from(n));
+        }
+        builder
+            .thread_name(WORKER_THREAD)
+            .enable_all()
+            .build()
+            .map_err(|e| crate::Failure::Io(format!("cannot start the {what}: {e}")))
+    }
 }
 
 /// Binds `listen`: the listener, the address bound (port 0 picks one), and
