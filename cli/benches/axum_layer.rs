@@ -39,10 +39,12 @@ use common::{
     busy, cpu_ns, listening, median, pin_self, report, timed_load, Figures, Generator, Killed,
 };
 
-const CONSUMER_KEY: &str = "bench-consumer";
-const CONSUMER_SECRET: &str = "bench-consumer-secret";
-const TOKEN: &str = "bench-token";
-const TOKEN_SECRET: &str = "bench-token-secret";
+// The credentials `../shared/bench/gen.py` signs with, so that the many-core
+// runs (`cli/benches/many_core.sh`) can start these services too.
+const CONSUMER_KEY: &str = "ck-bench";
+const CONSUMER_SECRET: &str = "cs-bench";
+const TOKEN: &str = "tk-bench";
+const TOKEN_SECRET: &str = "ts-bench";
 
 fn credentials() -> Credentials {
     Credentials::new(CONSUMER_KEY, CONSUMER_SECRET).with_token(TOKEN, TOKEN_SECRET)
@@ -53,6 +55,14 @@ async fn show() -> &'static str {
     "ok"
 }
 
+/// The service's routes: this bench's, and the one `../shared/bench/gen.py`
+/// signs for.
+fn routes() -> Router {
+    Router::new()
+        .route("/1.1/statuses/show.json", get(show))
+        .route("/1.1/account/verify_credentials.json", get(show))
+}
+
 /// The route behind a `VerifyLayer` over `store`, for clients that sign
 /// against `base`.
 fn verified<N: NonceStore + Send + Sync + 'static>(base: &str, store: N) -> Router {
@@ -60,26 +70,27 @@ fn verified<N: NonceStore + Send + Sync + 'static>(base: &str, store: N) -> Rout
         .public_base_url(base)
         .build()
         .expect("a verifier");
-    Router::new()
-        .route("/1.1/statuses/show.json", get(show))
-        .layer(VerifyLayer::new(Arc::new(verifier)))
+    routes().layer(VerifyLayer::new(Arc::new(verifier)))
 }
 
-/// The service process: `--server bare|memory|redis URL`. Prints
-/// `listening on BASE` when ready, then serves until killed.
-fn server(kind: &str, redis_url: Option<&str>) {
+/// The service process: `--server bare|memory|redis URL [PORT]` (the URL
+/// is read for `redis` only; `PORT` on 127.0.0.1, else a free one). Prints
+/// `listening on BASE` when ready, then serves until killed. The memory
+/// store holds 8,000,000 nonces, for the many-core runs' millions of
+/// requests; it takes memory only as it fills.
+fn server(kind: &str, redis_url: Option<&str>, port: u16) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("a runtime");
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
             .await
-            .expect("a free port");
+            .expect("the port is free");
         let base = format!("http://{}", listener.local_addr().expect("an address"));
         let app = match kind {
-            "bare" => Router::new().route("/1.1/statuses/show.json", get(show)),
-            "memory" => verified(&base, MemoryNonceStore::with_capacity(1_000_000)),
+            "bare" => routes(),
+            "memory" => verified(&base, MemoryNonceStore::with_capacity(8_000_000)),
             "redis" => {
                 let url = redis_url.expect("--server redis URL");
                 let store = RedisNonceStore::connect(url, RedisOptions::default())
@@ -105,7 +116,10 @@ fn main() {
     let argv: Vec<String> = std::env::args().collect();
     if argv.get(1).map(String::as_str) == Some("--server") {
         let kind = argv.get(2).expect("--server KIND");
-        return server(kind, argv.get(3).map(String::as_str));
+        let port = argv
+            .get(4)
+            .map_or(0, |p| p.parse().expect("--server KIND URL PORT"));
+        return server(kind, argv.get(3).map(String::as_str), port);
     }
     let _ = rustls::crypto::ring::default_provider().install_default();
     // `cargo bench` passes `--bench`; the numbers, if given, come after `--`.

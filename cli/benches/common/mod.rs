@@ -65,11 +65,11 @@ pub const FLOOR_THREAD: &str = "floor";
 /// no write deadline, no connection bound: what serve could reach if
 /// answering cost nothing. It runs on threads of its own in this process
 /// for as long as the process runs; its base URL is returned.
-pub fn floor() -> String {
+pub fn floor(port: u16) -> String {
     use hyper::server::conn::http1;
     use hyper_util::rt::{TokioIo, TokioTimer};
 
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port)).expect("the port is free");
     listener.set_nonblocking(true).expect("non-blocking");
     let base = format!("http://{}", listener.local_addr().expect("an address"));
     std::thread::spawn(move || {
@@ -112,11 +112,16 @@ pub fn floor_process() -> (Killed, String) {
     listening(command)
 }
 
-/// In a bench started with `--floor` (by `floor_process`): serves the floor
-/// and never returns. Otherwise returns at once.
+/// In a bench started with `--floor [PORT]` (by `floor_process`, or by
+/// `cli/benches/many_core.sh` with the port): serves the floor on 127.0.0.1
+/// (at `PORT`, else a free port) and never returns. Otherwise returns at
+/// once.
 pub fn floor_if_asked() {
     if std::env::args().nth(1).as_deref() == Some("--floor") {
-        println!("listening on {}", floor());
+        let port = std::env::args()
+            .nth(2)
+            .map_or(0, |p| p.parse().expect("--floor PORT"));
+        println!("listening on {}", floor(port));
         loop {
             std::thread::park();
         }
