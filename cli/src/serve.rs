@@ -244,8 +244,7 @@ async fn run(
             args.clock_offset
         );
     }
-    println!("listening on http://{addr}");
-    serve_connections(listener, &args.limits, move |peer, request| {
+    serve_connections(listener, addr, &args.limits, move |peer, request| {
         server.clone().answer(peer, request)
     })
     .await;

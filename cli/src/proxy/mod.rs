@@ -264,8 +264,7 @@ async fn run(args: &ProxyArgs, secrets: Arc<ProxySecrets>) -> Result<(), Failure
         diagnoses: (args.diagnose > 0).then(|| diagnose::Diagnoses::new(args.diagnose)),
     });
     reload_on_hangup(secrets)?;
-    println!("listening on http://{addr}");
-    serve_connections(listener, &args.limits, move |peer, request| {
+    serve_connections(listener, addr, &args.limits, move |peer, request| {
         proxy.clone().answer(peer, request)
     })
     .await;

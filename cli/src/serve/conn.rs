@@ -128,12 +128,15 @@ pub(crate) async fn bind(
     Ok((listener, addr, public))
 }
 
-/// Accepts connections on `listener` within `limits` and answers each
-/// request with `handler` until SIGINT or SIGTERM; then stops accepting
-/// and waits (up to [`DRAIN`]) for the requests in flight, their answers'
-/// bodies included, to finish.
+/// Says `listening on http://ADDR` on standard output once SIGINT and
+/// SIGTERM are handled (a signal sent on that line stops the server
+/// cleanly), accepts connections on `listener` (bound to `addr`) within
+/// `limits` and answers each request with `handler` until one of them;
+/// then stops accepting and waits (up to [`DRAIN`]) for the requests in
+/// flight, their answers' bodies included, to finish.
 pub(crate) async fn serve_connections<H, F, B>(
     listener: tokio::net::TcpListener,
+    addr: SocketAddr,
     limits: &LimitFlags,
     handler: H,
 ) where
@@ -150,6 +153,7 @@ pub(crate) async fn serve_connections<H, F, B>(
         usize::try_from(limits.max_connections).unwrap_or(usize::MAX),
     ));
     let mut stop = std::pin::pin!(stop_signal());
+    println!("listening on http://{addr}");
     let graceful = GracefulShutdown::new();
     let in_flight = InFlight::default();
     let mut backoff = Backoff::default();
