@@ -33,6 +33,7 @@ use crate::Failure;
 
 mod answer;
 pub(crate) mod conn;
+mod deadline;
 mod legs;
 pub(crate) mod log;
 mod store;
