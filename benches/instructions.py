@@ -47,14 +47,14 @@ def toolchain():
 
 def build():
     subprocess.run(
-        ["cargo", "build", "--quiet", "--locked", "--profile", "bench", "-p", "oauth1-instructions"],
+        ["cargo", "build", "--quiet", "--locked", "--profile", "instructions", "-p", "oauth1-instructions"],
         cwd=ROOT, check=True,
     )
     target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
     if not target.is_absolute():
         target = ROOT / target
-    # The bench profile builds into target/release.
-    return target / "release" / "oauth1-instructions"
+    # A custom profile builds into target/<its name>.
+    return target / "instructions" / "oauth1-instructions"
 
 
 def measure(binary, case, runs):

@@ -5,9 +5,9 @@
 //! produces the right answer are outside it.
 //!
 //! ```text
-//! cargo build --profile bench -p oauth1-instructions
+//! cargo build --profile instructions -p oauth1-instructions
 //! valgrind --tool=callgrind --toggle-collect='*run_case*' \
-//!     target/release/oauth1-instructions sign_get20 1000
+//!     target/instructions/oauth1-instructions sign_get20 1000
 //! ```
 //!
 //! `benches/instructions.py` runs the guarded cases and compares them with
