@@ -14,8 +14,13 @@
 //! for a one-core load generator not to be the limit.
 //!
 //! ```sh
-//! cargo bench -p oauth1-cli --bench axum_layer [-- REQUESTS CONCURRENCY ROUNDS [--raw]]
+//! cargo bench -p oauth1-cli --bench axum_layer [-- REQUESTS CONCURRENCY ROUNDS [--raw|--spin] [--shared-cores]]
 //! ```
+//!
+//! `--spin`: a load generator that never sleeps (`common::Generator::Spin`).
+//! `--shared-cores`: nothing pinned, the services and the load generator on
+//! every core (`common::shared_cores`). `--server KIND URL PORT` starts one
+//! service on a given port, as `cli/benches/many_core.sh` does.
 
 // A harness: a panic is how it says a request got the wrong answer.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

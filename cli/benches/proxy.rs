@@ -15,7 +15,7 @@
 //! one (`common::Generator::Raw`).
 //!
 //! ```sh
-//! cargo bench -p oauth1-cli --bench proxy [-- REQUESTS CONCURRENCY ROUNDS [--raw]]
+//! cargo bench -p oauth1-cli --bench proxy [-- REQUESTS CONCURRENCY ROUNDS [--raw|--spin] [--shared-cores]]
 //! ```
 
 // A harness: a panic is how it says a request got the wrong answer.

@@ -14,7 +14,7 @@
 //! medians:
 //!
 //! ```sh
-//! cargo bench -p oauth1-cli --bench serve [-- REQUESTS CONCURRENCY ROUNDS] [--raw]
+//! cargo bench -p oauth1-cli --bench serve [-- REQUESTS CONCURRENCY ROUNDS [--raw|--spin] [--shared-cores]]
 //! ```
 //!
 //! Every request is signed before the clock starts, so the figures are the
