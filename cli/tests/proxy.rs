@@ -540,3 +540,21 @@ fn a_bad_start_says_what_is_wrong() {
         "{e}"
     );
 }
+
+/// The proxy's threads are `serve`'s rule (`--workers`, else one a core):
+/// `--workers 3` starts three, named `oauth1-worker` (`/proc`, Linux).
+#[test]
+fn workers_sets_the_threads_it_answers_on() {
+    let upstream = AxumUpstream::start();
+    let mut args = CREDENTIALS.to_vec();
+    args.extend(["--workers", "3"]);
+    let proxy = Proxy::start(&upstream.url(), &args);
+    let workers = std::fs::read_dir(format!("/proc/{}/task", proxy.child.id()))
+        .unwrap()
+        .filter(|task| {
+            let comm = task.as_ref().unwrap().path().join("comm");
+            std::fs::read_to_string(comm).is_ok_and(|c| c.trim_end() == "oauth1-worker")
+        })
+        .count();
+    assert_eq!(workers, 3);
+}
