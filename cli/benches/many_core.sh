@@ -5,7 +5,7 @@
 # server cores (its README); this script names what to pack and how each server starts.
 #
 #   bash cli/benches/many_core.sh pack   # here: release builds, stripped, packed into target/devpack
-#   bash cli/benches/many_core.sh run    # there, with target/devpack carried; the log under $OUT
+#   bash cli/benches/many_core.sh run    # there, with target/devpack carried; the figures in $OUT
 #
 # The four servers, each a fresh process for every round (so each nonce is new to its store), all
 # on 127.0.0.1:PORT and answering the GETs ../shared/bench/gen.py signs (ck-bench, tk-bench):
@@ -50,11 +50,21 @@ for line in sys.stdin:
 run)
     [ -x "$pack/run.sh" ] || { echo "many_core.sh: no $pack (run 'pack' first, and carry it)" >&2; exit 1; }
     export OAUTH_CONSUMER_SECRET=cs-bench OAUTH_TOKEN_SECRET=ts-bench
-    bash "$pack/run.sh" \
+    # run.sh keeps each server's standard error, and serve's is a log line a request (millions
+    # at 8 cores): those stay in a folder of their own, and only the figures, with the last
+    # lines of each server's log, go to $OUT (the device tool brings back what is there).
+    results=${OUT:-target/many_core}
+    mkdir -p "$results"
+    logs=$(mktemp -d)
+    OUT=$logs bash "$pack/run.sh" \
         'floor --floor PORT' \
         'serve serve --listen 127.0.0.1:PORT --consumer-key ck-bench --token tk-bench --nonce-capacity 8000000' \
         'bare --server bare - PORT' \
-        'layer --server memory - PORT'
+        'layer --server memory - PORT' | tee "$results/many_core.txt"
+    for log in "$logs"/*.err; do
+        [ -f "$log" ] && tail -n 5 "$log" >"$results/$(basename "$log").tail"
+    done
+    rm -rf "$logs"
     ;;
 *)
     echo "usage: bash cli/benches/many_core.sh pack|run" >&2
