@@ -7,7 +7,7 @@
 mod common;
 mod proxy_support;
 
-use common::bin::TempDir;
+use common::bin::{threads_named, TempDir};
 use proxy_support::{
     secrets_file, send, sign, AxumUpstream, Proxy, PythonUpstream, ToSign, CREDENTIALS,
 };
@@ -549,12 +549,5 @@ fn workers_sets_the_threads_it_answers_on() {
     let mut args = CREDENTIALS.to_vec();
     args.extend(["--workers", "3"]);
     let proxy = Proxy::start(&upstream.url(), &args);
-    let workers = std::fs::read_dir(format!("/proc/{}/task", proxy.child.id()))
-        .unwrap()
-        .filter(|task| {
-            let comm = task.as_ref().unwrap().path().join("comm");
-            std::fs::read_to_string(comm).is_ok_and(|c| c.trim_end() == "oauth1-worker")
-        })
-        .count();
-    assert_eq!(workers, 3);
+    assert_eq!(threads_named(proxy.child.id(), "oauth1-worker"), 3);
 }

@@ -17,7 +17,7 @@ mod redis_server;
 use std::process::Command;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use common::bin::{oauth1, TempDir};
+use common::bin::{oauth1, threads_named, TempDir};
 use common::oracle::space_as_plus_header;
 use common::serve::{diagnosis_codes, send, Answer, Serve, CREDENTIALS};
 use oauth1_signer::{Credentials, OAuthRequest, Signer};
@@ -457,17 +457,6 @@ fn an_unknown_nonce_store_is_a_usage_error() {
         err.contains("--nonce-store memcached://x: expected memory, redis://"),
         "{err}"
     );
-}
-
-/// The threads of a process named `name`, from `/proc` (Linux).
-fn threads_named(pid: u32, name: &str) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/task"))
-        .unwrap()
-        .filter(|task| {
-            let comm = task.as_ref().unwrap().path().join("comm");
-            std::fs::read_to_string(comm).is_ok_and(|c| c.trim_end() == name)
-        })
-        .count()
 }
 
 /// `serve` answers on one thread for each core it may run on, as std

@@ -102,3 +102,15 @@ pub fn browse(url: &str) -> String {
     assert!(response.starts_with("HTTP/1.1 200 "), "{response}");
     response.split("\r\n\r\n").nth(1).unwrap().trim().to_owned()
 }
+
+/// The threads of process `pid` named `name`, from `/proc` (Linux): a
+/// server's runtime names its threads.
+pub fn threads_named(pid: u32, name: &str) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .unwrap()
+        .filter(|task| {
+            let comm = task.as_ref().unwrap().path().join("comm");
+            std::fs::read_to_string(comm).is_ok_and(|c| c.trim_end() == name)
+        })
+        .count()
+}
