@@ -12,6 +12,9 @@
 #     the page's curl command) and a Devanagari font (fonts-lohit-deva: the
 #     Hindi interface in the screenshots);
 #   - playwright-core and axe-core from npm (web/tests/package-lock.json).
+#
+# `.ci/web.sh tools` installs the first two alone, the builds among them
+# (.ci/prebuild.sh: CI builds them early, in the background).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,6 +41,9 @@ if [ "$have" != "$want" ]; then
         cargo install wasm-bindgen-cli --debug --version "$want"
 fi
 wasm-bindgen --version
+if [ "${1:-}" = tools ]; then
+    exit 0
+fi
 
 step "web: Debian's chromium, binaryen, curl and a Devanagari font (.ci/packages.sh)"
 bash .ci/packages.sh web

@@ -2,6 +2,7 @@
 # Runs every fuzz target, in one of two modes.
 #
 #   fuzz/run.sh ci              what CI runs; the same verdict for the same commit
+#   fuzz/run.sh build           ci's build alone (.ci/prebuild.sh: CI builds it early)
 #   fuzz/run.sh explore [SECS]  for people: random seeds, SECS (300) per target
 #
 # ci: first replays each committed seed in fuzz/corpus/<target> as a
@@ -40,7 +41,7 @@ export RUSTC_BOOTSTRAP=1
 mode=${1:-ci}
 max_len=${FUZZ_MAX_LEN:-65536}
 case "$mode" in
-ci)
+ci | build)
     seed=${FUZZ_SEED:-5849}
     sanitizer=${FUZZ_SANITIZER:-none}
     runs=${FUZZ_RUNS:-30000}
@@ -61,7 +62,7 @@ explore)
     norandom=()
     ;;
 *)
-    echo "usage: fuzz/run.sh ci | fuzz/run.sh explore [SECONDS]" >&2
+    echo "usage: fuzz/run.sh ci | fuzz/run.sh build | fuzz/run.sh explore [SECONDS]" >&2
     exit 2
     ;;
 esac
@@ -79,6 +80,9 @@ common=(-max_len="$max_len" -timeout=60 -rss_limit_mb=2048 -print_final_stats=1)
 
 sanitizer=(--sanitizer "$sanitizer")
 cargo fuzz build "${sanitizer[@]}"
+if [ "$mode" = build ]; then
+    exit 0
+fi
 targets=$(cargo fuzz list)
 printf '\n%-14s %8s %12s %10s  %s\n' target seeds runs corpus result
 for target in $targets; do
