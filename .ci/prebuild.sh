@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 done_dir=$1
 mark() { touch "$done_dir/$1"; }
 # What the kernel schedules it at: nice 19 within .ci/run's autogroup.
-echo "prebuild: nice $(nice), ${PPID:+parent $PPID, }autogroup $(cat /proc/self/autogroup 2>/dev/null || echo none)"
+echo "prebuild: nice $(nice), autogroup $(cat /proc/self/autogroup 2>/dev/null || echo none)"
 {
     { command -v cargo-deny >/dev/null || cargo install cargo-deny --locked --debug; } && mark cargo-deny &&
         bash .ci/web.sh tools && mark wasm-bindgen &&
