@@ -3,9 +3,9 @@
 # between: the three tools it installs from crates.io when they are missing
 # (cargo-deny, wasm-bindgen-cli, cargo-fuzz: debug builds, each in a
 # temporary target dir) and the fuzz targets (fuzz/target). `.ci/run` starts
-# this in the background at the lowest CPU priority (nice 19) once its first
-# build has downloaded the crates, so that these builds take a core only when
-# the steps' own work leaves one idle: the test binaries and the browser
+# this in the background under SCHED_IDLE once its first build has
+# downloaded the crates, so that these builds take a core only when the
+# steps' own work leaves one idle: the test binaries and the browser
 # tests keep about one of two cores busy (BENCHMARKS.md, "CI on a fresh
 # machine"). Nothing is built differently: the same commands, the same
 # environment, as the steps ran them before; each step that needs one waits
@@ -21,8 +21,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 done_dir=$1
 mark() { touch "$done_dir/$1"; }
-# What the kernel schedules it at: nice 19 within .ci/run's autogroup.
-echo "prebuild: nice $(nice), autogroup $(cat /proc/self/autogroup 2>/dev/null || echo none)"
+# What the kernel schedules it at (SCHED_IDLE, in .ci/run's autogroup).
+echo "prebuild: $(chrt -p $$ | sed -n 's/.*scheduling policy: //p'), autogroup $(cat /proc/self/autogroup 2>/dev/null || echo none)"
 {
     { command -v cargo-deny >/dev/null || cargo install cargo-deny --locked --debug; } && mark cargo-deny &&
         bash .ci/web.sh tools && mark wasm-bindgen &&
