@@ -549,5 +549,5 @@ fn workers_sets_the_threads_it_answers_on() {
     let mut args = CREDENTIALS.to_vec();
     args.extend(["--workers", "3"]);
     let proxy = Proxy::start(&upstream.url(), &args);
-    assert_eq!(threads_named(proxy.child.id(), "oauth1-worker"), 3);
+    assert_eq!(threads_named(proxy.child.id(), "oauth1-worker", 3), 3);
 }

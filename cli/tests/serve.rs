@@ -486,7 +486,7 @@ fn it_answers_on_a_thread_a_core_or_on_workers_threads() {
         let a = send(serve.port, "POST", "/w", Some(&header), Some(body));
         assert_eq!(a.status, 200, "{extra:?}: {}", a.json);
         assert_eq!(
-            threads_named(serve.child.id(), "oauth1-worker"),
+            threads_named(serve.child.id(), "oauth1-worker", expected),
             expected,
             "{extra:?}"
         );

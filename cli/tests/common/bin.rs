@@ -104,13 +104,27 @@ pub fn browse(url: &str) -> String {
 }
 
 /// The threads of process `pid` named `name`, from `/proc` (Linux): a
-/// server's runtime names its threads.
-pub fn threads_named(pid: u32, name: &str) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/task"))
-        .unwrap()
-        .filter(|task| {
-            let comm = task.as_ref().unwrap().path().join("comm");
-            std::fs::read_to_string(comm).is_ok_and(|c| c.trim_end() == name)
-        })
-        .count()
+/// server's runtime names its threads. Read until there are `want` of them,
+/// for at most 10 s: a thread takes its name when it first runs, so a
+/// runtime just built can show one short for a while on a loaded machine
+/// (seen in CI: 2 of 3). A count past `want` is returned as soon as it is
+/// seen, and one short of it after the 10 s, for the caller to assert.
+pub fn threads_named(pid: u32, name: &str, want: usize) -> usize {
+    let count = || {
+        std::fs::read_dir(format!("/proc/{pid}/task"))
+            .unwrap()
+            .filter(|task| {
+                let comm = task.as_ref().unwrap().path().join("comm");
+                std::fs::read_to_string(comm).is_ok_and(|c| c.trim_end() == name)
+            })
+            .count()
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let n = count();
+        if n >= want || std::time::Instant::now() >= deadline {
+            return n;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
 }
