@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 done_dir=$1
 mark() { touch "$done_dir/$1"; }
 # What the kernel schedules it at (SCHED_IDLE, in .ci/run's autogroup).
-echo "prebuild: $(chrt -p $$ | sed -n 's/.*scheduling policy: //p'), autogroup $(cat /proc/self/autogroup 2>/dev/null || echo none)"
+echo "prebuild: $(chrt -p $$ 2>/dev/null | sed -n 's/.*scheduling policy: //p'), nice $(nice), autogroup $(cat /proc/self/autogroup 2>/dev/null || echo none)"
 {
     bash .ci/web.sh tools && mark wasm-bindgen &&
         fuzz/run.sh build && mark fuzz
