@@ -6,9 +6,10 @@
 # background under SCHED_IDLE once the test build is done, so that these
 # builds take a core only when the steps' own work leaves one idle: the test
 # binaries and the browser tests keep about one of two cores busy
-# (BENCHMARKS.md, "CI on a fresh machine"). Nothing is built differently: the same commands, the same
-# environment, as the steps ran them before; each step that needs one waits
-# for it, and runs its own command again (a no-op when this built it).
+# (BENCHMARKS.md, "CI on a fresh machine"). Nothing is built differently:
+# the same commands, in the same environment, as the steps ran them before;
+# each step that needs one waits for it, and runs its own command again (a
+# no-op when this built it).
 #
 # The tools are debug builds because their work here is small: wasm-bindgen
 # writes the page's files in 0.2 s, byte for byte what its release build

@@ -13,8 +13,9 @@
 #     Hindi interface in the screenshots);
 #   - playwright-core and axe-core from npm (web/tests/package-lock.json).
 #
-# `.ci/web.sh tools` installs the first two alone, the builds among them
-# (.ci/prebuild.sh: CI builds them early, in the background).
+# `.ci/web.sh tools` installs only the first two, the target and
+# wasm-bindgen-cli, the one build here (.ci/prebuild.sh: CI builds it early,
+# in the background).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -108,7 +108,7 @@ pub fn browse(url: &str) -> String {
 /// for at most 10 s: a thread takes its name when it first runs, so a
 /// runtime just built can show one short for a while on a loaded machine
 /// (seen in CI: 2 of 3). A count past `want` is returned as soon as it is
-/// seen, and one short of it after the 10 s, for the caller to assert.
+/// seen, and a count short of it after the 10 s, for the caller to assert.
 pub fn threads_named(pid: u32, name: &str, want: usize) -> usize {
     let count = || {
         std::fs::read_dir(format!("/proc/{pid}/task"))
