@@ -349,8 +349,10 @@ where
         let clone = self.inner.clone();
         let mut inner = std::mem::replace(&mut self.inner, clone);
         let layer = self.layer.clone();
+        // Split before the future is made: it holds the parts, not the
+        // request as well (a future is copied whole when boxed, and moved).
+        let (mut parts, body) = request.into_parts();
         Box::pin(async move {
-            let (mut parts, body) = request.into_parts();
             let (verified, body) = match verify(&layer, &parts, body).await {
                 Ok(v) => v,
                 Err(answer) => return Ok(answer),
@@ -387,26 +389,29 @@ where
     // and verifies the request when they are not.
     let head =
         Received::from_http(&parts.method, uri, &parts.headers, b"").map_err(|r| reject(&r))?;
-    match layer.verifier.verify_head(&head).await {
+    // Each verdict is taken apart in a statement of its own, before the
+    // diagnosis is awaited: a `match` around that await would keep the
+    // whole verdict in this future.
+    let rejection = match layer.verifier.verify_head(&head).await {
         Ok(Some(verified)) => return Ok((verified, LayerBody::Passed(body))),
-        Ok(None) => {}
-        Err(r) => {
-            log_rejection(layer, parts, uri, &r);
-            diagnose(layer, parts, uri, &head, &r).await;
-            return Err(rejected(&layer.realm, &r));
-        }
+        Ok(None) => None,
+        Err(r) => Some(r),
+    };
+    if let Some(r) = rejection {
+        log_rejection(layer, parts, uri, &r);
+        diagnose(layer, parts, uri, &head, &r).await;
+        return Err(rejected(&layer.realm, &r));
     }
     let bytes = read_body(body, &parts.headers, layer.body_limit).await?;
     let received =
         Received::from_http(&parts.method, uri, &parts.headers, &bytes).map_err(|r| reject(&r))?;
-    match layer.verifier.verify(&received).await {
-        Ok(verified) => Ok((verified, LayerBody::Full(Some(bytes)))),
-        Err(r) => {
-            log_rejection(layer, parts, uri, &r);
-            diagnose(layer, parts, uri, &received, &r).await;
-            Err(rejected(&layer.realm, &r))
-        }
-    }
+    let r = match layer.verifier.verify(&received).await {
+        Ok(verified) => return Ok((verified, LayerBody::Full(Some(bytes)))),
+        Err(r) => r,
+    };
+    log_rejection(layer, parts, uri, &r);
+    diagnose(layer, parts, uri, &received, &r).await;
+    Err(rejected(&layer.realm, &r))
 }
 
 /// The body's bytes, up to `limit`.

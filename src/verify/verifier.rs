@@ -89,6 +89,19 @@ enum Read<'a> {
     NeedsBody,
 }
 
+/// `read`'s protocol parameters and what its checks found, or the
+/// rejection of the first that failed (it needed no secret).
+fn passed<'a>(
+    protocol: Protocol<'a>,
+    prepared: Result<Prepared, Reason>,
+    url: &str,
+) -> Result<(Protocol<'a>, Prepared), Rejection> {
+    match prepared {
+        Ok(prepared) => Ok((protocol, prepared)),
+        Err(reason) => Err(Rejection::new(reason).with_protocol(&protocol, url)),
+    }
+}
+
 /// What the checks before the secrets are looked up found.
 struct Prepared {
     method: SignatureMethod,
@@ -154,12 +167,14 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         check_target(received)?;
         let url = self.config.url.url_of(received)?;
         let sent = sent_url(&url);
-        match self.read(received, &sent, now_unix, false)? {
-            Read::Whole(protocol, prepared) => {
-                self.finish(&url, protocol, prepared, now_unix).await
-            }
-            Read::NeedsBody => unreachable!("read stops for the body only when asked to"),
-        }
+        // Read, and matched, in statements of their own: nothing of the
+        // read but what `finish` takes is kept in the future across its
+        // awaits (a match around the await keeps its scrutinee there).
+        let Read::Whole(protocol, prepared) = self.read(received, &sent, now_unix, false)? else {
+            unreachable!("read stops for the body only when asked to")
+        };
+        let (protocol, prepared) = passed(protocol, prepared, &url)?;
+        self.finish(&url, protocol, prepared, now_unix).await
     }
 
     /// Verifies a request from its head alone, parsed once, when its body
@@ -179,103 +194,113 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         check_target(head)?;
         let url = self.config.url.url_of(head)?;
         let sent = sent_url(&url);
-        // No hash, no form: the body is read by no check, so the head is the
-        // request as verified.
-        let head = head.clone().body_not_read();
         let now = self.now();
-        match self.read(&head, &sent, now, true)? {
-            Read::Whole(protocol, prepared) => {
-                self.finish(&url, protocol, prepared, now).await.map(Some)
+        // In a block of its own, as `verify_at`'s read: neither the head's
+        // copy nor the read is kept across `finish`'s awaits.
+        let (protocol, prepared) = {
+            // No hash, no form: the body is read by no check, so the head
+            // is the request as verified.
+            let head = head.clone().body_not_read();
+            match self.read(&head, &sent, now, true)? {
+                Read::Whole(protocol, prepared) => (protocol, prepared),
+                Read::NeedsBody => return Ok(None),
             }
-            Read::NeedsBody => Ok(None),
-        }
+        };
+        let (protocol, prepared) = passed(protocol, prepared, &url)?;
+        self.finish(&url, protocol, prepared, now).await.map(Some)
     }
 
     /// Every check after the read, in order, and the nonce recorded last.
-    async fn finish(
-        &self,
-        url: &str,
-        protocol: Protocol<'_>,
-        prepared: Result<Prepared, Reason>,
+    ///
+    /// A plain function returning an `async move` block, not an `async fn`:
+    /// an `async fn` copies each argument into a local of its future, so
+    /// that `prepared` and `protocol` were held twice there (and `prepared`
+    /// a third time, unwrapped); the block holds each once, in place
+    /// (rust-lang/rust#62958). The future went from 960 bytes to 448.
+    #[allow(clippy::manual_async_fn)]
+    fn finish<'v>(
+        &'v self,
+        url: &'v str,
+        protocol: Protocol<'v>,
+        mut prepared: Prepared,
         now_unix: u64,
-    ) -> Result<Verified, Rejection> {
-        let found = |reason: Reason, base_string: String| {
-            Rejection::new(reason).with_found(base_string, &protocol, url)
-        };
-        let mut prepared = match prepared {
-            Ok(p) => p,
-            Err(reason) => return Err(Rejection::new(reason).with_protocol(&protocol, url)),
-        };
-        let lookup = match self
-            .secrets
-            .secrets(
-                protocol.consumer_key().unwrap_or_default(),
-                protocol.token(),
-            )
-            .await
-        {
-            Ok(lookup) => lookup,
-            Err(e) => {
-                let reason = Reason::SecretsUnavailable(e.describe());
-                return Err(found(reason, prepared.base_string));
-            }
-        };
-        let (secrets, unknown) = match &lookup {
-            Lookup::Found(s) => (s, None),
-            Lookup::UnknownConsumer => (&self.config.dummy, Some(Reason::ConsumerKeyUnknown)),
-            Lookup::UnknownToken => (&self.config.dummy, Some(Reason::TokenUnknown)),
-        };
-        // Run whatever the other checks found, and whatever the key.
-        let signature = protocol.signature().unwrap_or_default();
-        let matches = signature_matches(
-            prepared.method,
-            prepared.base_string.as_bytes(),
-            signature,
-            secrets,
-        );
-        let no_public_key = (prepared.method.is_rsa() && !has_rsa_public_key(secrets)).then_some(
-            Reason::PublicKeyMissing {
-                method: prepared.method,
-            },
-        );
-        let failed = prepared
-            .failed
-            .take()
-            .or(unknown)
-            .or(no_public_key)
-            .or((!matches).then_some(Reason::SignatureInvalid));
-        if let Some(reason) = failed {
-            return Err(found(reason, prepared.base_string));
-        }
-        if let (Some(timestamp), Some(nonce)) = (prepared.timestamp, protocol.get(Name::Nonce)) {
-            let key = NonceKey::new(
-                protocol.consumer_key().unwrap_or_default(),
-                protocol.token().unwrap_or(""),
-                timestamp,
-                nonce,
-            );
-            // Acceptable until `timestamp + before`; kept a second past it.
-            let until = timestamp.saturating_add(self.config.before.as_secs());
-            let keep_for = Duration::from_secs(until.saturating_sub(now_unix).saturating_add(1));
-            match self.nonces.remember(&key, keep_for).await {
-                Ok(Freshness::Fresh) => {}
-                Ok(Freshness::Replayed) => {
-                    return Err(found(Reason::NonceUsed, prepared.base_string))
-                }
+    ) -> impl Future<Output = Result<Verified, Rejection>> + Send + 'v {
+        async move {
+            let found = |reason: Reason, base_string: String| {
+                Rejection::new(reason).with_found(base_string, &protocol, url)
+            };
+            let lookup = match self
+                .secrets
+                .secrets(
+                    protocol.consumer_key().unwrap_or_default(),
+                    protocol.token(),
+                )
+                .await
+            {
+                Ok(lookup) => lookup,
                 Err(e) => {
-                    let reason = Reason::StoreUnavailable(e.describe());
+                    let reason = Reason::SecretsUnavailable(e.describe());
                     return Err(found(reason, prepared.base_string));
                 }
+            };
+            let (secrets, unknown) = match &lookup {
+                Lookup::Found(s) => (s, None),
+                Lookup::UnknownConsumer => (&self.config.dummy, Some(Reason::ConsumerKeyUnknown)),
+                Lookup::UnknownToken => (&self.config.dummy, Some(Reason::TokenUnknown)),
+            };
+            // Run whatever the other checks found, and whatever the key.
+            let signature = protocol.signature().unwrap_or_default();
+            let matches = signature_matches(
+                prepared.method,
+                prepared.base_string.as_bytes(),
+                signature,
+                secrets,
+            );
+            let no_public_key = (prepared.method.is_rsa() && !has_rsa_public_key(secrets))
+                .then_some(Reason::PublicKeyMissing {
+                    method: prepared.method,
+                });
+            let failed = prepared
+                .failed
+                .take()
+                .or(unknown)
+                .or(no_public_key)
+                .or((!matches).then_some(Reason::SignatureInvalid));
+            if let Some(reason) = failed {
+                return Err(found(reason, prepared.base_string));
             }
+            if let (Some(timestamp), Some(nonce)) = (prepared.timestamp, protocol.get(Name::Nonce))
+            {
+                let key = NonceKey::new(
+                    protocol.consumer_key().unwrap_or_default(),
+                    protocol.token().unwrap_or(""),
+                    timestamp,
+                    nonce,
+                );
+                // Acceptable until `timestamp + before`; kept a second past it.
+                let until = timestamp.saturating_add(self.config.before.as_secs());
+                let keep_for =
+                    Duration::from_secs(until.saturating_sub(now_unix).saturating_add(1));
+                match self.nonces.remember(&key, keep_for).await {
+                    Ok(Freshness::Fresh) => {}
+                    Ok(Freshness::Replayed) => {
+                        return Err(found(Reason::NonceUsed, prepared.base_string))
+                    }
+                    Err(e) => {
+                        let reason = Reason::StoreUnavailable(e.describe());
+                        return Err(found(reason, prepared.base_string));
+                    }
+                }
+            }
+            Ok(Verified::new(
+                prepared.base_string,
+                prepared.uri,
+                url,
+                &protocol,
+                prepared.method,
+                prepared.params,
+            ))
         }
-        Ok(Verified::new(
-            prepared.base_string,
-            prepared.uri,
-            url,
-            &protocol,
-            prepared.method,
-            prepared.params,
-        ))
     }
 
     /// Whether verifying a request with this head needs its body: a form
