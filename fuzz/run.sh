@@ -10,9 +10,31 @@
 # for the slow `large`) inputs per target from the fixed seed FUZZ_SEED.
 # libFuzzer with a fixed seed, a fixed run count and a fixed starting corpus
 # executes the same inputs in the same order on any machine, whatever its
-# speed (-reload=0: the corpus is not re-read on a timer; setarch -R: no
-# address-space randomisation). Nothing here depends on the clock or on
-# chance: two runs of one commit keep the same inputs.
+# speed, provided nothing else in the process differs from run to run:
+#   - no timer: -reload=0 (the corpus is not re-read on one);
+#   - no chance and no clock in the code: the verifier's secrets for
+#     unknown keys are a fixed text in a fuzzing build (`--cfg fuzzing`,
+#     which cargo-fuzz sets; a random generator's rejection sampling runs a
+#     random number of rounds), and `verify` keeps its nonces in a store of
+#     its own (`MemoryNonceStore` reads `Instant::now`). libFuzzer keeps an
+#     input for the new coverage it shows and mutates with the values the
+#     code compared: `verify` kept 985, 1,003 and 997 inputs in three runs
+#     of one binary before;
+#   - no addresses that move: libFuzzer's compare tables are indexed by code
+#     address and fill with the values compared, stack addresses among them,
+#     so ASLR is off (setarch -R), the checkout's path is remapped out of the
+#     binaries (below), and each target runs as a copy in the temporary
+#     folder with relative paths and a fixed environment (`run_target`):
+#     the stack starts where it did in any other checkout. (`url` kept 467
+#     inputs under `cargo fuzz run`, whose environment names the checkout,
+#     in one clone and 495 in another; 482 to 493 run directly with the
+#     corpus folder or the binary's path spelt differently.)
+# Two runs of one commit keep the same inputs, in any checkout: two runs in
+# one clone and one in a clone at a longer path kept the same count for
+# every target. What still differs between checkouts is `cli_format`'s code
+# order (cargo hashes the absolute path of the crates outside fuzz/'s own
+# workspace into their symbols, and code is laid out in symbol order); it
+# kept the same inputs in both clones.
 #
 # explore: time-bounded and seeded at random, to find new crashes. What it
 # finds is for a person to minimise and commit, never for CI to stumble on:
@@ -38,6 +60,16 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 export RUSTC_BOOTSTRAP=1
+# The checkout's path, and cargo's home, out of the binaries. The crates
+# outside fuzz/'s own workspace (the library, the CLI) and the registry's
+# are compiled from absolute paths, which panic locations keep in .rodata:
+# a clone at a longer path had a longer .rodata, every code address after it
+# moved, and libFuzzer, whose tables are indexed by code address, mutated
+# differently from the same seed (three clones kept 1,023, 1,012 and 1,007
+# inputs for `verify`). Remapped to fixed names, two clones at different
+# paths build the same bytes and keep the same inputs.
+root=$(cd .. && pwd)
+export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }--remap-path-prefix=$root=/oauth1-signer --remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}=/cargo"
 mode=${1:-ci}
 max_len=${FUZZ_MAX_LEN:-65536}
 case "$mode" in
@@ -84,6 +116,19 @@ if [ "$mode" = build ]; then
     exit 0
 fi
 targets=$(cargo fuzz list)
+host=$(rustc -vV | sed -n 's/^host: //p')
+mkdir -p "$work/bin"
+
+# ci runs a target's binary as a copy in the temporary folder, from there,
+# with paths relative to it and a fixed environment: nothing of this
+# checkout's path or of the caller's environment is in its arguments or
+# environment, so its stack starts at the same address in any checkout.
+ci_run() {
+    local target=$1
+    shift
+    (cd "$work" && "${norandom[@]}" env -i RUST_BACKTRACE=1 "./bin/$target" "$@")
+}
+
 printf '\n%-14s %8s %12s %10s  %s\n' target seeds runs corpus result
 for target in $targets; do
     mkdir -p "$work/corpus/$target" "$work/artifacts/$target"
@@ -93,22 +138,26 @@ for target in $targets; do
         seeds=$(find "corpus/$target" -type f | wc -l)
     fi
     log="$work/$target.log"
-    artifacts=(-artifact_prefix="$work/artifacts/$target/")
     result=ok
     if [ "$mode" = ci ]; then
+        cp "target/$host/release/$target" "$work/bin/$target"
         # `large` builds inputs of up to 256 KiB from each one: a tenth of the runs.
         target_runs=$runs
         [ "$target" = large ] && target_runs=$((runs / 10))
-        budget=(-seed="$seed" -runs="$target_runs" -reload=0)
-    fi
-    # Files (not a directory) as arguments: libFuzzer runs each once.
-    if [ "$mode" = ci ] && [ "$seeds" -gt 0 ] &&
-        ! "${norandom[@]}" cargo fuzz run "${sanitizer[@]}" "$target" $(find "corpus/$target" -type f | sort) -- \
-            "${common[@]}" "${artifacts[@]}" >"$work/$target.replay.log" 2>&1; then
-        result="CRASH replaying a committed seed"
-        log="$work/$target.replay.log"
-    elif ! "${norandom[@]}" cargo fuzz run "${sanitizer[@]}" "$target" "$work/corpus/$target" -- \
-        "${budget[@]}" "${common[@]}" "${artifacts[@]}" >"$log" 2>&1; then
+        artifacts=(-artifact_prefix="artifacts/$target/")
+        # The committed seeds first, as files (not a directory): libFuzzer
+        # runs each once. Then the seeded run from them.
+        if [ "$seeds" -gt 0 ] &&
+            ! ci_run "$target" $(cd "$work" && find "corpus/$target" -type f | sort) \
+                "${common[@]}" "${artifacts[@]}" >"$work/$target.replay.log" 2>&1; then
+            result="CRASH replaying a committed seed"
+            log="$work/$target.replay.log"
+        elif ! ci_run "$target" "corpus/$target" -seed="$seed" -runs="$target_runs" -reload=0 \
+            "${common[@]}" "${artifacts[@]}" >"$log" 2>&1; then
+            result="CRASH: $(ls "$work/artifacts/$target/"* 2>/dev/null | head -n 1 || true)"
+        fi
+    elif ! cargo fuzz run "${sanitizer[@]}" "$target" "$work/corpus/$target" -- \
+        "${budget[@]}" "${common[@]}" -artifact_prefix="$work/artifacts/$target/" >"$log" 2>&1; then
         result="CRASH: $(ls "$work/artifacts/$target/"* 2>/dev/null | head -n 1 || true)"
     fi
     [ "$result" = ok ] || failed+=("$target:$log")

@@ -223,20 +223,34 @@ impl<S, N> VerifierBuilder<S, N> {
     }
 }
 
+/// 32 alphanumeric characters from the thread's generator: a secret
+/// nobody knows.
+#[cfg(not(fuzzing))]
+fn unknown_secret() -> Secret {
+    use rand::RngExt as _;
+    let mut rng = rand::rng();
+    Secret::new(
+        (0..32)
+            .map(|_| char::from(rng.sample(rand::distr::Alphanumeric)))
+            .collect::<String>(),
+    )
+}
+
+/// In a fuzzing build (`--cfg fuzzing`, which cargo-fuzz sets), one fixed
+/// text: the generator's rejection sampling runs a random number of rounds
+/// and compares random values, and libFuzzer, which keeps an input for the
+/// new coverage it shows and mutates with the values compared, would keep
+/// different inputs from one seed from run to run (`fuzz/run.sh`).
+#[cfg(fuzzing)]
+fn unknown_secret() -> Secret {
+    Secret::new("fuzzing-build-no-random-secrets")
+}
+
 /// Secrets nobody knows, made once per verifier, with the key of every
 /// method it accepts made now: an unknown consumer or token is verified
 /// with a keyed MAC ready, as a known one whose [`Secrets`] are kept is.
 fn dummy_secrets(methods: &[SignatureMethod]) -> Secrets {
-    use rand::RngExt as _;
-    let mut rng = rand::rng();
-    let mut text = || -> Secret {
-        Secret::new(
-            (0..32)
-                .map(|_| char::from(rng.sample(rand::distr::Alphanumeric)))
-                .collect::<String>(),
-        )
-    };
-    let secrets = Secrets::new(text(), text());
+    let secrets = Secrets::new(unknown_secret(), unknown_secret());
     #[cfg(feature = "rsa")]
     let secrets = match secrets
         .clone()
