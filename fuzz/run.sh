@@ -22,19 +22,14 @@
 #     of one binary before;
 #   - no addresses that move: libFuzzer's compare tables are indexed by code
 #     address and fill with the values compared, stack addresses among them,
-#     so ASLR is off (setarch -R), the checkout's path is remapped out of the
-#     binaries (below), and each target runs as a copy in the temporary
-#     folder with relative paths and a fixed environment (`run_target`):
-#     the stack starts where it did in any other checkout. (`url` kept 467
-#     inputs under `cargo fuzz run`, whose environment names the checkout,
-#     in one clone and 495 in another; 482 to 493 run directly with the
-#     corpus folder or the binary's path spelt differently.)
-# Two runs of one commit keep the same inputs, in any checkout: two runs in
-# one clone and one in a clone at a longer path kept the same count for
-# every target. What still differs between checkouts is `cli_format`'s code
-# order (cargo hashes the absolute path of the crates outside fuzz/'s own
-# workspace into their symbols, and code is laid out in symbol order); it
-# kept the same inputs in both clones.
+#     so ASLR is off (setarch -R); the targets are built through one fixed
+#     path (below), so that their code is laid out alike in any checkout;
+#     and each runs as a copy in the temporary folder with relative paths
+#     and a fixed environment (`ci_run`), so that its stack starts at the
+#     same address. (`url` kept 467 inputs under `cargo fuzz run`, whose
+#     environment names the checkout, in one clone and 495 in another, and
+#     483 in a third whose code cargo had laid out in another order.)
+# Two runs of one commit keep the same inputs, in any checkout.
 #
 # explore: time-bounded and seeded at random, to find new crashes. What it
 # finds is for a person to minimise and commit, never for CI to stumble on:
@@ -60,17 +55,27 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 export RUSTC_BOOTSTRAP=1
-# The checkout's path, and cargo's home, out of the binaries. The crates
-# outside fuzz/'s own workspace (the library, the CLI) and the registry's
-# are compiled from absolute paths, which panic locations keep in .rodata:
-# a clone at a longer path had a longer .rodata, every code address after it
-# moved, and libFuzzer, whose tables are indexed by code address, mutated
-# differently from the same seed (three clones kept 1,023, 1,012 and 1,007
-# inputs for `verify`). Remapped to fixed names, two clones at different
-# paths build the same bytes and keep the same inputs.
-root=$(cd .. && pwd)
-export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }--remap-path-prefix=$root=/oauth1-signer --remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}=/cargo"
 mode=${1:-ci}
+# ci and build compile and run through one fixed path, a link to this
+# checkout (held under a lock, so two checkouts on one machine take turns):
+# cargo hashes the absolute path of the crates outside fuzz/'s own
+# workspace (the library, the CLI) into every symbol, code is laid out in
+# symbol order, and libFuzzer's tables are indexed by code address, so
+# clones at other paths mutated differently from one seed. The fixed path
+# and cargo's home are also remapped to short names in what the binaries
+# keep of their sources (panic locations).
+fixed=/tmp/oauth1-signer-fuzz
+if [ "$mode" = ci ] || [ "$mode" = build ]; then
+    exec 9>"$fixed.lock"
+    flock 9
+    ln -sfn "$(cd .. && pwd)" "$fixed"
+    fuzz_dir=(--fuzz-dir "$fixed/fuzz")
+    root=$fixed
+else
+    fuzz_dir=()
+    root=$(cd .. && pwd)
+fi
+export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }--remap-path-prefix=$root=/oauth1-signer --remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}=/cargo"
 max_len=${FUZZ_MAX_LEN:-65536}
 case "$mode" in
 ci | build)
@@ -111,11 +116,11 @@ trap '[ ${#failed[@]} -eq 0 ] && rm -rf "$work"' EXIT
 common=(-max_len="$max_len" -timeout=60 -rss_limit_mb=2048 -print_final_stats=1)
 
 sanitizer=(--sanitizer "$sanitizer")
-cargo fuzz build "${sanitizer[@]}"
+cargo fuzz build "${fuzz_dir[@]}" "${sanitizer[@]}"
 if [ "$mode" = build ]; then
     exit 0
 fi
-targets=$(cargo fuzz list)
+targets=$(cargo fuzz list "${fuzz_dir[@]}")
 host=$(rustc -vV | sed -n 's/^host: //p')
 mkdir -p "$work/bin"
 
