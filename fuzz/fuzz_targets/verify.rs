@@ -43,7 +43,7 @@ impl NonceStore for Seen {
     fn remember<'a>(&'a self, key: &'a NonceKey, _keep_for: Duration) -> StoreFuture<'a> {
         let bytes = *key.as_bytes();
         let answer = match self.0.lock() {
-            Ok(mut seen) if seen.contains(&bytes) => Ok(Freshness::Replayed),
+            Ok(seen) if seen.contains(&bytes) => Ok(Freshness::Replayed),
             Ok(mut seen) => {
                 seen.push(bytes);
                 Ok(Freshness::Fresh)
