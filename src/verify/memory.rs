@@ -11,8 +11,8 @@
 //!
 //! [RFC 5849 §3.3]: https://www.rfc-editor.org/rfc/rfc5849#section-3.3
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -33,9 +33,9 @@ const SHARDS: usize = 64;
 /// Nonces in memory: at most `capacity` unexpired ones, each kept for the
 /// `keep_for` it was remembered with.
 ///
-/// Each entry costs at most about 200 bytes (its 32-byte key in a hash set,
-/// and again with its expiry in a queue, with the spare room both keep to
-/// grow), so a capacity of one million is about 200 MB at most; memory
+/// Each entry costs at most about 200 bytes (its 32-byte key with its
+/// expiry in a hash map, and the key again in the bucket of the second it
+/// expires in, with the spare room both keep to grow), so a capacity of one million is about 200 MB at most; memory
 /// grows with use up to that bound and no further.
 /// Safe to share between threads and tasks (wrap it in an `Arc`): a key's
 /// check-and-set is atomic, so of two concurrent calls with one key
@@ -64,6 +64,8 @@ const SHARDS: usize = 64;
 pub struct MemoryNonceStore {
     capacity: usize,
     clock: Clock,
+    /// Where the buckets' ticks count from: the clock when it was made.
+    tick: Tick,
     /// The entries held in every part together, expired ones not yet
     /// dropped included: never more than `capacity`, since a place is
     /// taken here (under the part's lock) before an entry is added.
@@ -78,29 +80,153 @@ pub struct MemoryNonceStore {
 #[derive(Default)]
 struct Shard(Mutex<Seen>);
 
-/// The nonces held, and the same keys in expiry order (the earliest first)
-/// so that expired ones are dropped without a scan. Each key is in the
-/// queue once (it is only added when absent), except one kept for ever,
-/// which is in the set alone.
+/// The nonces held, each with when it may be used again, and the same keys
+/// in buckets by that time (each bucket the keys expiring in one
+/// second), so that expired keys are dropped a bucket at a time: the
+/// buckets are few and small, where a queue ordered key by key (the
+/// `BinaryHeap` this replaced) was as large as the part and touched
+/// memory out of cache at every level of each pop.
+///
+/// A key past its time is absent, whether or not its bucket has been
+/// dropped yet: the time in `keys` decides, to the nanosecond. A key used
+/// again after its time gets a new time and a new bucket; the old bucket
+/// then finds it with a later time and leaves it.
 #[derive(Default)]
 struct Seen {
-    keys: HashSet<[u8; 32]>,
-    queue: BinaryHeap<Reverse<(Instant, [u8; 32])>>,
+    /// Each key held, with the time from which it is fresh again (`None`:
+    /// kept for ever, and in no bucket).
+    keys: HashMap<[u8; 32], Option<Instant>>,
+    /// The buckets in order of their number (see [`Tick`]), each with
+    /// the keys whose time falls in it: a few hundred for a window of
+    /// minutes, a new key's found by a binary search (most go to the last).
+    due: VecDeque<(u64, Vec<[u8; 32]>)>,
+    /// Emptied buckets kept to hold the next ones, so that a part of a
+    /// steady store allocates no bucket.
+    spare: Vec<Vec<[u8; 32]>>,
+}
+
+/// Where a key stands in its part.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// Held now (kept for ever, or until after now): a replay.
+    Held,
+    /// Past its time, its entry not yet dropped: fresh, in the place it
+    /// has.
+    Past,
+    /// Not held: fresh, if a place is free.
+    Free,
+}
+
+/// How many emptied buckets a part keeps.
+const SPARE: usize = 2;
+
+/// Bucket numbers: bucket `n` holds the times in `(n - 1, n]` seconds
+/// after the store's start, so that every time in it has come by
+/// the moment bucket `n`'s end does.
+#[derive(Clone, Copy)]
+struct Tick {
+    start: Instant,
+}
+
+impl Tick {
+    /// The seconds from the start to `at`: whole ones (`ceil` false) or
+    /// rounded up (`ceil` true).
+    fn of(self, at: Instant, ceil: bool) -> u64 {
+        let since = at.saturating_duration_since(self.start);
+        let part = u64::from(ceil && since.subsec_nanos() > 0);
+        since.as_secs().saturating_add(part)
+    }
 }
 
 impl Seen {
-    /// Drops every entry whose expiry is not after `now`, and says how many.
-    fn expire(&mut self, now: Instant) -> usize {
+    /// Where `bytes` stands at `now`.
+    fn place(&self, bytes: &[u8; 32], now: Instant) -> Place {
+        match self.keys.get(bytes) {
+            Some(Some(until)) if *until <= now => Place::Past,
+            Some(_) => Place::Held,
+            None => Place::Free,
+        }
+    }
+
+    /// Drops the keys of every bucket whose end has come by `now`, and says
+    /// how many. With `exact`, also the keys past their time in the bucket
+    /// `now` falls in (a scan of that bucket, for a full store).
+    fn expire(&mut self, tick: Tick, now: Instant, exact: bool) -> usize {
+        let ended = tick.of(now, false);
         let mut dropped = 0;
-        while let Some(Reverse((at, _))) = self.queue.peek() {
-            if *at > now {
-                break;
+        while self.due.front().is_some_and(|(n, _)| *n <= ended) {
+            if let Some((_, mut bucket)) = self.due.pop_front() {
+                for bytes in bucket.drain(..) {
+                    dropped += self.drop_if_past(&bytes, now);
+                }
+                self.keep_spare(bucket);
             }
-            if let Some(Reverse((_, bytes))) = self.queue.pop() {
-                dropped += usize::from(self.keys.remove(&bytes));
+        }
+        // The bucket `now` falls in holds the only other keys that can be
+        // past their time.
+        if exact
+            && let Some((n, bucket)) = self.due.front_mut()
+            && *n == ended.saturating_add(1)
+        {
+            let mut bucket = std::mem::take(bucket);
+            bucket.retain(|bytes| {
+                let past = self.drop_if_past(bytes, now);
+                dropped += past;
+                past == 0 && self.keys.contains_key(bytes)
+            });
+            if bucket.is_empty() {
+                self.due.pop_front();
+                self.keep_spare(bucket);
+            } else if let Some((_, front)) = self.due.front_mut() {
+                *front = bucket;
             }
         }
         dropped
+    }
+
+    /// Keeps an emptied bucket for a next one, if there is room.
+    fn keep_spare(&mut self, bucket: Vec<[u8; 32]>) {
+        if self.spare.len() < SPARE {
+            self.spare.push(bucket);
+        }
+    }
+
+    /// Drops `bytes` if its time has come by `now` (1 if it did).
+    fn drop_if_past(&mut self, bytes: &[u8; 32], now: Instant) -> usize {
+        match self.keys.entry(*bytes) {
+            Entry::Occupied(held) if held.get().is_some_and(|until| until <= now) => {
+                held.remove();
+                1
+            }
+            _ => 0,
+        }
+    }
+
+    /// Holds `bytes` until `until` (`None`: for ever).
+    fn hold(&mut self, tick: Tick, bytes: [u8; 32], until: Option<Instant>) {
+        self.keys.insert(bytes, until);
+        let Some(until) = until else { return };
+        let n = tick.of(until, true);
+        // Most keys go to the last bucket or a new one after it: look
+        // there before searching.
+        let at = match self.due.back() {
+            Some((last, _)) if *last < n => self.due.len(),
+            Some((last, _)) if *last == n => self.due.len() - 1,
+            _ => self.due.partition_point(|(m, _)| *m < n),
+        };
+        if self.due.get(at).is_none_or(|(m, _)| *m != n) {
+            let bucket = self.spare.pop().unwrap_or_default();
+            self.due.insert(at, (n, bucket));
+        }
+        if let Some((_, bucket)) = self.due.get_mut(at) {
+            bucket.push(bytes);
+        }
+    }
+
+    /// How many keys the buckets hold, for the tests.
+    #[cfg(test)]
+    fn queued(&self) -> usize {
+        self.due.iter().map(|(_, bucket)| bucket.len()).sum()
     }
 }
 
@@ -128,9 +254,11 @@ impl MemoryNonceStore {
         capacity: usize,
         clock: impl Fn() -> Instant + Send + Sync + 'static,
     ) -> MemoryNonceStore {
+        let start = clock();
         MemoryNonceStore {
             capacity: capacity.max(1),
             clock: Box::new(clock),
+            tick: Tick { start },
             held: AtomicUsize::new(0),
             shards: (0..SHARDS).map(|_| Shard::default()).collect(),
         }
@@ -147,7 +275,10 @@ impl MemoryNonceStore {
         self.shards
             .iter()
             .filter_map(|shard| self.lock(shard, now).ok())
-            .map(|seen| seen.keys.len())
+            .map(|seen| {
+                let held = |k: &&[u8; 32]| seen.place(k, now) == Place::Held;
+                seen.keys.keys().filter(held).count()
+            })
             .sum()
     }
 
@@ -156,15 +287,25 @@ impl MemoryNonceStore {
         self.len() == 0
     }
 
-    /// A part's entries, locked, its expired ones dropped.
+    /// A part's entries, locked, the buckets that have ended dropped (and
+    /// with `exact`, every key past its time).
     fn lock<'s>(&self, shard: &'s Shard, now: Instant) -> Result<MutexGuard<'s, Seen>, StoreError> {
+        self.lock_expired(shard, now, false)
+    }
+
+    fn lock_expired<'s>(
+        &self,
+        shard: &'s Shard,
+        now: Instant,
+        exact: bool,
+    ) -> Result<MutexGuard<'s, Seen>, StoreError> {
         // A poisoned lock means a thread panicked mid-update: the entries
         // may be inconsistent, so answer nothing rather than guess.
         let mut seen = shard
             .0
             .lock()
             .map_err(|_| StoreError::new("memory nonce store lock poisoned"))?;
-        let dropped = seen.expire(now);
+        let dropped = seen.expire(self.tick, now, exact);
         if dropped > 0 {
             self.held.fetch_sub(dropped, Ordering::Relaxed);
         }
@@ -189,32 +330,33 @@ impl MemoryNonceStore {
         let bytes = *key.as_bytes();
         let shard = &self.shards[usize::from(bytes[0]) % SHARDS];
         let mut seen = self.lock(shard, now)?;
-        if seen.keys.contains(&bytes) {
-            return Ok(Freshness::Replayed);
-        }
-        if !self.reserve() {
-            // Full, perhaps of entries expired in other parts and not yet
-            // dropped: drop them, each part locked alone (never two at
-            // once), then look again.
-            drop(seen);
-            for other in self.shards.iter() {
-                drop(self.lock(other, now)?);
+        match seen.place(&bytes, now) {
+            Place::Held => return Ok(Freshness::Replayed),
+            Place::Past => {}
+            Place::Free if self.reserve() => {}
+            Place::Free => {
+                // Full, perhaps of entries past their time in this part or
+                // others and not yet dropped: drop every one, each part
+                // locked alone (never two at once), then look again.
+                drop(seen);
+                for other in self.shards.iter() {
+                    drop(self.lock_expired(other, now, true)?);
+                }
+                seen = self.lock(shard, now)?;
+                match seen.place(&bytes, now) {
+                    Place::Held => return Ok(Freshness::Replayed),
+                    Place::Past => {}
+                    Place::Free if self.reserve() => {}
+                    Place::Free => {
+                        return Err(StoreError::new(format!(
+                            "memory nonce store is full: {} unexpired nonces (its capacity)",
+                            self.capacity
+                        )));
+                    }
+                }
             }
-            seen = self.lock(shard, now)?;
-            if seen.keys.contains(&bytes) {
-                return Ok(Freshness::Replayed);
-            }
-            if !self.reserve() {
-                return Err(StoreError::new(format!(
-                    "memory nonce store is full: {} unexpired nonces (its capacity)",
-                    self.capacity
-                )));
-            }
         }
-        seen.keys.insert(bytes);
-        if let Some(until) = until {
-            seen.queue.push(Reverse((until, bytes)));
-        }
+        seen.hold(self.tick, bytes, until);
         Ok(Freshness::Fresh)
     }
 }
@@ -366,6 +508,61 @@ mod tests {
     }
 
     #[test]
+    fn a_full_store_drops_keys_past_their_time_within_the_second() {
+        // Kept for 1.5 s: its bucket ends at 2 s, but from 1.5 s it is
+        // past its time, and a full store must find that room.
+        let (now, clock) = manual_clock();
+        let store = MemoryNonceStore::with_clock(1, clock);
+        let keep = Duration::from_millis(1500);
+        assert_eq!(
+            answer(store.remember(&key(1), keep)).unwrap(),
+            Freshness::Fresh
+        );
+        *now.lock().unwrap() += Duration::from_millis(1499);
+        let err = answer(store.remember(&key(2), keep)).unwrap_err();
+        assert!(err.reason().contains("full"), "{err}");
+        *now.lock().unwrap() += Duration::from_millis(1);
+        assert_eq!(
+            answer(store.remember(&key(2), keep)).unwrap(),
+            Freshness::Fresh
+        );
+        assert_eq!(store.len(), 1);
+        assert_eq!(store.held.load(Ordering::Relaxed), 1);
+    }
+
+    #[test]
+    fn a_key_used_again_past_its_time_keeps_its_new_time() {
+        let (now, clock) = manual_clock();
+        let store = MemoryNonceStore::with_clock(1, clock);
+        let keep = Duration::from_millis(1500);
+        assert_eq!(
+            answer(store.remember(&key(1), keep)).unwrap(),
+            Freshness::Fresh
+        );
+        // Past its time, its bucket not yet ended: fresh in the place it
+        // has (the store of one place is not full for it).
+        *now.lock().unwrap() += Duration::from_millis(1600);
+        assert_eq!(
+            answer(store.remember(&key(1), keep)).unwrap(),
+            Freshness::Fresh
+        );
+        assert_eq!(store.held.load(Ordering::Relaxed), 1);
+        // Its first bucket ends (at 2 s) and leaves it: it is held to 3.1 s.
+        *now.lock().unwrap() += Duration::from_millis(1400);
+        assert_eq!(
+            answer(store.remember(&key(1), keep)).unwrap(),
+            Freshness::Replayed
+        );
+        assert_eq!(store.len(), 1);
+        *now.lock().unwrap() += Duration::from_millis(100);
+        assert_eq!(
+            answer(store.remember(&key(1), keep)).unwrap(),
+            Freshness::Fresh
+        );
+        assert_eq!(store.held.load(Ordering::Relaxed), 1);
+    }
+
+    #[test]
     fn memory_stays_bounded_under_a_stream_of_nonces() {
         let (now, clock) = manual_clock();
         let store = MemoryNonceStore::with_clock(100, clock);
@@ -380,7 +577,7 @@ mod tests {
             );
             let (keys, queued) = store.shards.iter().fold((0, 0), |(k, q), shard| {
                 let seen = shard.0.lock().unwrap();
-                (k + seen.keys.len(), q + seen.queue.len())
+                (k + seen.keys.len(), q + seen.queued())
             });
             assert!(keys <= 100 && queued <= 100, "{keys} keys, {queued} queued");
             assert!(store.held.load(Ordering::Relaxed) <= 100);
