@@ -559,6 +559,65 @@ mod tests {
         assert_eq!(store.held.load(Ordering::Relaxed), 1);
     }
 
+    /// The store answers as the plain rule does, whatever the order of
+    /// checks, times and keep-fors: a key is a replay while it is held (for
+    /// ever, or until its time), and a new one is refused only when as many
+    /// keys as the capacity are held. Checked against a map of every key's
+    /// time, pruned before each check, over proptest's fixed-seed generator
+    /// (300 runs of 60 checks, times across several buckets' seconds).
+    #[test]
+    fn the_store_answers_as_the_plain_rule_of_held_keys() {
+        use proptest::prelude::*;
+        use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+        use std::collections::BTreeMap;
+
+        let config = Config {
+            cases: 300,
+            failure_persistence: None,
+            ..Config::default()
+        };
+        let mut runner =
+            TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
+        // (ms to move the clock on, key, ms to keep it; 0 for ever)
+        let checks = proptest::collection::vec((0u64..1500, 0u64..10, 0u64..4000), 1..60);
+        runner
+            .run(&(1usize..6, checks), |(capacity, checks)| {
+                let (now, clock) = manual_clock();
+                let start = *now.lock().unwrap();
+                let store = MemoryNonceStore::with_clock(capacity, clock);
+                let mut model: BTreeMap<u64, Option<u64>> = BTreeMap::new();
+                let mut ms = 0;
+                for (step, (advance, k, keep)) in checks.into_iter().enumerate() {
+                    ms += advance;
+                    *now.lock().unwrap() = start + Duration::from_millis(ms);
+                    model.retain(|_, until| until.is_none_or(|until| until > ms));
+                    let keep_for = if keep == 0 {
+                        Duration::MAX
+                    } else {
+                        Duration::from_millis(keep)
+                    };
+                    let got = answer(store.remember(&key(k), keep_for));
+                    let want = if model.contains_key(&k) {
+                        Some(Freshness::Replayed)
+                    } else if model.len() < capacity {
+                        model.insert(k, (keep != 0).then_some(ms + keep));
+                        Some(Freshness::Fresh)
+                    } else {
+                        None
+                    };
+                    match (&got, want) {
+                        (Ok(got), Some(want)) => prop_assert_eq!(*got, want, "check {}", step),
+                        (Err(e), None) => prop_assert!(e.reason().contains("full")),
+                        _ => prop_assert!(false, "check {}: {:?}, want {:?}", step, got, want),
+                    }
+                    prop_assert_eq!(store.len(), model.len(), "check {}", step);
+                    prop_assert!(store.held.load(Ordering::Relaxed) <= capacity);
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
+
     #[test]
     fn memory_stays_bounded_under_a_stream_of_nonces() {
         let (now, clock) = manual_clock();
