@@ -106,7 +106,7 @@ struct Seen {
 }
 
 /// Where a key stands in its part.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Place {
     /// Held now (kept for ever, or until after now): a replay.
     Held,
@@ -116,6 +116,12 @@ enum Place {
     /// Not held: fresh, if a place is free.
     Free,
 }
+
+/// The most keys a check drops: a bucket's keys are dropped a few at a
+/// time, by the checks after its second ends, so that no check waits for a
+/// busy second's thousands (the work is the same, spread). A key past its
+/// time is absent whether or not it has been dropped.
+const DROPS: usize = 16;
 
 /// How many emptied buckets a part keeps.
 const SPARE: usize = 2;
@@ -148,18 +154,28 @@ impl Seen {
         }
     }
 
-    /// Drops the keys of every bucket whose end has come by `now`, and says
-    /// how many. With `exact`, also the keys past their time in the bucket
-    /// `now` falls in (a scan of that bucket, for a full store).
+    /// Drops keys of the buckets whose end has come by `now`, at most
+    /// [`DROPS`] of them (every one with `exact`), and says how many. With
+    /// `exact`, also the keys past their time in the bucket `now` falls in
+    /// (a scan of that bucket, for a full store).
     fn expire(&mut self, tick: Tick, now: Instant, exact: bool) -> usize {
         let ended = tick.of(now, false);
         let mut dropped = 0;
-        while self.due.front().is_some_and(|(n, _)| *n <= ended) {
-            if let Some((_, mut bucket)) = self.due.pop_front() {
-                for bytes in bucket.drain(..) {
-                    dropped += self.drop_if_past(&bytes, now);
+        let mut budget = if exact { usize::MAX } else { DROPS };
+        while budget > 0
+            && let Some((n, bucket)) = self.due.front_mut()
+            && *n <= ended
+        {
+            match bucket.pop() {
+                Some(bytes) => {
+                    dropped += drop_if_past(&mut self.keys, &bytes, now);
+                    budget -= 1;
                 }
-                self.keep_spare(bucket);
+                None => {
+                    if let Some((_, bucket)) = self.due.pop_front() {
+                        self.keep_spare(bucket);
+                    }
+                }
             }
         }
         // The bucket `now` falls in holds the only other keys that can be
@@ -170,7 +186,7 @@ impl Seen {
         {
             let mut bucket = std::mem::take(bucket);
             bucket.retain(|bytes| {
-                let past = self.drop_if_past(bytes, now);
+                let past = drop_if_past(&mut self.keys, bytes, now);
                 dropped += past;
                 past == 0 && self.keys.contains_key(bytes)
             });
@@ -188,17 +204,6 @@ impl Seen {
     fn keep_spare(&mut self, bucket: Vec<[u8; 32]>) {
         if self.spare.len() < SPARE {
             self.spare.push(bucket);
-        }
-    }
-
-    /// Drops `bytes` if its time has come by `now` (1 if it did).
-    fn drop_if_past(&mut self, bytes: &[u8; 32], now: Instant) -> usize {
-        match self.keys.entry(*bytes) {
-            Entry::Occupied(held) if held.get().is_some_and(|until| until <= now) => {
-                held.remove();
-                1
-            }
-            _ => 0,
         }
     }
 
@@ -227,6 +232,21 @@ impl Seen {
     #[cfg(test)]
     fn queued(&self) -> usize {
         self.due.iter().map(|(_, bucket)| bucket.len()).sum()
+    }
+}
+
+/// Drops `bytes` from `keys` if its time has come by `now` (1 if it did).
+fn drop_if_past(
+    keys: &mut HashMap<[u8; 32], Option<Instant>>,
+    bytes: &[u8; 32],
+    now: Instant,
+) -> usize {
+    match keys.entry(*bytes) {
+        Entry::Occupied(held) if held.get().is_some_and(|until| until <= now) => {
+            held.remove();
+            1
+        }
+        _ => 0,
     }
 }
 
@@ -616,6 +636,37 @@ mod tests {
                 Ok(())
             })
             .unwrap();
+    }
+
+    #[test]
+    fn a_check_drops_a_few_keys_of_an_ended_second_not_all() {
+        let start = Instant::now();
+        let tick = Tick { start };
+        let mut seen = Seen::default();
+        let until = start + Duration::from_millis(500);
+        for n in 0..100u8 {
+            seen.hold(tick, [n; 32], Some(until));
+        }
+        let later = start + Duration::from_secs(2);
+        // Every key is past its time at once; a check drops DROPS of them.
+        assert_eq!(seen.place(&[7; 32], later), Place::Past);
+        assert_eq!(seen.expire(tick, later, false), DROPS);
+        assert_eq!(seen.keys.len(), 100 - DROPS);
+        let mut checks = 1;
+        while !seen.keys.is_empty() {
+            assert!(seen.expire(tick, later, false) <= DROPS);
+            checks += 1;
+        }
+        assert_eq!(checks, 100usize.div_ceil(DROPS));
+        // The emptied bucket is kept for a next one.
+        seen.expire(tick, later, false);
+        assert!(seen.due.is_empty());
+        assert_eq!(seen.spare.len(), 1);
+        // With `exact` (a full store, `len`), every one at once.
+        for n in 0..100u8 {
+            seen.hold(tick, [n; 32], Some(later));
+        }
+        assert_eq!(seen.expire(tick, start + Duration::from_secs(3), true), 100);
     }
 
     #[test]
