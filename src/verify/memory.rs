@@ -166,16 +166,16 @@ impl Seen {
             && let Some((n, bucket)) = self.due.front_mut()
             && *n <= ended
         {
-            match bucket.pop() {
-                Some(bytes) => {
-                    dropped += drop_if_past(&mut self.keys, &bytes, now);
-                    budget -= 1;
-                }
-                None => {
-                    if let Some((_, bucket)) = self.due.pop_front() {
-                        self.keep_spare(bucket);
-                    }
-                }
+            // The last `budget` keys, in one run.
+            let from = bucket.len().saturating_sub(budget);
+            budget -= bucket.len() - from;
+            for bytes in bucket.drain(from..) {
+                dropped += drop_if_past(&mut self.keys, &bytes, now);
+            }
+            if bucket.is_empty()
+                && let Some((_, bucket)) = self.due.pop_front()
+            {
+                self.keep_spare(bucket);
             }
         }
         // The bucket `now` falls in holds the only other keys that can be
