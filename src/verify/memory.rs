@@ -89,8 +89,9 @@ struct Shard(Mutex<Seen>);
 ///
 /// A key past its time is absent, whether or not its bucket has been
 /// dropped yet: the time in `keys` decides, to the nanosecond. A key used
-/// again after its time gets a new time and a new bucket; the old bucket
-/// then finds it with a later time and leaves it.
+/// again after its time gets a new time, and a new bucket unless the new
+/// time falls in the old one's second; the old bucket then finds it with a
+/// later time and leaves it.
 #[derive(Default)]
 struct Seen {
     /// Each key held, with the time from which it is fresh again (`None`:
@@ -209,9 +210,17 @@ impl Seen {
 
     /// Holds `bytes` until `until` (`None`: for ever).
     fn hold(&mut self, tick: Tick, bytes: [u8; 32], until: Option<Instant>) {
-        self.keys.insert(bytes, until);
+        let before = self.keys.insert(bytes, until);
         let Some(until) = until else { return };
         let n = tick.of(until, true);
+        // Used again within its old bucket's second: that bucket, not yet
+        // ended, holds it already (so a key's entries in the buckets stay
+        // few however often a short keep-for renews it).
+        if let Some(Some(before)) = before
+            && tick.of(before, true) == n
+        {
+            return;
+        }
         // Most keys go to the last bucket or a new one after it: look
         // there before searching.
         let at = match self.due.back() {
@@ -667,6 +676,26 @@ mod tests {
             seen.hold(tick, [n; 32], Some(later));
         }
         assert_eq!(seen.expire(tick, start + Duration::from_secs(3), true), 100);
+    }
+
+    #[test]
+    fn a_key_renewed_within_one_second_is_in_its_bucket_once() {
+        let (now, clock) = manual_clock();
+        let store = MemoryNonceStore::with_clock(1, clock);
+        let keep = Duration::from_millis(1);
+        for _ in 0..500 {
+            assert_eq!(
+                answer(store.remember(&key(1), keep)).unwrap(),
+                Freshness::Fresh
+            );
+            *now.lock().unwrap() += Duration::from_micros(1500);
+        }
+        let queued: usize = store
+            .shards
+            .iter()
+            .map(|shard| shard.0.lock().unwrap().queued())
+            .sum();
+        assert!(queued <= 2, "{queued} entries for one key");
     }
 
     #[test]
