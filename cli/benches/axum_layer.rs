@@ -18,6 +18,11 @@
 //! ```
 //!
 //! `--spin`: a load generator that never sleeps (`common::Generator::Spin`).
+//! `--steady`: the memory store as a busy server's is after its first
+//! window, not new: filled with a million nonces before the rounds, which
+//! expire one after another over the next minute (17,000 a second), so
+//! that its checks look up keys in a large store and drop expired ones as
+//! they go (the service `--server steady`).
 //! `--shared-cores`: nothing pinned, the services and the load generator on
 //! every core (`common::shared_cores`). `--server KIND URL PORT` starts one
 //! service on a given port, as `cli/benches/many_core.sh` does.
@@ -25,13 +30,14 @@
 // A harness: a panic is how it says a request got the wrong answer.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use std::future::Future;
 use std::process::Command;
 use std::sync::Arc;
 
 use axum::routing::get;
 use axum::Router;
 use oauth1_signer::verify::{
-    MemoryNonceStore, NonceStore, RedisNonceStore, RedisOptions, StaticSecrets, Verifier,
+    MemoryNonceStore, NonceKey, NonceStore, RedisNonceStore, RedisOptions, StaticSecrets, Verifier,
     VerifyLayer,
 };
 use oauth1_signer::Credentials;
@@ -78,7 +84,32 @@ fn verified<N: NonceStore + Send + Sync + 'static>(base: &str, store: N) -> Rout
     routes().layer(VerifyLayer::new(Arc::new(verifier)))
 }
 
-/// The service process: `--server bare|memory|redis URL [PORT]` (the URL
+/// How many nonces `--steady` fills the store with, and over how long
+/// they expire.
+const STEADY_HELD: u32 = 1_000_000;
+const STEADY_OVER: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// A memory store filled with [`STEADY_HELD`] nonces expiring evenly over
+/// [`STEADY_OVER`] (keys no client sends).
+fn steady_store() -> MemoryNonceStore {
+    let store = MemoryNonceStore::with_capacity(8_000_000);
+    for n in 0..STEADY_HELD {
+        let key = NonceKey::new("steady", "", 1, &n.to_string());
+        let keep = STEADY_OVER * (n + 1) / STEADY_HELD;
+        let mut answer = std::pin::pin!(store.remember(&key, keep));
+        let waker = std::task::Waker::noop();
+        let ready = answer
+            .as_mut()
+            .poll(&mut std::task::Context::from_waker(waker));
+        assert!(
+            matches!(ready, std::task::Poll::Ready(Ok(_))),
+            "the store took it"
+        );
+    }
+    store
+}
+
+/// The service process: `--server bare|memory|steady|redis URL [PORT]` (the URL
 /// is read for `redis` only; `PORT` on 127.0.0.1, else a free one). Prints
 /// `listening on BASE` when ready, then serves until killed. The memory
 /// store holds 8,000,000 nonces, for the many-core runs' millions of
@@ -96,6 +127,7 @@ fn server(kind: &str, redis_url: Option<&str>, port: u16) {
         let app = match kind {
             "bare" => routes(),
             "memory" => verified(&base, MemoryNonceStore::with_capacity(8_000_000)),
+            "steady" => verified(&base, steady_store()),
             "redis" => {
                 let url = redis_url.expect("--server redis URL");
                 let store = RedisNonceStore::connect(url, RedisOptions::default())
@@ -139,8 +171,18 @@ fn main() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let pinned = cores >= 2 && !common::shared_cores() && pin_self("0");
     let redis = redis_server::RedisServer::start();
-    let names = ["bare route", "VerifyLayer, memory", "VerifyLayer, Redis"];
-    let services: Vec<(Killed, String)> = ["bare", "memory", "redis"]
+    let steady = argv.iter().any(|a| a == "--steady");
+    let names = [
+        "bare route",
+        if steady {
+            "VerifyLayer, memory (steady)"
+        } else {
+            "VerifyLayer, memory"
+        },
+        "VerifyLayer, Redis",
+    ];
+    let memory = if steady { "steady" } else { "memory" };
+    let services: Vec<(Killed, String)> = ["bare", memory, "redis"]
         .iter()
         .map(|kind| service(kind, &redis.url()))
         .collect();
