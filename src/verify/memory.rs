@@ -36,8 +36,9 @@ const SHARDS: usize = 64;
 ///
 /// Each entry costs at most about 200 bytes (its 32-byte key with its
 /// expiry in a hash map, and the key again in the bucket of the second it
-/// expires in, with the spare room both keep to grow), so a capacity of one million is about 200 MB at most; memory
-/// grows with use up to that bound and no further.
+/// expires in, with the spare room both keep to grow), so a capacity of
+/// one million is about 200 MB at most; memory grows with use up to that
+/// bound and no further.
 /// Safe to share between threads and tasks (wrap it in an `Arc`): a key's
 /// check-and-set is atomic, so of two concurrent calls with one key
 /// exactly one answers [`Fresh`](Freshness::Fresh). The nonces are kept in
@@ -91,10 +92,11 @@ struct Shard(Mutex<Seen>);
 /// A key past its time is absent, whether or not its bucket has been
 /// dropped yet: the time in `keys` decides, to the nanosecond. Its place
 /// (in the store's count) is freed when it is dropped: at the latest once
-/// its bucket's second has ended, when a full store drops every such key. A key used
-/// again after its time gets a new time, and a new bucket unless the new
-/// time falls in the old one's second; the old bucket then finds it with a
-/// later time and leaves it.
+/// its bucket's second has ended, when a full store drops every such key.
+/// A key used again after its time gets a new time, and a new bucket
+/// unless the new time falls in the old one's second; the old bucket then
+/// finds it with a later time and leaves it (or, if that time has passed
+/// too, drops it).
 #[derive(Default)]
 struct Seen {
     /// Each key held, with the time from which it is fresh again (`None`:
