@@ -30,7 +30,6 @@
 // A harness: a panic is how it says a request got the wrong answer.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::future::Future;
 use std::process::Command;
 use std::sync::Arc;
 
@@ -89,22 +88,21 @@ fn verified<N: NonceStore + Send + Sync + 'static>(base: &str, store: N) -> Rout
 const STEADY_HELD: u32 = 1_000_000;
 const STEADY_OVER: std::time::Duration = std::time::Duration::from_secs(60);
 
+/// The memory store's capacity: 8,000,000 nonces, for the many-core runs'
+/// millions of requests; it takes memory only as it fills.
+const CAPACITY: usize = 8_000_000;
+
 /// A memory store filled with [`STEADY_HELD`] nonces expiring evenly over
 /// [`STEADY_OVER`] (keys no client sends).
-fn steady_store() -> MemoryNonceStore {
-    let store = MemoryNonceStore::with_capacity(8_000_000);
+async fn steady_store() -> MemoryNonceStore {
+    let store = MemoryNonceStore::with_capacity(CAPACITY);
     for n in 0..STEADY_HELD {
         let key = NonceKey::new("steady", "", 1, &n.to_string());
         let keep = STEADY_OVER * (n + 1) / STEADY_HELD;
-        let mut answer = std::pin::pin!(store.remember(&key, keep));
-        let waker = std::task::Waker::noop();
-        let ready = answer
-            .as_mut()
-            .poll(&mut std::task::Context::from_waker(waker));
-        assert!(
-            matches!(ready, std::task::Poll::Ready(Ok(_))),
-            "the store took it"
-        );
+        store
+            .remember(&key, keep)
+            .await
+            .expect("the store takes it");
     }
     store
 }
@@ -112,8 +110,7 @@ fn steady_store() -> MemoryNonceStore {
 /// The service process: `--server bare|memory|steady|redis URL [PORT]` (the URL
 /// is read for `redis` only; `PORT` on 127.0.0.1, else a free one). Prints
 /// `listening on BASE` when ready, then serves until killed. The memory
-/// store holds 8,000,000 nonces, for the many-core runs' millions of
-/// requests; it takes memory only as it fills.
+/// store holds [`CAPACITY`] nonces.
 fn server(kind: &str, redis_url: Option<&str>, port: u16) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -126,8 +123,8 @@ fn server(kind: &str, redis_url: Option<&str>, port: u16) {
         let base = format!("http://{}", listener.local_addr().expect("an address"));
         let app = match kind {
             "bare" => routes(),
-            "memory" => verified(&base, MemoryNonceStore::with_capacity(8_000_000)),
-            "steady" => verified(&base, steady_store()),
+            "memory" => verified(&base, MemoryNonceStore::with_capacity(CAPACITY)),
+            "steady" => verified(&base, steady_store().await),
             "redis" => {
                 let url = redis_url.expect("--server redis URL");
                 let store = RedisNonceStore::connect(url, RedisOptions::default())

@@ -289,7 +289,7 @@ impl MemoryNonceStore {
         let now = (self.clock)();
         self.shards
             .iter()
-            .filter_map(|shard| self.lock_expired(shard, now, true).ok())
+            .filter_map(|shard| self.lock(shard, now).ok())
             .map(|seen| {
                 let held = |k: &&[u8; 32]| seen.place(k, now) == Place::Held;
                 seen.keys.keys().filter(held).count()
