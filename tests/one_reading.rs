@@ -429,10 +429,7 @@ fn mastercard_s_style_cannot_be_made_to_drop_a_query_parameter() {
     // As signed, it verifies.
     let r = Received::new("GET", signed_for).authorization_header(&header);
     let verified = block(gateway().verify(&r)).unwrap();
-    assert!(verified
-        .params()
-        .iter()
-        .any(|(n, v)| n == "user_id" && v == "123"));
+    assert!(verified.params().any(|(n, v)| n == "user_id" && v == "123"));
     // `user_id=123` moved out of the query into a header name, which an
     // unencoded parameter string writes alike: refused, naming the name.
     let moved = header.replacen(

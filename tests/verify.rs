@@ -579,13 +579,12 @@ fn what_was_verified_and_what_failed_can_be_read_back() {
     let ok = block(verifier.verify_at(&received(&inputs, &header), t)).unwrap();
     assert_eq!(ok.http_method(), "POST");
     assert_eq!(ok.signature_method(), SignatureMethod::HmacSha1);
-    let params = ok.params();
-    assert_eq!(params.len(), 8);
+    assert_eq!(ok.params().len(), 8);
     assert_eq!(
-        params.last().unwrap(),
-        &(
-            "status".to_owned(),
-            "Hello Ladies + Gentlemen, a signed OAuth request!".to_owned()
+        ok.params().last().unwrap(),
+        (
+            "status".into(),
+            "Hello Ladies + Gentlemen, a signed OAuth request!".into()
         )
     );
     // A rejection after the parameters were read keeps the base string

@@ -229,7 +229,7 @@ pub(crate) fn verdict_json(verdict: &Verdict, audience: Audience) -> VerdictJson
             consumer_key: v.consumer_key(),
             method: v.http_method(),
             normalized_params: v.normalized_params(),
-            params: v.params(),
+            params: Params(v),
             signature_method: v.signature_method().as_str(),
             token: v.token(),
             valid: true,
@@ -281,10 +281,20 @@ pub(crate) struct ValidJson<'a> {
     consumer_key: &'a str,
     method: String,
     normalized_params: String,
-    params: &'a [(String, String)],
+    params: Params<'a>,
     signature_method: &'static str,
     token: Option<&'a str>,
     valid: bool,
+}
+
+/// A verified request's `params`, a JSON array of `[name, value]` arrays,
+/// written as [`Verified::params`] reads them (no list of them built).
+pub(crate) struct Params<'a>(&'a Verified);
+
+impl Serialize for Params<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.params())
+    }
 }
 
 #[derive(Serialize)]

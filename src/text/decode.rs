@@ -208,15 +208,18 @@ fn decode_checked(input: &[u8], form: bool) -> Vec<u8> {
 /// Decoded bytes as text, each sequence that is not UTF-8 replaced by
 /// U+FFFD as `String::from_utf8_lossy` does, but checked by `from_utf8`
 /// first (whose scan of ASCII runs a word at a time, where the lossy one
-/// goes a byte at a time), and owned bytes kept, not copied.
-pub(crate) fn lossy_text(bytes: Cow<'_, [u8]>) -> String {
+/// goes a byte at a time): borrowed bytes that are text stay borrowed, and
+/// owned bytes are kept, not copied.
+pub(crate) fn lossy_text(bytes: Cow<'_, [u8]>) -> Cow<'_, str> {
     match bytes {
         Cow::Borrowed(b) => match std::str::from_utf8(b) {
-            Ok(s) => s.to_owned(),
-            Err(_) => String::from_utf8_lossy(b).into_owned(),
+            Ok(s) => Cow::Borrowed(s),
+            Err(_) => String::from_utf8_lossy(b),
         },
-        Cow::Owned(v) => String::from_utf8(v)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        Cow::Owned(v) => Cow::Owned(
+            String::from_utf8(v)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        ),
     }
 }
 
@@ -280,6 +283,11 @@ mod tests {
             assert_eq!(lossy_text(Cow::Owned(bytes.to_vec())), want, "{bytes:?}");
         }
         assert_eq!(lossy_text(Cow::Borrowed(b"a\x80b")), "a\u{fffd}b");
+        // Text borrowed is lent back, not copied.
+        assert!(matches!(
+            lossy_text(Cow::Borrowed(b"ascii")),
+            Cow::Borrowed("ascii")
+        ));
     }
 
     #[test]

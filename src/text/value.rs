@@ -132,9 +132,12 @@ impl<'a> Text<'a> {
         }
     }
 
+    /// The bytes decoded: borrowed, but for form text that holds an escape
+    /// or a `+`.
     pub(crate) fn decoded(&self) -> Cow<'a, [u8]> {
         match *self {
             Text::Raw(b) | Text::Clean(b) => Cow::Borrowed(b),
+            Text::Form(b) if !has_escapes(b, true) => Cow::Borrowed(b),
             Text::Form(_) => Cow::Owned(self.bytes().collect()),
         }
     }

@@ -123,8 +123,29 @@ impl Verified {
     /// the form body's and the protocol parameters (but the signature), as
     /// the request was parsed. In Mastercard's style a form body's are
     /// covered by `oauth_body_hash`, not by the parameter string.
-    pub fn params(&self) -> &[(String, String)] {
-        self.params.decoded()
+    ///
+    /// Each is decoded as it is read, and lent from the `Verified` where
+    /// decoding changes nothing (most names and values): reading them
+    /// allocates only for text that held an escape.
+    ///
+    /// ```
+    /// use oauth1_signer::verify::{MemoryNonceStore, Received, StaticSecrets, Verifier};
+    /// use oauth1_signer::{Credentials, OAuthRequest, Signer};
+    ///
+    /// let credentials = Credentials::new("key", "secret");
+    /// let verifier = Verifier::builder(StaticSecrets::new(credentials.clone()), MemoryNonceStore::with_capacity(1000)).build()?;
+    /// let url = "https://api.example.com/notes?tag=a%20b";
+    /// let header = Signer::new(credentials)
+    ///     .authorization_header(&OAuthRequest::post(url).form_body(b"text=hi"))?;
+    /// let received = Received::new("POST", url).authorization_header(&header).form_body(b"text=hi");
+    /// let verified = verifier.verify_blocking(&received)?;
+    /// let tag = verified.params().find(|(name, _)| name == "tag");
+    /// assert_eq!(tag.map(|(_, value)| value), Some("a b".into()));
+    /// assert_eq!(verified.params().filter(|(name, _)| name.starts_with("oauth_")).count(), 5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn params(&self) -> impl ExactSizeIterator<Item = (Cow<'_, str>, Cow<'_, str>)> + '_ {
+        self.params.pairs()
     }
 }
 
@@ -144,8 +165,9 @@ impl std::fmt::Debug for Verified {
 
 /// The parameters a request was verified with, kept as they were collected
 /// (each name's and value's text copied once into one buffer, with how to
-/// read it) and decoded only when [`Verified::params`] is first called: a
-/// server that never asks pays for a copy, not for decoding.
+/// read it) and decoded as [`Verified::params`] reads them: a server that
+/// never asks pays for a copy, not for decoding, and one that asks
+/// allocates only for a name or value that held an escape.
 #[derive(Clone, Default)]
 pub(super) struct VerifiedParams {
     /// Every name and value as collected, one after another.
@@ -153,7 +175,6 @@ pub(super) struct VerifiedParams {
     /// Per parameter: its name's and its value's kind (their bytes empty)
     /// and where each ends in `text`.
     items: Vec<(Text<'static>, usize, Text<'static>, usize)>,
-    decoded: OnceLock<Vec<(String, String)>>,
 }
 
 impl VerifiedParams {
@@ -168,7 +189,6 @@ impl VerifiedParams {
         let mut kept = VerifiedParams {
             text: Vec::with_capacity(bound),
             items: Vec::with_capacity(params.size_hint().1.unwrap_or(0)),
-            decoded: OnceLock::new(),
         };
         for (name, value) in params {
             kept.text.extend_from_slice(name.as_collected());
@@ -184,35 +204,31 @@ impl VerifiedParams {
         kept
     }
 
-    /// The parameters decoded (bytes that are not UTF-8 replaced).
-    fn decoded(&self) -> &[(String, String)] {
-        self.decoded.get_or_init(|| {
-            let text = |kind: &Text<'_>, from: usize, to: usize| {
-                lossy_text(kind.with_collected(&self.text[from..to]).decoded())
-            };
-            let mut start = 0;
-            self.items
-                .iter()
-                .map(|(name, name_end, value, end)| {
-                    let pair = (text(name, start, *name_end), text(value, *name_end, *end));
-                    start = *end;
-                    pair
-                })
-                .collect()
+    /// The parameters decoded (bytes that are not UTF-8 replaced), each as
+    /// it is read.
+    fn pairs(&self) -> impl ExactSizeIterator<Item = (Cow<'_, str>, Cow<'_, str>)> + '_ {
+        let text = |kind: &Text<'_>, from: usize, to: usize| {
+            lossy_text(kind.with_collected(&self.text[from..to]).decoded())
+        };
+        let mut start = 0;
+        self.items.iter().map(move |(name, name_end, value, end)| {
+            let pair = (text(name, start, *name_end), text(value, *name_end, *end));
+            start = *end;
+            pair
         })
     }
 }
 
 impl std::fmt::Debug for VerifiedParams {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.decoded()).finish()
+        f.debug_list().entries(self.pairs()).finish()
     }
 }
 
 /// Percent-decoded text (what this crate wrote, so well-formed).
 fn decoded_text(encoded: &[u8]) -> String {
     match percent_decode(encoded) {
-        Ok(d) => lossy_text(d.into_bytes()),
-        Err(_) => lossy_text(Cow::Borrowed(encoded)),
+        Ok(d) => lossy_text(d.into_bytes()).into_owned(),
+        Err(_) => lossy_text(Cow::Borrowed(encoded)).into_owned(),
     }
 }
