@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 
-use crate::text::decode::percent_decode;
+use crate::text::value::Text;
 
 /// What a redacted span is replaced with.
 pub const REDACTED: &str = "<redacted>";
@@ -29,6 +29,12 @@ const IN_TEXT_FROM: usize = 4;
 /// The value of a hex digit, either case.
 fn hex(b: u8) -> Option<u8> {
     (b as char).to_digit(16).and_then(|d| u8::try_from(d).ok())
+}
+
+/// The bytes a spelling of `want` starts with ([`spells`]): itself, the
+/// `%` of an escape, and `+` for a space (`want` again where it is not one).
+fn first_bytes(want: u8) -> [u8; 3] {
+    [want, b'%', if want == b' ' { b'+' } else { want }]
 }
 
 /// How many bytes at `text[i..]` spell the byte `want`: an escape of it
@@ -68,9 +74,21 @@ fn alone(text: &[u8], at: usize, end: usize) -> bool {
 /// The spans of `text` where any of `secrets` is spelled, in order, not
 /// overlapping (the longest at each place).
 fn spans(text: &[u8], secrets: &[&str]) -> Vec<(usize, usize)> {
+    // A place can start a spelling only with one of its secret's first
+    // bytes' `first_bytes`: the others are passed over with one look-up.
+    let mut starts = [false; 256];
+    for &first in secrets.iter().filter_map(|s| s.as_bytes().first()) {
+        for b in first_bytes(first) {
+            starts[usize::from(b)] = true;
+        }
+    }
     let mut found = Vec::new();
     let mut at = 0;
     while at < text.len() {
+        if !starts[usize::from(text[at])] {
+            at += 1;
+            continue;
+        }
         let longest = secrets
             .iter()
             .filter(|s| !s.is_empty())
@@ -192,27 +210,34 @@ pub fn redact_url(url: &str) -> Cow<'_, str> {
         return out;
     };
     let end = out[q..].find('#').map_or(out.len(), |i| q + i);
+    // A pair's name, if its value is replaced: the name form-decoded (`+` a
+    // space, escapes either case) is one of REDACTED_PARAMS. An escape
+    // that is not one decodes to its `%`, which none of them holds.
+    fn redacted(pair: &str) -> Option<&str> {
+        let (name, _) = pair.split_once('=')?;
+        let decoded = Text::Form(name.as_bytes());
+        REDACTED_PARAMS
+            .iter()
+            .any(|n| decoded.eq_bytes(n.as_bytes()))
+            .then_some(name)
+    }
+    let pairs = || out[q + 1..end].split('&');
+    if !pairs().any(|pair| redacted(pair).is_some()) {
+        return out;
+    }
     let mut query = String::with_capacity(end - q);
-    let mut changed = false;
-    for (n, pair) in out[q + 1..end].split('&').enumerate() {
+    for (n, pair) in pairs().enumerate() {
         if n > 0 {
             query.push('&');
         }
-        let (name, _) = pair.split_once('=').unwrap_or((pair, ""));
-        let decoded = percent_decode(name.replace('+', " ").as_bytes())
-            .map(|d| REDACTED_PARAMS.iter().any(|n| d.as_bytes() == n.as_bytes()))
-            .unwrap_or(false);
-        if decoded && pair.contains('=') {
-            query.push_str(name);
-            query.push('=');
-            query.push_str(REDACTED);
-            changed = true;
-        } else {
-            query.push_str(pair);
+        match redacted(pair) {
+            Some(name) => {
+                query.push_str(name);
+                query.push('=');
+                query.push_str(REDACTED);
+            }
+            None => query.push_str(pair),
         }
-    }
-    if !changed {
-        return out;
     }
     Cow::Owned(format!("{}{query}{}", &out[..=q], &out[end..]))
 }
@@ -243,6 +268,67 @@ mod tests {
             "kAcSOq F21/Fu85e7",
         ] {
             assert!(!holds_secret(other, &[s]), "{other}");
+        }
+    }
+
+    #[test]
+    fn a_spelling_starts_only_with_one_of_its_first_bytes() {
+        // What `spans` passes over: every byte that starts a spelling of
+        // `want` (itself, an escape either case, the escape escaped, a `+`)
+        // is among `first_bytes(want)`.
+        for want in 0..=255u8 {
+            let tails = [
+                String::new(),
+                format!("{want:02X}"),
+                format!("{want:02x}"),
+                format!("25{want:02X}"),
+                format!("25{want:02x}"),
+            ];
+            for got in 0..=255u8 {
+                for tail in &tails {
+                    let mut text = vec![got];
+                    text.extend_from_slice(tail.as_bytes());
+                    if spells(&text, 0, want).is_some() {
+                        assert!(first_bytes(want).contains(&got), "{want:#04x} as {text:?}");
+                    }
+                }
+            }
+        }
+        // A secret that starts with a space, spelt with a `+` or an escape.
+        let secret = " kAcSOqF21Fu85e7z";
+        for spelled in [
+            "+kAcSOqF21Fu85e7z",
+            "%20kAcSOqF21Fu85e7z",
+            " kAcSOqF21Fu85e7z",
+        ] {
+            assert_eq!(redact_secrets(spelled, &[secret]), REDACTED, "{spelled}");
+        }
+    }
+
+    #[test]
+    fn a_redacted_query_name_is_read_as_a_form_decodes_it() {
+        for name in [
+            "oauth_signature",
+            "oauth%5Fsignature",
+            "oauth%5fsignature",
+            "%6Fauth_verifier",
+        ] {
+            let url = format!("/r?a=1&{name}=v&b=2");
+            assert_eq!(
+                redact_url(&url),
+                format!("/r?a=1&{name}={REDACTED}&b=2"),
+                "{name}"
+            );
+        }
+        // Not one of them: another name, a bad escape, `+` (a space), no value.
+        for url in [
+            "/r?oauth_signatures=v",
+            "/r?oauth_signature%=v",
+            "/r?oauth_signature%2=v",
+            "/r?oauth+signature=v",
+            "/r?oauth_signature",
+        ] {
+            assert!(matches!(redact_url(url), Cow::Borrowed(_)), "{url}");
         }
     }
 
