@@ -86,10 +86,11 @@ LAYER_PARTS = [
 SERVE_PARTS = [
     ("  the verdict (verification, the verdict's JSON)", r"oauth1_cli::serve::answer::Server::verdict::\{\{closure\}\} \["),
     *VERIFYING,
-    ("    the verdict's texts (Verified::params, URI, parameter string)", r"oauth1_cli::verdict::verdict_json \["),
-    ("    the answer's JSON written", r"oauth1_cli::serve::answer::Answer::json \["),
-    ("  the logged target's redaction (signature, secrets)", r"oauth1_signer::text::redact::redact_url \["),
-    ("  the log line's control characters escaped", r"oauth1_signer::text::printable::escape_controls \["),
+    ("    the verdict's texts (method, URI, parameter string)", r"oauth1_cli::verdict::verdict_json \["),
+    ("    the answer's JSON written (Verified::params read as it goes)", r"oauth1_cli::json::terminal_json\b"),
+    ("  the logged target's signature redacted", r"oauth1_signer::text::redact::redact_url \["),
+    ("  the logged target's secrets redacted", r"oauth1_signer::text::redact::redact_secrets \["),
+    ("  the log line built (control characters escaped)", r"oauth1_cli::serve::log::text_line\b"),
 ]
 
 

@@ -27,7 +27,7 @@ pub(crate) mod word;
 
 pub use decode::{form_decode, percent_decode, Decoded};
 pub use encode::{percent_encode, percent_encode_str, PercentEncode};
-pub use printable::{error_chain, escape_controls};
+pub use printable::{error_chain, escape_controls, escape_controls_into};
 pub use redact::{holds_secret, redact_secrets, redact_url};
 pub use scan::is_unreserved;
 pub use sink::Sink;

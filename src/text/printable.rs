@@ -17,20 +17,36 @@ use std::fmt::Write as _;
 /// ```
 pub fn escape_controls(bytes: &[u8], keep: &[char]) -> String {
     let mut out = String::with_capacity(bytes.len());
+    escape_controls_into(&mut out, bytes, keep);
+    out
+}
+
+/// [`escape_controls`] written onto the end of `out`: a line made of
+/// several texts from outside (a log line's method, target and detail) is
+/// built in one `String`, with none for each text.
+///
+/// ```
+/// use oauth1_signer::text::escape_controls_into;
+///
+/// let mut line = String::from("GET ");
+/// escape_controls_into(&mut line, b"/r?q=\x1b[2J", &[]);
+/// line.push_str(" 200");
+/// assert_eq!(line, r"GET /r?q=\u{1b}[2J 200");
+/// ```
+pub fn escape_controls_into(out: &mut String, bytes: &[u8], keep: &[char]) {
     // Text, most of what is shown, is checked a word at a time; only bytes
     // that are not are taken apart, chunk by chunk.
     match std::str::from_utf8(bytes) {
-        Ok(text) => push_escaped(&mut out, text, keep),
+        Ok(text) => push_escaped(out, text, keep),
         Err(_) => {
             for chunk in bytes.utf8_chunks() {
-                push_escaped(&mut out, chunk.valid(), keep);
+                push_escaped(out, chunk.valid(), keep);
                 for b in chunk.invalid() {
                     let _ = write!(out, "\\x{b:02x}");
                 }
             }
         }
     }
-    out
 }
 
 /// `text` onto `out`, each control character not in `keep` escaped. A

@@ -23,8 +23,7 @@ use super::diagnose::Diagnoses;
 use super::forward::{Rewrite, UpBody, Upstream, UpstreamError};
 use super::metrics::{reason_label, Metrics};
 use super::secrets::ProxySecrets;
-use crate::caret::printable;
-use crate::serve::log::RequestLog;
+use crate::serve::log::{text_line, RequestLog};
 
 /// The body of an answer: the proxy's own, or the upstream's streamed.
 pub(crate) type ProxyBody = Either<Full<Bytes>, Incoming>;
@@ -266,20 +265,17 @@ impl Proxy {
             // Formatted first and handed over whole, as `serve`'s.
             LogFormat::Text => {
                 let who = match (key, token) {
-                    (Some(k), Some(t)) => format!(
-                        " consumer_key={} token={}",
-                        printable(k.as_bytes()),
-                        printable(t.as_bytes())
-                    ),
-                    (Some(k), None) => format!(" consumer_key={}", printable(k.as_bytes())),
-                    _ => String::new(),
+                    (Some(k), Some(t)) => &[("consumer_key", k), ("token", t)][..],
+                    (Some(k), None) => &[("consumer_key", k)][..],
+                    _ => &[],
                 };
-                format!(
-                    "{peer} {} {} {} {}{who}\n",
-                    printable(parts.method.as_str().as_bytes()),
-                    printable(target.as_bytes()),
-                    o.status.as_u16(),
-                    printable(o.detail.as_bytes())
+                text_line(
+                    peer,
+                    parts.method.as_str(),
+                    &target,
+                    o.status,
+                    &o.detail,
+                    who,
                 )
             }
             LogFormat::Json => {

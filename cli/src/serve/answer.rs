@@ -20,8 +20,7 @@ use tokio::sync::Semaphore;
 
 use super::conn::Peer;
 use super::legs::{Leg, LegAnswer, Legs};
-use super::log::RequestLog;
-use crate::caret::printable;
+use super::log::{text_line, RequestLog};
 use crate::json::terminal_json;
 use crate::verdict::{verdict_json, Audience, Checker, Diagnosis, Seen, Verdict};
 
@@ -184,12 +183,13 @@ impl Server {
         // The line is formatted first and handed over whole, to be written
         // with others (`log`): `eprintln!` with the parts would write each to
         // the unbuffered stderr on its own, a system call apiece.
-        let line = format!(
-            "{peer} {} {} {} {}\n",
-            printable(parts.method.as_str().as_bytes()),
-            printable(target.as_bytes()),
-            answer.status.as_u16(),
-            printable(answer.logged.as_bytes())
+        let line = text_line(
+            &peer,
+            parts.method.as_str(),
+            &target,
+            answer.status,
+            &answer.logged,
+            &[],
         );
         self.log.line(line);
         let (text, media) = match answer.body {

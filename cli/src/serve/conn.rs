@@ -34,7 +34,7 @@ pub(crate) struct Peer {
 }
 
 impl Peer {
-    fn new(addr: SocketAddr) -> Peer {
+    pub(crate) fn new(addr: SocketAddr) -> Peer {
         Peer {
             addr,
             text: addr.to_string().into(),
@@ -44,6 +44,11 @@ impl Peer {
     /// The address.
     pub(crate) fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The address as `SocketAddr` writes it.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.text
     }
 }
 
