@@ -210,11 +210,13 @@ impl VerifiedParams {
         let text = |kind: &Text<'_>, from: usize, to: usize| {
             lossy_text(kind.with_collected(&self.text[from..to]).decoded())
         };
-        let mut start = 0;
-        self.items.iter().map(move |(name, name_end, value, end)| {
-            let pair = (text(name, start, *name_end), text(value, *name_end, *end));
-            start = *end;
-            pair
+        // Each pair's text starts where the one before ends: read from the
+        // list, not carried from call to call, so that any adapter may
+        // take the pairs in any order.
+        (0..self.items.len()).map(move |i| {
+            let start = i.checked_sub(1).map_or(0, |b| self.items[b].3);
+            let (name, name_end, value, end) = &self.items[i];
+            (text(name, start, *name_end), text(value, *name_end, *end))
         })
     }
 }
