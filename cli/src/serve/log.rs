@@ -226,8 +226,8 @@ mod tests {
             "127.0.0.1:5000 GET /r?a=1 200 valid\n"
         );
         // A target, a detail and a token holding an ANSI escape, a line
-        // break, a C1 control and a byte that is not UTF-8: each escaped,
-        // so no line can be forged or a terminal driven.
+        // break, a C1 control and DEL: each escaped, so that no line can be
+        // forged nor a terminal driven.
         assert_eq!(
             text_line(
                 &peer,
