@@ -66,7 +66,7 @@ struct Outcome {
 /// One log line as JSON.
 #[derive(Serialize)]
 struct Line<'a> {
-    peer: String,
+    peer: &'a str,
     method: &'a str,
     target: &'a str,
     status: u16,
@@ -280,7 +280,7 @@ impl Proxy {
             }
             LogFormat::Json => {
                 let line = Line {
-                    peer: peer.to_string(),
+                    peer: peer.as_str(),
                     method: parts.method.as_str(),
                     target: &target,
                     status: o.status.as_u16(),
