@@ -345,32 +345,32 @@ impl MemoryNonceStore {
         let bytes = *key.as_bytes();
         let shard = &self.shards[usize::from(bytes[0]) % SHARDS];
         let mut seen = self.lock(shard, now)?;
-        match seen.place(&bytes, now) {
-            Place::Held => return Ok(Freshness::Replayed),
-            Place::Past => {}
-            Place::Free if self.reserve() => {}
-            Place::Free => {
-                // Full, perhaps of entries whose second has ended, in this
-                // part or others, not yet dropped: drop every one, each
-                // part locked alone (never two at once), then look again.
-                // (The bucket of the second now in progress is not
-                // scanned: a refused request costs the 64 locks and what it
-                // drops, never a search of that second's keys.)
-                drop(seen);
-                for other in self.shards.iter() {
-                    drop(self.lock_expired(other, now, true)?);
-                }
-                seen = self.lock(shard, now)?;
-                match seen.place(&bytes, now) {
-                    Place::Held => return Ok(Freshness::Replayed),
-                    Place::Past => {}
-                    Place::Free if self.reserve() => {}
-                    Place::Free => {
-                        return Err(StoreError::new(format!(
-                            "memory nonce store is full: {} unexpired nonces (its capacity)",
-                            self.capacity
-                        )));
+        let mut swept = false;
+        loop {
+            match seen.place(&bytes, now) {
+                Place::Held => return Ok(Freshness::Replayed),
+                Place::Past => break,
+                Place::Free if self.reserve() => break,
+                Place::Free if !swept => {
+                    // Full, perhaps of entries whose second has ended, in
+                    // this part or others, not yet dropped: drop every one,
+                    // each part locked alone (never two at once), then look
+                    // again, once. (The bucket of the second now in
+                    // progress is not scanned: a refused request costs the
+                    // 64 locks and what it drops, never a search of that
+                    // second's keys.)
+                    drop(seen);
+                    for other in self.shards.iter() {
+                        drop(self.lock_expired(other, now, true)?);
                     }
+                    seen = self.lock(shard, now)?;
+                    swept = true;
+                }
+                Place::Free => {
+                    return Err(StoreError::new(format!(
+                        "memory nonce store is full: {} unexpired nonces (its capacity)",
+                        self.capacity
+                    )));
                 }
             }
         }
