@@ -76,6 +76,10 @@ const CASES: &[(&str, &str)] = &[
         "ours: Verifier::verify_at, X docs request, a store that is not measured",
     ),
     (
+        "verify_unordered_x_docs",
+        "ours: verify_at, the same header in oauthlib's order (not sorted)",
+    ),
+    (
         "nonce_key_x_docs",
         "ours: NonceKey::new alone (the store's key, SHA-256)",
     ),
@@ -263,6 +267,33 @@ fn main() {
     let received = Received::new("POST", X_DOCS_URL)
         .authorization_header(&x_docs_header)
         .form_body(X_DOCS_BODY);
+    // The same parameters in the order oauthlib and requests-oauthlib send
+    // them (`Client.get_oauth_params`, the signature appended last), as
+    // many Python clients do: a header whose names the verifier must sort.
+    let unordered_header = {
+        let pairs: Vec<&str> = x_docs_header["OAuth ".len()..].split(", ").collect();
+        let order = [
+            "oauth_nonce",
+            "oauth_timestamp",
+            "oauth_version",
+            "oauth_signature_method",
+            "oauth_consumer_key",
+            "oauth_token",
+            "oauth_signature",
+        ];
+        assert_eq!(pairs.len(), order.len(), "{x_docs_header}");
+        let reordered: Vec<&str> = order
+            .iter()
+            .map(|name| {
+                let pair = pairs.iter().find(|p| p.starts_with(&format!("{name}=")));
+                *pair.unwrap()
+            })
+            .collect();
+        format!("OAuth {}", reordered.join(", "))
+    };
+    let unordered = Received::new("POST", X_DOCS_URL)
+        .authorization_header(&unordered_header)
+        .form_body(X_DOCS_BODY);
     let unknown_header = x_docs_header.replacen(CONSUMER_KEY, "someone-else", 1);
     let unknown = Received::new("POST", X_DOCS_URL)
         .authorization_header(&unknown_header)
@@ -273,6 +304,7 @@ fn main() {
     let fresh_secrets = Verifier::builder(FreshSecrets, Unmeasured).build().unwrap();
     now(verifier.verify_at(&received, at)).unwrap();
     now(verifier.verify_at(&unknown, at)).unwrap_err();
+    now(verifier.verify_at(&unordered, at)).unwrap();
     now(fresh_secrets.verify_at(&received, at)).unwrap();
     // With the memory store every request needs a nonce of its own: signed
     // here, each as long as the pinned one (so every base string is as
@@ -367,6 +399,12 @@ fn main() {
         "floor_get20" => Box::new(floor(&get20_req)),
         "verify_x_docs" => Box::new(|| {
             now(verifier.verify_at(black_box(&received), at))
+                .unwrap()
+                .base_string()
+                .len()
+        }),
+        "verify_unordered_x_docs" => Box::new(|| {
+            now(verifier.verify_at(black_box(&unordered), at))
                 .unwrap()
                 .base_string()
                 .len()
