@@ -377,7 +377,7 @@ impl<S: SecretSource, N: NonceStore> Verifier<S, N> {
         // the request's.
         let header_run;
         let (base_string, verified_params) = if protocol.transmission() == Transmission::Header {
-            header_run = ProtocolParams::received(protocol.iter_read());
+            header_run = ProtocolParams::received(protocol);
             let normalized = Normalized::with_protocol(params.sort(), &header_run);
             self.written(r, url, uri, protocol, normalized)
         } else {

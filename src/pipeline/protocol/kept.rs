@@ -22,7 +22,12 @@ impl Protocol<'_> {
             params: self
                 .params
                 .iter()
-                .map(|e| (place(&e.name), place(&e.value), e.at))
+                .map(|e| KeptParam {
+                    id: e.id,
+                    name: place(&e.name),
+                    value: place(&e.value),
+                    at: e.at,
+                })
                 .collect(),
         }
     }
@@ -36,8 +41,18 @@ impl Protocol<'_> {
 pub(crate) struct Kept {
     transmission: Transmission,
     realm: Option<Range<usize>>,
-    /// Each parameter's name, value and offset where it was read.
-    params: Vec<(Range<usize>, Range<usize>, usize)>,
+    params: Vec<KeptParam>,
+}
+
+/// One parameter kept: where its name and value are in the holder's
+/// buffer, the registered name it is (if it is one), and the offset where
+/// it was read.
+#[derive(Clone, Debug)]
+struct KeptParam {
+    id: Option<Name>,
+    name: Range<usize>,
+    value: Range<usize>,
+    at: usize,
 }
 
 impl Kept {
@@ -50,10 +65,11 @@ impl Kept {
             params: self
                 .params
                 .iter()
-                .map(|(name, value, at)| Entry {
-                    name: Cow::Borrowed(&text[name.clone()]),
-                    value: Cow::Borrowed(&text[value.clone()]),
-                    at: *at,
+                .map(|p| Entry {
+                    id: p.id,
+                    name: Cow::Borrowed(&text[p.name.clone()]),
+                    value: Cow::Borrowed(&text[p.value.clone()]),
+                    at: p.at,
                     clean: false,
                 })
                 .collect(),
@@ -64,8 +80,8 @@ impl Kept {
     pub(crate) fn get<'t>(&self, text: &'t str, name: Name) -> Option<&'t str> {
         self.params
             .iter()
-            .find(|(n, _, _)| &text[n.clone()] == name.as_str())
-            .map(|(_, value, _)| &text[value.clone()])
+            .find(|p| p.id == Some(name))
+            .map(|p| &text[p.value.clone()])
     }
 
     /// [`Protocol::realm`] of what was kept, read from `text`.

@@ -22,8 +22,11 @@
 
 use std::borrow::Cow;
 
+use smallvec::SmallVec;
+
 use crate::error::{Error, ErrorKind, Part};
 use crate::text::repeat::first_repeat;
+use crate::text::value::cmp_encoded;
 use crate::text::word::{self, names};
 
 mod kept;
@@ -45,7 +48,7 @@ pub use values::{Nonce, Timestamp};
 /// assert_eq!(Name::from_name("oauth_body_hash"), Some(Name::BodyHash));
 /// assert_eq!(Name::from_name("oauth_session_handle"), None); // an extension's
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum Name {
     /// `oauth_body_hash` (OAuth Request Body Hash): the hash of a body that
@@ -156,6 +159,10 @@ impl std::fmt::Display for Transmission {
 struct Entry<'a> {
     name: Cow<'a, str>,
     value: Cow<'a, str>,
+    /// The registered name it is ([`Name::from_name`], found once as it is
+    /// read), `None` for an extension's: what lookups and sorts compare,
+    /// one byte, instead of the name's text.
+    id: Option<Name>,
     at: usize,
     /// Known to be of unreserved bytes only, name and value, so written as
     /// it is (the header's parser knows it from its own scan); `false` is
@@ -171,6 +178,17 @@ impl PartialEq for Entry<'_> {
 }
 
 impl Eq for Entry<'_> {}
+
+impl Entry<'_> {
+    /// What tells the parameters apart: a registered name by its [`Name`],
+    /// an extension's by its text. Two keys are equal only for one name.
+    fn key(&self) -> (Option<Name>, &str) {
+        match self.id {
+            Some(id) => (Some(id), ""),
+            None => (None, &self.name),
+        }
+    }
+}
 
 /// The protocol parameters of one request, as a verifier reads them or a
 /// signer sends them: the one model every side shares. Every name starts
@@ -223,6 +241,7 @@ impl<'a> Reading<'a> {
             return;
         }
         self.protocol.params.push(Entry {
+            id: Name::from_name(&name),
             name,
             value,
             at,
@@ -240,7 +259,7 @@ impl<'a> Reading<'a> {
             return Err(Error::new(ErrorKind::NotAProtocolParameter { name }));
         }
         let entries = &self.protocol.params;
-        if let Some(i) = first_repeat(entries.iter().map(|e| &e.name)) {
+        if let Some(i) = first_repeat(entries.iter().map(Entry::key)) {
             let e = &entries[i];
             return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
                 name: e.name.to_string(),
@@ -307,6 +326,7 @@ impl<'a> Protocol<'a> {
             realm: realm.map(Cow::Owned),
             params: params
                 .map(|(name, value)| Entry {
+                    id: Name::from_name(&name),
                     name: Cow::Owned(name),
                     value: Cow::Owned(value),
                     at: 0,
@@ -328,16 +348,28 @@ impl<'a> Protocol<'a> {
 
     /// The value of `name`, if sent.
     pub fn get(&self, name: Name) -> Option<&str> {
-        self.named(name.as_str())
+        let id = Some(name);
+        self.params
+            .iter()
+            .find(|e| e.id == id)
+            .map(|e| e.value.as_ref())
     }
 
     /// The value of the parameter named `name` (decoded), registered or an
     /// extension's (`oauth_session_handle`), if sent.
     pub fn named(&self, name: &str) -> Option<&str> {
-        self.params
-            .iter()
-            .find(|e| e.name == name)
-            .map(|e| e.value.as_ref())
+        self.entry(name).map(|e| e.value.as_ref())
+    }
+
+    /// The parameter named `name`: found by its [`Name`] where registered.
+    fn entry(&self, name: &str) -> Option<&Entry<'a>> {
+        match Name::from_name(name) {
+            Some(id) => self.params.iter().find(|e| e.id == Some(id)),
+            None => self
+                .params
+                .iter()
+                .find(|e| e.id.is_none() && e.name == name),
+        }
     }
 
     /// Every parameter, `oauth_signature` included, as `(name, value)` in
@@ -348,18 +380,32 @@ impl<'a> Protocol<'a> {
             .map(|e| (e.name.as_ref(), e.value.as_ref()))
     }
 
-    /// [`iter`](Self::iter), each with whether its reader knew it to be
-    /// of unreserved bytes only (`false`: not known).
-    pub(crate) fn iter_read(&self) -> impl Iterator<Item = (&str, &str, bool)> {
-        self.params
-            .iter()
-            .map(|e| (e.name.as_ref(), e.value.as_ref(), e.clean))
+    /// Every parameter in the order they are signed (§3.4.1.3.2: by name,
+    /// encoded), each with its [`Name`] where it is registered and whether
+    /// its reader knew it to be of unreserved bytes only (`false`: not
+    /// known). Two registered names are ordered by their [`Name`]s, whose
+    /// order is their names' (one byte compared), any other two by text.
+    pub(crate) fn in_signed_order(
+        &self,
+    ) -> impl Iterator<Item = (Option<Name>, &str, &str, bool)> + '_ {
+        let mut order: SmallVec<[usize; 12]> = (0..self.params.len()).collect();
+        order.sort_unstable_by(|&a, &b| {
+            let (a, b) = (&self.params[a], &self.params[b]);
+            match (a.id, b.id) {
+                (Some(x), Some(y)) => x.cmp(&y),
+                _ => cmp_encoded(a.name.as_bytes(), b.name.as_bytes()),
+            }
+        });
+        order.into_iter().map(|i| {
+            let e = &self.params[i];
+            (e.id, e.name.as_ref(), e.value.as_ref(), e.clean)
+        })
     }
 
     /// Where `name`'s name was in the text read (a byte offset in the part
     /// of its [`transmission`](Self::transmission)).
     pub fn offset(&self, name: &str) -> Option<usize> {
-        self.params.iter().find(|e| e.name == name).map(|e| e.at)
+        self.entry(name).map(|e| e.at)
     }
 
     /// How many parameters (the realm not counted).
@@ -408,9 +454,9 @@ impl<'a> Protocol<'a> {
     /// once, a registered name not at all (it is its static text).
     pub(crate) fn owned_copy(&self) -> Protocol<'static> {
         let owned = |c: &str| Cow::Owned(c.to_owned());
-        let name = |c: &str| match Name::from_name(c) {
+        let name = |e: &Entry<'_>| match e.id {
             Some(n) => Cow::Borrowed(n.as_str()),
-            None => owned(c),
+            None => owned(&e.name),
         };
         Protocol {
             transmission: self.transmission,
@@ -419,7 +465,8 @@ impl<'a> Protocol<'a> {
                 .params
                 .iter()
                 .map(|e| Entry {
-                    name: name(&e.name),
+                    id: e.id,
+                    name: name(e),
                     value: owned(&e.value),
                     at: e.at,
                     clean: e.clean,
@@ -602,8 +649,41 @@ mod tests {
     }
 
     #[test]
+    fn the_signed_order_is_the_names_encoded_and_sorted_whatever_their_kind() {
+        // §3.4.1.3.2: sorted by name, as encoded, byte by byte. Registered
+        // names, extensions' (`é` is `%C3%A9` encoded, before any letter,
+        // where its raw bytes sort after them) and `oauth_signature`, given
+        // out of order.
+        let names = [
+            "oauth_token",
+            "oauth_é",
+            "oauth_body_hash",
+            "oauth_xa",
+            "oauth_nonce",
+            "oauth_a",
+            "oauth_signature_method",
+            "oauth_signature",
+            "oauth_z",
+        ];
+        let params = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (Cow::Borrowed(*n), Cow::Borrowed("v"), i));
+        let p = Protocol::from_params(Transmission::Query, None, params).unwrap();
+        let got: Vec<&str> = p.in_signed_order().map(|(_, n, _, _)| n).collect();
+        let mut want = names.map(|n| (crate::text::percent_encode_str(n).to_string(), n));
+        want.sort();
+        assert_eq!(got, want.map(|(_, n)| n));
+        for (id, name, _, _) in p.in_signed_order() {
+            assert_eq!(id, Name::from_name(name), "{name}");
+        }
+    }
+
+    #[test]
     fn the_names_are_sorted_as_encoded() {
         for pair in NAMES.windows(2) {
+            // The model orders registered names by `Name`: its order is theirs.
+            assert!(pair[0] < pair[1], "{pair:?}");
             let (a, b) = (pair[0].as_str(), pair[1].as_str());
             assert!(cmp_encoded(a.as_bytes(), b.as_bytes()).is_lt(), "{a} {b}");
             assert!(a.starts_with("oauth_"));

@@ -12,7 +12,7 @@
 
 use smallvec::SmallVec;
 
-use super::{is_protocol_name, Name};
+use super::{is_protocol_name, Name, Protocol};
 use crate::error::{Error, ErrorKind};
 use crate::pipeline::request::OAuthRequest;
 use crate::text::scan::{is_clean, is_unreserved};
@@ -99,25 +99,23 @@ impl<'a> ProtocolParams<'a> {
     }
 
     /// The protocol parameters of a received header, as its signer sent
-    /// them: sorted by name (each given once), `oauth_signature` in its
-    /// place, and each copied when it is written if it needs no escape
-    /// (known from the reader's scan, `clean`, or checked here).
-    pub(crate) fn received(params: impl IntoIterator<Item = (&'a str, &'a str, bool)>) -> Self {
+    /// them: sorted by name ([`Protocol::in_signed_order`]; each given
+    /// once), `oauth_signature` in its place, and each copied when it is
+    /// written if it needs no escape (known from the reader's scan,
+    /// `clean`, or checked here).
+    pub(crate) fn received(protocol: &'a Protocol<'_>) -> Self {
         // Filled in place: the run is returned where the caller keeps it.
         let mut run = ProtocolParams::default();
-        run.params
-            .extend(params.into_iter().map(|(name, value, clean)| {
-                let form = if name == Name::Signature.as_str() {
-                    Form::Signature
-                } else if clean || is_clean(name.as_bytes()) && is_clean(value.as_bytes()) {
-                    Form::Clean
-                } else {
-                    Form::Encode
-                };
-                ProtocolParam::new(name, value, form)
-            }));
-        run.params
-            .sort_unstable_by(|a, b| cmp_encoded(a.name.as_bytes(), b.name.as_bytes()));
+        for (id, name, value, clean) in protocol.in_signed_order() {
+            let form = if id == Some(Name::Signature) {
+                Form::Signature
+            } else if clean || is_clean(name.as_bytes()) && is_clean(value.as_bytes()) {
+                Form::Clean
+            } else {
+                Form::Encode
+            };
+            run.params.push(ProtocolParam::new(name, value, form));
+        }
         run
     }
 
