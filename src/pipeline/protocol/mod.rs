@@ -47,6 +47,8 @@ pub use values::{Nonce, Timestamp};
 /// assert_eq!(Name::Nonce.as_str(), "oauth_nonce");
 /// assert_eq!(Name::from_name("oauth_body_hash"), Some(Name::BodyHash));
 /// assert_eq!(Name::from_name("oauth_session_handle"), None); // an extension's
+/// // Ordered as their names sort, encoded: the order they are signed in.
+/// assert!(Name::BodyHash < Name::Nonce && Name::Signature < Name::SignatureMethod);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
