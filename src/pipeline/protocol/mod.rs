@@ -181,17 +181,6 @@ impl PartialEq for Entry<'_> {
 
 impl Eq for Entry<'_> {}
 
-impl Entry<'_> {
-    /// What tells the parameters apart: a registered name by its [`Name`],
-    /// an extension's by its text. Two keys are equal only for one name.
-    fn key(&self) -> (Option<Name>, &str) {
-        match self.id {
-            Some(id) => (Some(id), ""),
-            None => (None, &self.name),
-        }
-    }
-}
-
 /// The protocol parameters of one request, as a verifier reads them or a
 /// signer sends them: the one model every side shares. Every name starts
 /// with `oauth_` (§3.1), each is there once (§3.5), all in one
@@ -261,7 +250,32 @@ impl<'a> Reading<'a> {
             return Err(Error::new(ErrorKind::NotAProtocolParameter { name }));
         }
         let entries = &self.protocol.params;
-        if let Some(i) = first_repeat(entries.iter().map(Entry::key)) {
+        // A registered name is known by its bit, in one pass, whatever the
+        // order; extensions' names are compared among themselves (in
+        // `n log n`). The first repeat in the order given is the earlier.
+        let mut seen = 0u16;
+        let mut registered = None;
+        for (i, id) in entries
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| Some((i, e.id?)))
+        {
+            let bit = 1 << id as u16;
+            if seen & bit != 0 {
+                registered = Some(i);
+                break;
+            }
+            seen |= bit;
+        }
+        let extension = || entries.iter().enumerate().filter(|(_, e)| e.id.is_none());
+        let extension_repeat = first_repeat(extension().map(|(_, e)| &e.name))
+            .and_then(|k| extension().nth(k))
+            .map(|(i, _)| i);
+        let repeat = match (registered, extension_repeat) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        if let Some(i) = repeat {
             let e = &entries[i];
             return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
                 name: e.name.to_string(),
@@ -499,6 +513,9 @@ impl std::fmt::Debug for Protocol<'_> {
         Ok(())
     }
 }
+
+// Every `Name` has a bit of a `u16` (`Reading::finish`).
+const _: () = assert!(NAMES.len() <= 16);
 
 /// Every [`Name`], sorted (the explainer tries each).
 #[cfg_attr(not(feature = "explain"), allow(dead_code))]
