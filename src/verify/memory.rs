@@ -15,6 +15,7 @@
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -101,14 +102,35 @@ struct Shard(Mutex<Seen>);
 struct Seen {
     /// Each key held, with the time from which it is fresh again (`None`:
     /// kept for ever, and in no bucket).
-    keys: HashMap<[u8; 32], Option<Instant>>,
+    keys: HashMap<Held, Option<Instant>>,
     /// The buckets in order of their number (see [`Tick`]), each with
     /// the keys whose time falls in it: a few hundred for a window of
     /// minutes, a new key's found by a binary search (most go to the last).
-    due: VecDeque<(u64, Vec<[u8; 32]>)>,
+    due: VecDeque<(u64, Vec<Held>)>,
     /// Emptied buckets kept to hold the next ones, so that a part of a
     /// steady store allocates no bucket.
-    spare: Vec<Vec<[u8; 32]>>,
+    spare: Vec<Vec<Held>>,
+}
+
+/// A key as a part holds it: its 32 bytes, compared whole and hashed by
+/// eight of them. They are a SHA-256 digest's, so uniform; the map's hasher
+/// is keyed at random (std's `RandomState`), so a client cannot aim keys at
+/// one place of the map by trying nonces (it would need eight bytes of
+/// digest alike, about 2^32 tries for each pair, not a few for each key).
+/// Hashing eight bytes, not thirty-two and their length, halves the
+/// hasher's work on each of a check's two or three lookups.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Held([u8; 32]);
+
+impl Hash for Held {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // Not the first byte's: it chose the part (every key in it shares
+        // that byte, modulo the parts).
+        let b = &self.0;
+        state.write_u64(u64::from_le_bytes([
+            b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15],
+        ]));
+    }
 }
 
 /// Where a key stands in its part.
@@ -152,7 +174,7 @@ impl Tick {
 
 impl Seen {
     /// Where `bytes` stands at `now`.
-    fn place(&self, bytes: &[u8; 32], now: Instant) -> Place {
+    fn place(&self, bytes: &Held, now: Instant) -> Place {
         match self.keys.get(bytes) {
             Some(Some(until)) if *until <= now => Place::Past,
             Some(_) => Place::Held,
@@ -186,14 +208,14 @@ impl Seen {
     }
 
     /// Keeps an emptied bucket for a next one, if there is room.
-    fn keep_spare(&mut self, bucket: Vec<[u8; 32]>) {
+    fn keep_spare(&mut self, bucket: Vec<Held>) {
         if self.spare.len() < SPARE {
             self.spare.push(bucket);
         }
     }
 
     /// Holds `bytes` until `until` (`None`: for ever).
-    fn hold(&mut self, tick: Tick, bytes: [u8; 32], until: Option<Instant>) {
+    fn hold(&mut self, tick: Tick, bytes: Held, until: Option<Instant>) {
         let before = self.keys.insert(bytes, until);
         let Some(until) = until else { return };
         let n = tick.of(until, true);
@@ -229,11 +251,7 @@ impl Seen {
 }
 
 /// Drops `bytes` from `keys` if its time has come by `now` (1 if it did).
-fn drop_if_past(
-    keys: &mut HashMap<[u8; 32], Option<Instant>>,
-    bytes: &[u8; 32],
-    now: Instant,
-) -> usize {
+fn drop_if_past(keys: &mut HashMap<Held, Option<Instant>>, bytes: &Held, now: Instant) -> usize {
     match keys.entry(*bytes) {
         Entry::Occupied(held) if held.get().is_some_and(|until| until <= now) => {
             held.remove();
@@ -291,7 +309,7 @@ impl MemoryNonceStore {
             .iter()
             .filter_map(|shard| self.lock(shard, now).ok())
             .map(|seen| {
-                let held = |k: &&[u8; 32]| seen.place(k, now) == Place::Held;
+                let held = |k: &&Held| seen.place(k, now) == Place::Held;
                 seen.keys.keys().filter(held).count()
             })
             .sum()
@@ -342,8 +360,8 @@ impl MemoryNonceStore {
         // A keep_for too large for the clock is kept for ever (as long as
         // the process lives), which is at least keep_for.
         let until = now.checked_add(keep_for);
-        let bytes = *key.as_bytes();
-        let shard = &self.shards[usize::from(bytes[0]) % SHARDS];
+        let bytes = Held(*key.as_bytes());
+        let shard = &self.shards[usize::from(bytes.0[0]) % SHARDS];
         let mut seen = self.lock(shard, now)?;
         let mut swept = false;
         loop {
@@ -657,17 +675,35 @@ mod tests {
     }
 
     #[test]
+    fn keys_alike_in_the_bytes_hashed_are_still_two_keys() {
+        // A part hashes eight bytes of a key; it compares all 32. Two keys
+        // alike in those eight (and so in their hash) are two nonces.
+        let tick = Tick {
+            start: Instant::now(),
+        };
+        let mut seen = Seen::default();
+        let mut other = [7; 32];
+        seen.hold(tick, Held(other), None);
+        for at in [0, 7, 16, 31] {
+            other[at] ^= 1;
+            assert_eq!(seen.place(&Held(other), tick.start), Place::Free, "{at}");
+            other[at] ^= 1;
+        }
+        assert_eq!(seen.place(&Held(other), tick.start), Place::Held);
+    }
+
+    #[test]
     fn a_check_drops_a_few_keys_of_an_ended_second_not_all() {
         let start = Instant::now();
         let tick = Tick { start };
         let mut seen = Seen::default();
         let until = start + Duration::from_millis(500);
         for n in 0..100u8 {
-            seen.hold(tick, [n; 32], Some(until));
+            seen.hold(tick, Held([n; 32]), Some(until));
         }
         let later = start + Duration::from_secs(2);
         // Every key is past its time at once; a check drops DROPS of them.
-        assert_eq!(seen.place(&[7; 32], later), Place::Past);
+        assert_eq!(seen.place(&Held([7; 32]), later), Place::Past);
         assert_eq!(seen.expire(tick, later, false), DROPS);
         assert_eq!(seen.keys.len(), 100 - DROPS);
         let mut checks = 1;
@@ -682,7 +718,7 @@ mod tests {
         assert_eq!(seen.spare.len(), 1);
         // With `all` (a full store, `len`), every one at once.
         for n in 0..100u8 {
-            seen.hold(tick, [n; 32], Some(later));
+            seen.hold(tick, Held([n; 32]), Some(later));
         }
         assert_eq!(seen.expire(tick, start + Duration::from_secs(3), true), 100);
     }
