@@ -559,6 +559,78 @@ mod tests {
         assert_eq!(at(&both), Some(("oauth_x".into(), 2)));
     }
 
+    /// The model's two readings of the names, by `Name` where registered,
+    /// against their plain definitions over proptest's fixed-seed
+    /// generator (500 lists of up to 14 names, registered and extensions'
+    /// mixed, repeats among them): the repeat reported is the first name,
+    /// in the order given, equal to one before it; a list without one comes
+    /// out in the order of the names encoded, byte by byte.
+    #[test]
+    fn repeats_and_the_signed_order_are_their_plain_definitions() {
+        use proptest::prelude::*;
+        use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+
+        let pool = [
+            "oauth_nonce",
+            "oauth_token",
+            "oauth_signature",
+            "oauth_signature_method",
+            "oauth_body_hash",
+            "oauth_version",
+            "oauth_consumer_key",
+            "oauth_timestamp",
+            "oauth_callback",
+            "oauth_verifier",
+            "oauth_a",
+            "oauth_nonce_",
+            "oauth_é",
+            "oauth_~",
+            "oauth_signature!",
+        ];
+        let config = Config {
+            cases: 500,
+            failure_persistence: None,
+            ..Config::default()
+        };
+        let mut runner =
+            TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
+        let lists = proptest::collection::vec(0..pool.len(), 0..14);
+        runner
+            .run(&lists, |picks| {
+                let names: Vec<&str> = picks.iter().map(|&i| pool[i]).collect();
+                let params = names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| (Cow::Borrowed(*n), Cow::Borrowed("v"), i));
+                let read = Protocol::from_params(Transmission::Query, None, params);
+                let first_repeat = (0..names.len()).find(|&i| names[..i].contains(&names[i]));
+                match (read, first_repeat) {
+                    (Err(e), Some(i)) => {
+                        let want = ErrorKind::DuplicateProtocolParameter {
+                            name: names[i].to_owned(),
+                            at: Some((Part::Url, i)),
+                        };
+                        prop_assert_eq!(e.kind(), &want);
+                    }
+                    (Ok(p), None) => {
+                        let got: Vec<&str> = p.in_signed_order().map(|(_, n, _, _)| n).collect();
+                        let mut want: Vec<(String, &str)> = names
+                            .iter()
+                            .map(|n| (crate::text::percent_encode_str(n).to_string(), *n))
+                            .collect();
+                        want.sort();
+                        let want: Vec<&str> = want.into_iter().map(|(_, n)| n).collect();
+                        prop_assert_eq!(got, want);
+                    }
+                    (read, want) => {
+                        prop_assert!(false, "{:?} for {:?}, repeat {:?}", read, names, want)
+                    }
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
+
     #[test]
     fn the_signed_order_is_the_names_encoded_and_sorted_whatever_their_kind() {
         // §3.4.1.3.2: sorted by name, as encoded, byte by byte. Registered
