@@ -235,11 +235,7 @@ impl<'a> Reading<'a> {
         let extension_repeat = first_repeat(extension().map(|(_, e)| &e.name))
             .and_then(|k| extension().nth(k))
             .map(|(i, _)| i);
-        let repeat = match (registered, extension_repeat) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        if let Some(i) = repeat {
+        if let Some(i) = registered.into_iter().chain(extension_repeat).min() {
             let e = &entries[i];
             return Err(Error::new(ErrorKind::DuplicateProtocolParameter {
                 name: e.name.to_string(),
